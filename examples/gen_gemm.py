@@ -1,0 +1,587 @@
+#!/usr/bin/env python3
+"""Generate unpipelined tiled GEMM kernels (HGEMM / IGEMM / SGEMM) in MLIR.
+
+Output: `module attributes {gpu.container_module}` holding one `gpu.module`
+with one `gpu.func ... kernel` (static shapes, no host code).
+
+Layout ("TN")
+-------------
+  A : memref<MxKxT>     row-major, K contiguous
+  B : memref<NxKxT>     row-major, K contiguous (i.e. B^T of a KxN matrix)
+  C : memref<MxNxTacc>  row-major
+  C[m][n] = sum_k A[m][k] * B[n][k]
+  Grid = (N/BN, M/BM, 1): block_id.x selects the BN column tile, block_id.y the
+  BM row tile.  Block = (threads, 1, 1).  bm = block_id.y*BM, bn = block_id.x*BN.
+
+Loop form (the "input contract")
+--------------------------------
+  %acc:n = scf.for %k = 0 to K step BK iter_args(accumulators) {
+    a. load phase : 16-byte `vector.load` from A/B (global), stored into the
+                    shared tiles (`vector.store`, or scalar `memref.store`
+                    of the transposed tile for SGEMM).  All global loads of a
+                    thread are issued before its shared stores.
+    b. gpu.barrier
+    c. compute    : nested `scf.for` (constant bounds) over the k-steps of the
+                    tile, reading shared memory only (nvgpu.ldmatrix /
+                    vector.load) and computing (nvgpu.mma.sync / vector.fma).
+    d. gpu.barrier
+    e. scf.yield accumulators
+  }
+  epilogue: accumulators -> C.
+
+Notation: tid = thread_id.x, lane = tid % 32, warp = tid / 32,
+g = lane / 4 ("groupID"), t = lane % 4 ("threadID_in_group").
+
+Global -> shared copy (HGEMM / IGEMM)
+-------------------------------------
+  VEC = 16 / sizeof(T) elements per 16-byte vector, CH = BK / VEC chunks per
+  tile row (4 for both defaults).  Vector v = tid + i*threads (i = 0 ..
+  BM*CH/threads - 1) goes to tile row  (v/8/CH)*8 + v%8  and chunk  (v/8)%CH,
+  i.e. 8 consecutive threads copy the same 16-byte chunk of 8 consecutive rows.
+  With a 16-byte shared access a warp is served per quarter warp (8 threads);
+  8 rows at the padded pitch hit 8 disjoint groups of 4 banks (see below), so
+  the shared stores are conflict-free.  Per warp the global access still
+  covers 8 full rows x 64 contiguous bytes (same sectors as row-major order).
+  Row i of the tile: row0 = (tid/(8*CH))*8 + tid%8 + i*(threads/CH),
+  col = ((tid/8)%CH)*VEC.
+
+Shared layout / padding
+-----------------------
+  HGEMM tiles sA[BM][BK+8] f16, sB[BN][BK+8] f16  -> 128x40xf16, 80-byte rows.
+  IGEMM tiles sA[BM][BK+16] i8, sB[BN][BK+16] i8  -> 128x80xi8, 80-byte rows.
+  80 bytes = 20 banks: rows r=0..7 start at banks 20r mod 32 =
+  {0,20,8,28,16,4,24,12}; each 16-byte row segment covers 4 banks, so the 8
+  row addresses of one ldmatrix 8x8 matrix (and one quarter-warp 16-byte
+  store) hit 32 distinct banks: conflict-free.
+  SGEMM tiles sA[BK][BM+4] f32, sB[BK][BN+4] f32 (transposed, [8][132]).
+  Transposed scalar stores: thread stores sA[kc+j][row] with row = tid/2
+  (16 rows per warp), kc = 4*(tid%2): bank = (4*(kc+j) + row) mod 32 -> even
+  threads banks 4j+0..15, odd threads 4j+16..31: conflict-free.
+
+MMA fragments (PTX ISA "Matrix Fragments for mma.m16n8k16" (f16) and
+"mma.m16n8k32" (s8)); KS = mma K (16 f16 / 32 i8), h = KS/2 (8 / 16
+elements = 16 bytes).
+  nvgpu.mma.sync A operand vector<4 x E x T>: row r of the vector is PTX
+  register a_r (E = 2 f16 or 4 i8 packed in 32 bits):
+     reg0 = A[g  ][t*E .. +E)       reg1 = A[g+8][t*E .. +E)
+     reg2 = A[g  ][h + t*E .. +E)   reg3 = A[g+8][h + t*E .. +E)
+  B operand vector<2 x E x T> (B given as [n][k]):
+     reg0 = B[n=g][k = t*E .. +E)   reg1 = B[n=g][k = h + t*E .. +E)
+  C/D vector<2x2xTacc>:
+     row0 = C[g  ][2t, 2t+1]        row1 = C[g+8][2t, 2t+1]
+  ldmatrix (.m8n8.b16, non-transposed, numTiles=x): matrix j's 8 row
+  addresses come from lanes 8j..8j+7; lane l receives in result row j the
+  32 bits at (row l/4, bytes 4*(l%4)..+3) of matrix j, i.e. exactly the
+  E elements at [g][t*E..] of an 8 x h tile.  Hence:
+  * A, x4, per 16-row m-tile: matrices (rows 0-7,k 0..h), (rows 8-15,k 0..h),
+    (rows 0-7,k h..2h), (rows 8-15,k h..2h)  ==  reg0..reg3 above.
+    Lane l addresses  sA[wm + mi*16 + l%16][ks + (l/16)*h].
+  * B, x4, per pair of 8-col n-tiles (2p, 2p+1): matrices (n 0-7,k 0..h),
+    (n 0-7,k h..2h), (n 8-15,k 0..h), (n 8-15,k h..2h).
+    Lane l addresses  sB[wn + p*16 + l%8 + 8*(l/16)][ks + ((l/8)%2)*h];
+    result rows {0,1} = B fragment of n-tile 2p, rows {2,3} = n-tile 2p+1
+    (split with an n-D vector.shuffle on the leading dimension).
+  i8 works with the b16 ldmatrix because both operands are K-contiguous:
+  a 16-byte ldmatrix row is 16 consecutive k values, and the 4 bytes lane l
+  receives are k = 4t..4t+3, which is the s8 fragment layout.
+  Warp tiling (defaults, 8 warps): warp grid WARPS_M x WARPS_N = 2 x 4,
+  warp_m = warp / WARPS_N, warp_n = warp % WARPS_N; warp tile 64 x 32 =
+  4 m16-tiles x 4 n8-tiles = 16 mma per k-step per warp.
+  Epilogue: for (mi, ni): row = bm + wm + mi*16 + g, col = bn + wn + ni*8 + 2t;
+  acc row0 -> C[row][col..col+1], acc row1 -> C[row+8][col..col+1]
+  (vector<2xTacc> stores).
+
+SGEMM (FMA) mapping
+-------------------
+  Threads form a (BM/8) x (BN/8) = 16 x 16 grid; inside a warp lanes are
+  4 (m) x 8 (n): lane_m = lane/8, lane_n = lane%8; warps are
+  (BM/32) x (BN/64): warp_m = warp / (BN/64), warp_n = warp % (BN/64);
+  tm = warp_m*4 + lane_m, tn = warp_n*8 + lane_n.
+  Thread computes rows {tm*4+i, BM/2+tm*4+i} (i<4) x cols {tn*4+j,
+  BN/2+tn*4+j}: per k it reads 4 float4 from shared (sA[k][tm*4],
+  sA[k][BM/2+tm*4], sB[k][tn*4], sB[k][BN/2+tn*4]); per warp each read is
+  4 resp. 8 distinct contiguous float4 = one wavefront, no conflicts.
+  Accumulator acc[2*i+h] (vector<4xf32>) holds row i (i<4: tm*4+i, else
+  BM/2+tm*4+i-4), columns h*BN/2 + tn*4 .. +4; 64 FMAs per thread per k
+  as 16 vector.fma on vector<4xf32>.
+  Global -> shared: vector v = tid + i*threads loads A[bm + v/(BK/4)]
+  [k + 4*(v%(BK/4))] as vector<4xf32> and stores its 4 elements transposed.
+
+Lowering (tested with LLVM/MLIR 22 + CUDA 13 ptxas, sm_86 and sm_90)
+-------------------------------------------------------------------
+  mlir-opt K.mlir --pass-pipeline='builtin.module(
+      nvvm-attach-target{chip=sm_90 features=+ptx80 O=3},
+      gpu.module(convert-nvgpu-to-nvvm, expand-strided-metadata, lower-affine,
+                 convert-scf-to-cf,
+                 convert-gpu-to-nvvm{use-bare-ptr-memref-call-conv=1},
+                 canonicalize, cse, reconcile-unrealized-casts),
+      gpu-module-to-binary{format=isa|bin toolkit=/usr/local/cuda})'
+  Kernel parameters are three bare pointers (A, B, C).  Notes:
+  * `{alignment = 16 : i64}` on vector.load/store is needed for
+    ld.global.v4 / st.shared.v4 (otherwise the element alignment is used);
+    the workgroup buffers carry `{llvm.align = 16 : i64}` (attribution) or
+    `{alignment = 16 : i64}` (memref.global), else PTX gets `.align 1`.
+  * n-D `vector.extract_strided_slice` is not lowered by this pipeline, so
+    the B x4 fragment is split with n-D `vector.shuffle`.
+  * The inner compute scf.for carries
+    `{loop_annotation = #llvm.loop_annotation<unroll = <full = true>>}`
+    (convert-scf-to-cf forwards it to the back edge): without it LLVM keeps
+    the 2-iteration HGEMM/IGEMM k-step loop rolled.  --no-unroll-hint drops it.
+  * IGEMM: nvgpu lowers i8 mma.sync to `...m16n8k32.row.col.satfinite.s32.s8
+    .s8.s32` (saturating on i32 overflow; same result as wrapping otherwise).
+"""
+
+import argparse
+import sys
+
+KINDS = {
+    # kind: (elem type, acc type, elem bytes, mma shape)
+    "hgemm": ("f16", "f32", 2, (16, 8, 16)),
+    "igemm": ("i8", "i32", 1, (16, 8, 32)),
+    "sgemm": ("f32", "f32", 4, None),
+}
+
+SMEM = "#gpu.address_space<workgroup>"
+
+
+class Emitter:
+    def __init__(self):
+        self.lines = []
+        self.ind = 0
+        self.consts = {}
+        self.names = set()
+
+    def c(self, v):
+        """index constant"""
+        name = "%c{}".format(v)
+        self.consts[v] = name
+        return name
+
+    def fresh(self, base):
+        if base not in self.names:
+            self.names.add(base)
+            return "%" + base
+        i = 1
+        while "{}_{}".format(base, i) in self.names:
+            i += 1
+        n = "{}_{}".format(base, i)
+        self.names.add(n)
+        return "%" + n
+
+    def emit(self, s):
+        self.lines.append("  " * self.ind + s)
+
+    def op(self, base, rhs):
+        n = self.fresh(base)
+        self.emit("{} = {}".format(n, rhs))
+        return n
+
+    # index arithmetic helpers (constant folded in python where possible)
+    def add(self, base, a, b):
+        if b == 0 or b is None:
+            return a
+        if isinstance(b, int):
+            b = self.c(b)
+        return self.op(base, "arith.addi {}, {} : index".format(a, b))
+
+    def mul(self, base, a, b):
+        if b == 1:
+            return a
+        return self.op(base, "arith.muli {}, {} : index".format(a, self.c(b)))
+
+    def div(self, base, a, b):
+        if b == 1:
+            return a
+        return self.op(base, "arith.divui {}, {} : index".format(a, self.c(b)))
+
+    def rem(self, base, a, b):
+        return self.op(base, "arith.remui {}, {} : index".format(a, self.c(b)))
+
+
+def unroll_attr(a):
+    """LLVM full-unroll hint for the constant-bound compute loop (propagated by
+    convert-scf-to-cf to the back-edge llvm.cond_br; without it LLVM keeps the
+    2-iteration k-step loop rolled)."""
+    if not a.unroll_hint:
+        return ""
+    return " {loop_annotation = #llvm.loop_annotation<unroll = <full = true>>}"
+
+
+def memref(shape, t, space=None):
+    s = "memref<{}x{}".format("x".join(str(d) for d in shape), t)
+    if space:
+        s += ", " + space
+    return s + ">"
+
+
+def gen(a):
+    elt, acc_t, ebytes, mma = KINDS[a.kind]
+    M, N, K, BM, BN, BK, T = a.M, a.N, a.K, a.BM, a.BN, a.BK, a.threads
+    assert M % BM == 0 and N % BN == 0 and K % BK == 0, "tile must divide problem"
+    assert T % 32 == 0
+    name = a.name or "{}_{}_{}x{}x{}".format(a.kind, elt, BM, BN, BK)
+    vec = 16 // ebytes  # elements per 16-byte vector
+    assert BK % vec == 0
+    gA, gB, gC = memref([M, K], elt), memref([N, K], elt), memref([M, N], acc_t)
+
+    if a.kind == "sgemm":
+        pad = a.pad if a.pad is not None else 4
+        sA_t = memref([BK, BM + pad], elt, SMEM)
+        sB_t = memref([BK, BN + pad], elt, SMEM)
+        sA_bytes, sB_bytes = BK * (BM + pad) * 4, BK * (BN + pad) * 4
+    else:
+        pad = a.pad if a.pad is not None else vec  # one 16-byte chunk
+        sA_t = memref([BM, BK + pad], elt, SMEM)
+        sB_t = memref([BN, BK + pad], elt, SMEM)
+        sA_bytes, sB_bytes = BM * (BK + pad) * ebytes, BN * (BK + pad) * ebytes
+        assert ((BK + pad) * ebytes) % 16 == 0, "ldmatrix rows must be 16B aligned"
+
+    e = Emitter()
+    body = e  # body lines; constants are inserted in front at the end
+    e.ind = 3
+    tid = e.op("tid", "gpu.thread_id x")
+    bx = e.op("bx", "gpu.block_id x")
+    by = e.op("by", "gpu.block_id y")
+    bm = e.mul("bm", by, BM)
+    bn = e.mul("bn", bx, BN)
+    lane = e.rem("lane", tid, 32)
+    warp = e.div("warp", tid, 32)
+    info = {}
+
+    if a.kind == "sgemm":
+        gen_sgemm(e, a, info, tid, lane, warp, bm, bn, gA, gB, gC, sA_t, sB_t)
+    else:
+        gen_mma(e, a, info, tid, lane, warp, bm, bn, gA, gB, gC, sA_t, sB_t,
+                elt, acc_t, ebytes, mma, vec)
+    e.emit("gpu.return")
+
+    out = []
+    out.append("// Generated by examples/gen_gemm.py -- do not edit by hand.")
+    out.append("// Command: " + a.cmdline)
+    out.append("// Lowering pipeline and fragment mapping: see the docstring of examples/gen_gemm.py.")
+    out.append("// {}: C({}) = A({}) * B^T ({}), M={} N={} K={}, tile {}x{}x{}, "
+               "{} threads, grid ({}, {}, 1).".format(
+                   a.kind.upper(), acc_t, elt, "TN", M, N, K, BM, BN, BK, T,
+                   N // BN, M // BM))
+    out.append("// Shared memory: A tile {} = {} B, B tile {} = {} B (single "
+               "buffer, {} B total).".format(sA_t, sA_bytes, sB_t, sB_bytes,
+                                             sA_bytes + sB_bytes))
+    for l in info.get("notes", []):
+        out.append("// " + l)
+    out.append("module attributes {gpu.container_module} {")
+    out.append("  gpu.module @{} {{".format(name))
+    if a.smem == "global":
+        out.append('    memref.global "private" @{}_smem_A : {} = uninitialized '
+                   '{{alignment = 16 : i64}}'.format(name, sA_t))
+        out.append('    memref.global "private" @{}_smem_B : {} = uninitialized '
+                   '{{alignment = 16 : i64}}'.format(name, sB_t))
+        wg = ""
+    else:
+        wg = ("\n        workgroup(%sA : {0} {{llvm.align = 16 : i64}}, "
+              "%sB : {1} {{llvm.align = 16 : i64}})".format(sA_t, sB_t))
+    out.append("    gpu.func @{}(%A: {}, %B: {}, %C: {}){}".format(
+        name, gA, gB, gC, wg))
+    out.append("        kernel attributes {{known_block_size = array<i32: {}, 1, 1>, "
+               "known_grid_size = array<i32: {}, {}, 1>}} {{".format(
+                   T, N // BN, M // BM))
+    if a.smem == "global":
+        out.append("      %sA = memref.get_global @{}_smem_A : {}".format(name, sA_t))
+        out.append("      %sB = memref.get_global @{}_smem_B : {}".format(name, sB_t))
+    for v in sorted(e.consts):
+        out.append("      {} = arith.constant {} : index".format(e.consts[v], v))
+    for z in info.get("zeros", []):
+        out.append("      " + z)
+    out.extend(body.lines)
+    out.append("    }")
+    out.append("  }")
+    out.append("}")
+    return "\n".join(out) + "\n"
+
+
+def gen_mma(e, a, info, tid, lane, warp, bm, bn, gA, gB, gC, sA_t, sB_t,
+            elt, acc_t, ebytes, mma, vec):
+    M, N, K, BM, BN, BK, T = a.M, a.N, a.K, a.BM, a.BN, a.BK, a.threads
+    mm, mn, mk = mma
+    nwarps = T // 32
+    wM = a.warps_m or 2
+    assert nwarps % wM == 0
+    wN = nwarps // wM
+    WM, WN = BM // wM, BN // wN
+    assert BM % wM == 0 and BN % wN == 0 and WM % mm == 0 and WN % (2 * mn) == 0
+    MI, NI = WM // mm, WN // mn
+    assert BK % mk == 0
+    E = 4 // ebytes          # elements per 32-bit register
+    h = mk // 2              # elements per 16-byte ldmatrix row
+    ch = BK // vec
+    assert T % (8 * ch) == 0 and (BM * ch) % T == 0 and (BN * ch) % T == 0
+    nA, nB = BM * ch // T, BN * ch // T
+    vt = "vector<{}x{}>".format(vec, elt)
+    aT = "vector<4x{}x{}>".format(E, elt)
+    bT = "vector<2x{}x{}>".format(E, elt)
+    b4T = "vector<4x{}x{}>".format(E, elt)
+    cT = "vector<2x2x{}>".format(acc_t)
+    zero = "0.0" if acc_t == "f32" else "0"
+    info["zeros"] = ["%zero = arith.constant dense<{}> : {}".format(zero, cT)]
+    nacc = MI * NI
+    ksteps = BK // mk
+    info["notes"] = [
+        "Warp grid {}x{} (warp tile {}x{}), per warp and k-step: {} ldmatrix.x4 (A) + {} "
+        "ldmatrix.x4 (B) + {} mma.sync m{}n{}k{}.".format(
+            wM, wN, WM, WN, MI, NI // 2, MI * NI, mm, mn, mk),
+        "Per K-iteration (BK={}): {} k-steps -> {} mma.sync per warp, {} per block; "
+        "{} FLOP per block (2*BM*BN*BK).".format(
+            BK, ksteps, MI * NI * ksteps, MI * NI * ksteps * nwarps, 2 * BM * BN * BK),
+        "Global->shared per thread per K-iteration: {} + {} 16-byte vector loads/stores "
+        "(A + B).".format(nA, nB),
+    ]
+
+    # ---- loop-invariant per-thread offsets
+    e.emit("// global->shared copy mapping: 8 consecutive threads copy one 16-byte")
+    e.emit("// chunk of 8 consecutive rows (conflict-free 16-byte shared stores).")
+    t8 = e.rem("t_mod8", tid, 8)
+    rb = e.mul("t_rowblk", e.div("t_div{}".format(8 * ch), tid, 8 * ch), 8)
+    ld_row = e.op("ld_row", "arith.addi {}, {} : index".format(rb, t8))
+    ld_col = e.mul("ld_col", e.rem("t_chunk", e.div("t_div8", tid, 8), ch), vec)
+    rstep = T // ch
+    gArows, sArows, gBrows, sBrows = [], [], [], []
+    for i in range(nA):
+        r = e.add("ld_rowA{}".format(i), ld_row, i * rstep) if i else ld_row
+        sArows.append(r)
+        gArows.append(e.op("gA_row{}".format(i), "arith.addi {}, {} : index".format(bm, r)))
+    for i in range(nB):
+        r = e.add("ld_rowB{}".format(i), ld_row, i * rstep) if i else ld_row
+        sBrows.append(r)
+        gBrows.append(e.op("gB_row{}".format(i), "arith.addi {}, {} : index".format(bn, r)))
+
+    e.emit("// warp tiling {}x{} warps, warp tile {}x{}".format(wM, wN, WM, WN))
+    wm = e.mul("wm", e.div("warp_m", warp, wN), WM)
+    wn = e.mul("wn", e.rem("warp_n", warp, wN), WN)
+    e.emit("// ldmatrix row addresses: A lane l -> row l%16, k-col (l/16)*{}".format(h))
+    e.emit("//                          B lane l -> row l%8 + 8*(l/16), k-col ((l/8)%2)*{}".format(h))
+    l16 = e.rem("l_mod16", lane, 16)
+    l8 = e.rem("l_mod8", lane, 8)
+    ldiv16 = e.div("l_div16", lane, 16)
+    a_col = e.mul("a_col", ldiv16, h)
+    b_col = e.mul("b_col", e.rem("l_div8_mod2", e.div("l_div8", lane, 8), 2), h)
+    a_row0 = e.op("a_row", "arith.addi {}, {} : index".format(wm, l16))
+    b_r = e.op("b_r", "arith.addi {}, {} : index".format(l8, e.mul("l_div16x8", ldiv16, 8)))
+    b_row0 = e.op("b_row", "arith.addi {}, {} : index".format(wn, b_r))
+    a_rows = [e.add("a_row{}".format(mi), a_row0, mi * mm) if mi else a_row0
+              for mi in range(MI)]
+    b_rows = [e.add("b_row{}".format(p), b_row0, p * 2 * mn) if p else b_row0
+              for p in range(NI // 2)]
+
+    # ---- K loop
+    accs = ["%acc{}_{}".format(mi, ni) for mi in range(MI) for ni in range(NI)]
+    tys = ", ".join([cT] * nacc)
+    e.emit("%res:{} = scf.for %k = {} to {} step {} iter_args({}) -> ({}) {{".format(
+        nacc, e.c(0), e.c(K), e.c(BK),
+        ", ".join("{} = %zero".format(x) for x in accs), tys))
+    e.ind += 1
+    e.emit("// a. load phase: global -> shared, 16-byte vectors")
+    kc = e.op("k_col", "arith.addi %k, {} : index".format(ld_col))
+    va = [e.op("ga{}".format(i), "vector.load %A[{}, {}] {{alignment = 16 : i64}} : {}, {}".format(
+        gArows[i], kc, gA, vt)) for i in range(nA)]
+    vb = [e.op("gb{}".format(i), "vector.load %B[{}, {}] {{alignment = 16 : i64}} : {}, {}".format(
+        gBrows[i], kc, gB, vt)) for i in range(nB)]
+    for i in range(nA):
+        e.emit("vector.store {}, %sA[{}, {}] {{alignment = 16 : i64}} : {}, {}".format(
+            va[i], sArows[i], ld_col, sA_t, vt))
+    for i in range(nB):
+        e.emit("vector.store {}, %sB[{}, {}] {{alignment = 16 : i64}} : {}, {}".format(
+            vb[i], sBrows[i], ld_col, sB_t, vt))
+    e.emit("// b.")
+    e.emit("gpu.barrier")
+    e.emit("// c. compute phase: {} k-steps of {}".format(ksteps, mk))
+    iaccs = ["%i{}_{}".format(mi, ni) for mi in range(MI) for ni in range(NI)]
+    e.emit("%r:{} = scf.for %ks = {} to {} step {} iter_args({}) -> ({}) {{".format(
+        nacc, e.c(0), e.c(BK), e.c(mk),
+        ", ".join("{} = {}".format(x, y) for x, y in zip(iaccs, accs)), tys))
+    e.ind += 1
+    ac = e.op("ka", "arith.addi %ks, {} : index".format(a_col))
+    bc = e.op("kb", "arith.addi %ks, {} : index".format(b_col))
+    afr = [e.op("a{}".format(mi), "nvgpu.ldmatrix %sA[{}, {}] {{numTiles = 4 : i32, transpose = false}} "
+                ": {} -> {}".format(a_rows[mi], ac, sA_t, aT)) for mi in range(MI)]
+    bfr = []
+    for p in range(NI // 2):
+        b4 = e.op("b{}{}".format(2 * p, 2 * p + 1),
+                  "nvgpu.ldmatrix %sB[{}, {}] {{numTiles = 4 : i32, transpose = false}} "
+                  ": {} -> {}".format(b_rows[p], bc, sB_t, b4T))
+        for q in range(2):
+            bfr.append(e.op("b{}".format(2 * p + q), "vector.shuffle {0}, {0} [{1}, {2}] : {3}, {3}".format(
+                b4, 2 * q, 2 * q + 1, b4T)))
+    outs = []
+    for mi in range(MI):
+        for ni in range(NI):
+            outs.append(e.op("d{}_{}".format(mi, ni),
+                             "nvgpu.mma.sync ({}, {}, {}) {{mmaShape = [{}, {}, {}]}} : ({}, {}, {}) -> {}".format(
+                                 afr[mi], bfr[ni], iaccs[mi * NI + ni], mm, mn, mk, aT, bT, cT, cT)))
+    e.emit("scf.yield {} : {}".format(", ".join(outs), tys))
+    e.ind -= 1
+    e.emit("}" + unroll_attr(a))
+    e.emit("// d.")
+    e.emit("gpu.barrier")
+    e.emit("scf.yield {} : {}".format(", ".join("%r#{}".format(i) for i in range(nacc)), tys))
+    e.ind -= 1
+    e.emit("}")
+
+    # ---- epilogue
+    e.emit("// epilogue: thread holds C[g][2t..2t+1] and C[g+8][2t..2t+1] of each 16x8 tile")
+    g = e.div("g", lane, 4)
+    t2 = e.mul("t2", e.rem("t", lane, 4), 2)
+    crow = e.op("crow", "arith.addi {}, {} : index".format(
+        e.op("bmwm", "arith.addi {}, {} : index".format(bm, wm)), g))
+    ccol = e.op("ccol", "arith.addi {}, {} : index".format(
+        e.op("bnwn", "arith.addi {}, {} : index".format(bn, wn)), t2))
+    rT = "vector<2x{}>".format(acc_t)
+    ccols = [e.add("ccol{}".format(ni), ccol, ni * mn) for ni in range(NI)]
+    for mi in range(MI):
+        r0 = e.add("crow{}".format(mi), crow, mi * mm)
+        r1 = e.add("crow{}h".format(mi), crow, mi * mm + 8)
+        for ni in range(NI):
+            i = mi * NI + ni
+            for half, r in ((0, r0), (1, r1)):
+                v = e.op("o{}_{}_{}".format(mi, ni, half),
+                         "vector.extract %res#{}[{}] : {} from {}".format(i, half, rT, cT))
+                e.emit("vector.store {}, %C[{}, {}] {{alignment = 8 : i64}} : {}, {}".format(
+                    v, r, ccols[ni], gC, rT))
+
+
+def gen_sgemm(e, a, info, tid, lane, warp, bm, bn, gA, gB, gC, sA_t, sB_t):
+    M, N, K, BM, BN, BK, T = a.M, a.N, a.K, a.BM, a.BN, a.BK, a.threads
+    TY, TX = BM // 8, BN // 8
+    assert TY * TX == T, "sgemm: 8x8 outputs per thread requires (BM/8)*(BN/8) == threads"
+    assert TY % 4 == 0 and TX % 8 == 0 and BK % 4 == 0
+    wNn = TX // 8
+    ch = BK // 4
+    assert (BM * ch) % T == 0 and (BN * ch) % T == 0
+    nA, nB = BM * ch // T, BN * ch // T
+    v4 = "vector<4xf32>"
+    info["zeros"] = ["%zero = arith.constant dense<0.0> : {}".format(v4)]
+    info["notes"] = [
+        "Thread tile 8x8 (rows tm*4+i, {}+tm*4+i; cols tn*4+j, {}+tn*4+j); per k: 4 vector<4xf32> "
+        "shared loads + 16 vector.fma on vector<4xf32> (= 64 fma.rn.f32) per thread.".format(BM // 2, BN // 2),
+        "Per K-iteration (BK={}): {} fma.rn.f32 per thread, {} per block; {} FLOP per block "
+        "(2*BM*BN*BK).".format(BK, 64 * BK, 64 * BK * T, 2 * BM * BN * BK),
+        "Global->shared per thread per K-iteration: {} + {} 16-byte vector loads (A + B), each "
+        "stored as 4 transposed scalars.".format(nA, nB),
+    ]
+    # copy mapping
+    e.emit("// global->shared copy: vector v = tid + i*{} -> tile row v/{}, k-col 4*(v%{})".format(T, ch, ch))
+    ld_row = e.div("ld_row", tid, ch)
+    ld_k = e.mul("ld_k", e.rem("t_modch", tid, ch), 4)
+    ld_ks = [e.add("ld_k{}".format(j), ld_k, j) if j else ld_k for j in range(4)]
+    rstep = T // ch
+    rowsA = [e.add("ld_rowA{}".format(i), ld_row, i * rstep) if i else ld_row for i in range(nA)]
+    rowsB = [e.add("ld_rowB{}".format(i), ld_row, i * rstep) if i else ld_row for i in range(nB)]
+    gArows = [e.op("gA_row{}".format(i), "arith.addi {}, {} : index".format(bm, r)) for i, r in enumerate(rowsA)]
+    gBrows = [e.op("gB_row{}".format(i), "arith.addi {}, {} : index".format(bn, r)) for i, r in enumerate(rowsB)]
+    e.emit("// thread grid {}x{}: lanes 4(m)x8(n), warps {}x{}".format(TY, TX, TY // 4, wNn))
+    tm = e.op("tm", "arith.addi {}, {} : index".format(
+        e.mul("wm4", e.div("warp_m", warp, wNn), 4), e.div("lane_m", lane, 8)))
+    tn = e.op("tn", "arith.addi {}, {} : index".format(
+        e.mul("wn8", e.rem("warp_n", warp, wNn), 8), e.rem("lane_n", lane, 8)))
+    am0 = e.mul("am0", tm, 4)
+    am1 = e.add("am1", am0, BM // 2)
+    bn0 = e.mul("bn0", tn, 4)
+    bn1 = e.add("bn1", bn0, BN // 2)
+
+    accs = ["%acc{}_{}".format(i, hh) for i in range(8) for hh in range(2)]
+    nacc = len(accs)
+    tys = ", ".join([v4] * nacc)
+    e.emit("%res:{} = scf.for %k = {} to {} step {} iter_args({}) -> ({}) {{".format(
+        nacc, e.c(0), e.c(K), e.c(BK), ", ".join("{} = %zero".format(x) for x in accs), tys))
+    e.ind += 1
+    e.emit("// a. load phase: global -> shared (16-byte loads, transposed scalar stores)")
+    kc = e.op("k_col", "arith.addi %k, {} : index".format(ld_k))
+    va = [e.op("ga{}".format(i), "vector.load %A[{}, {}] {{alignment = 16 : i64}} : {}, {}".format(
+        gArows[i], kc, gA, v4)) for i in range(nA)]
+    vb = [e.op("gb{}".format(i), "vector.load %B[{}, {}] {{alignment = 16 : i64}} : {}, {}".format(
+        gBrows[i], kc, gB, v4)) for i in range(nB)]
+    for src, rows, s, st in ((va, rowsA, "%sA", sA_t), (vb, rowsB, "%sB", sB_t)):
+        for i, v in enumerate(src):
+            for j in range(4):
+                x = e.op("x", "vector.extract {}[{}] : f32 from {}".format(v, j, v4))
+                e.emit("memref.store {}, {}[{}, {}] : {}".format(x, s, ld_ks[j], rows[i], st))
+    e.emit("// b.")
+    e.emit("gpu.barrier")
+    e.emit("// c. compute phase: {} rank-1 updates".format(BK))
+    iaccs = ["%i{}_{}".format(i, hh) for i in range(8) for hh in range(2)]
+    e.emit("%r:{} = scf.for %kk = {} to {} step {} iter_args({}) -> ({}) {{".format(
+        nacc, e.c(0), e.c(BK), e.c(1),
+        ", ".join("{} = {}".format(x, y) for x, y in zip(iaccs, accs)), tys))
+    e.ind += 1
+    fa = [e.op("fa{}".format(q), "vector.load %sA[%kk, {}] {{alignment = 16 : i64}} : {}, {}".format(
+        c, sA_t, v4)) for q, c in enumerate((am0, am1))]
+    fb = [e.op("fb{}".format(q), "vector.load %sB[%kk, {}] {{alignment = 16 : i64}} : {}, {}".format(
+        c, sB_t, v4)) for q, c in enumerate((bn0, bn1))]
+    outs = []
+    for i in range(8):
+        s = e.op("a{}".format(i), "vector.extract {}[{}] : f32 from {}".format(fa[i // 4], i % 4, v4))
+        sb = e.op("a{}v".format(i), "vector.broadcast {} : f32 to {}".format(s, v4))
+        for hh in range(2):
+            outs.append(e.op("d{}_{}".format(i, hh), "vector.fma {}, {}, {} : {}".format(
+                sb, fb[hh], iaccs[2 * i + hh], v4)))
+    e.emit("scf.yield {} : {}".format(", ".join(outs), tys))
+    e.ind -= 1
+    e.emit("}" + unroll_attr(a))
+    e.emit("// d.")
+    e.emit("gpu.barrier")
+    e.emit("scf.yield {} : {}".format(", ".join("%r#{}".format(i) for i in range(nacc)), tys))
+    e.ind -= 1
+    e.emit("}")
+    e.emit("// epilogue: row i -> (i<4 ? tm*4+i : {}+tm*4+i-4), half h -> cols h*{}+tn*4..+4".format(BM // 2, BN // 2))
+    cr0 = e.op("crow", "arith.addi {}, {} : index".format(bm, am0))
+    cc0 = e.op("ccol0", "arith.addi {}, {} : index".format(bn, bn0))
+    cc1 = e.add("ccol1", cc0, BN // 2)
+    for i in range(8):
+        r = e.add("crow{}".format(i), cr0, (i % 4) + (BM // 2) * (i // 4))
+        for hh, cc in enumerate((cc0, cc1)):
+            e.emit("vector.store %res#{}, %C[{}, {}] {{alignment = 16 : i64}} : {}, {}".format(
+                2 * i + hh, r, cc, gC, v4))
+
+
+def main(argv=None):
+    p = argparse.ArgumentParser(
+        description="Generate an unpipelined tiled GEMM kernel (TN layout: "
+                    "C[m][n] = sum_k A[m][k]*B[n][k]) as MLIR gpu.func.",
+        formatter_class=argparse.ArgumentDefaultsHelpFormatter)
+    p.add_argument("--kind", choices=sorted(KINDS), required=True,
+                   help="hgemm: f16 mma.sync m16n8k16 f32-acc; igemm: i8 mma.sync "
+                        "m16n8k32 i32-acc; sgemm: f32 FMA")
+    p.add_argument("--M", type=int, default=4096)
+    p.add_argument("--N", type=int, default=4096)
+    p.add_argument("--K", type=int, default=4096)
+    p.add_argument("--BM", type=int, default=128)
+    p.add_argument("--BN", type=int, default=128)
+    p.add_argument("--BK", type=int, default=None,
+                   help="default: 32 (hgemm), 64 (igemm), 8 (sgemm)")
+    p.add_argument("--threads", type=int, default=256)
+    p.add_argument("--warps-m", type=int, default=None,
+                   help="mma kernels: warps along M (default 2)")
+    p.add_argument("--pad", type=int, default=None,
+                   help="shared row padding in elements (default: 16 bytes for "
+                        "mma kernels, 4 floats for sgemm)")
+    p.add_argument("--smem", choices=["attribution", "global"], default="attribution",
+                   help="shared memory as gpu.func workgroup attributions or as "
+                        "memref.global in workgroup space + memref.get_global")
+    p.add_argument("--no-unroll-hint", dest="unroll_hint", action="store_false",
+                   help="do not put the llvm full-unroll loop_annotation on the "
+                        "inner compute scf.for")
+    p.add_argument("--name", default=None, help="kernel / gpu.module symbol name")
+    p.add_argument("-o", "--output", default="-", help="output path ('-' = stdout)")
+    a = p.parse_args(argv)
+    if a.BK is None:
+        a.BK = {"hgemm": 32, "igemm": 64, "sgemm": 8}[a.kind]
+    args = sys.argv[1:] if argv is None else argv
+    a.cmdline = "python3 examples/gen_gemm.py " + " ".join(args)
+    text = gen(a)
+    if a.output == "-":
+        sys.stdout.write(text)
+    else:
+        with open(a.output, "w") as f:
+            f.write(text)
+
+
+if __name__ == "__main__":
+    main()

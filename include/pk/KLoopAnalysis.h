@@ -1,0 +1,224 @@
+//===- KLoopAnalysis.h - Match and measure tiled GPU K-loops ----*- C++ -*-===//
+//
+// Part of pk (Pipeline Kernel).
+//
+//===----------------------------------------------------------------------===//
+//
+// The input contract (docs/input-contract.md): a `gpu.func` kernel holds an
+// `scf.for` K-loop whose body is, in order,
+//
+//   load phase:    global -> shared copies (vector.load / transfer_read /
+//                  memref.load feeding vector.store / transfer_write /
+//                  memref.store), possibly in small nested scf.for loops
+//   gpu.barrier
+//   compute phase: reads of shared memory (nvgpu.ldmatrix, vector.load,
+//                  memref.load, ...) and mma.sync / vector.contract /
+//                  multiply-adds, possibly in nested scf.for loops
+//   gpu.barrier
+//   scf.yield      accumulators
+//
+// `matchKLoop` recognizes that structure and measures it (shared memory,
+// bytes loaded and FLOPs per tile); `analyzeKLoop` adds the target-dependent
+// budget (occupancy single- and multi-buffered, the cliff) and the variant
+// the seed procedure's rule selects.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef PK_KLOOPANALYSIS_H
+#define PK_KLOOPANALYSIS_H
+
+#include "pk/Target.h"
+
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/IR/BuiltinTypes.h"
+#include "llvm/Support/JSON.h"
+
+#include <optional>
+#include <string>
+
+namespace mlir {
+namespace pk {
+
+/// How a shared-memory buffer is allocated.
+enum class SharedBufferKind {
+  /// A workgroup attribution of the enclosing `gpu.func`.
+  Attribution,
+  /// A `memref.global` in workgroup memory, read through `memref.get_global`.
+  Global,
+  /// A `memref.alloc` / `memref.alloca` in workgroup memory.
+  Alloc,
+};
+
+/// Returns "attribution", "global" or "alloc".
+llvm::StringRef stringifySharedBufferKind(SharedBufferKind kind);
+
+/// One shared-memory buffer of the kernel.
+struct SharedBuffer {
+  /// The root memref value: the attribution block argument, the
+  /// `memref.get_global` result or the `memref.alloc` result.
+  Value root;
+  SharedBufferKind kind;
+  MemRefType type;
+  /// Symbol of the `memref.global` (kind == Global).
+  StringAttr globalName;
+  /// Size in bytes.
+  int64_t bytes = 0;
+  /// Whether the load phase of the K-loop writes it (multi-buffering
+  /// replicates exactly these).
+  bool copied = false;
+  /// For copied buffers: the global memref (kernel argument or other value)
+  /// the data comes from, when it is unique.
+  Value source;
+  /// A printable name: "workgroup attribution #0", "@smem_a", ...
+  std::string name;
+};
+
+/// One global -> shared copy: a global read and the shared write(s) of the
+/// value it produced.
+struct TileCopy {
+  /// The global read (vector.load, vector.transfer_read, memref.load).
+  Operation *load;
+  /// The shared writes of its value (vector.store, vector.transfer_write,
+  /// memref.store).
+  SmallVector<Operation *, 1> stores;
+  /// Bytes read by one execution of `load`.
+  int64_t bytesPerExecution = 0;
+  /// Executions per K-iteration per thread (product of the trip counts of the
+  /// nested loops around it inside the K-loop body).
+  int64_t executions = 1;
+  /// Index into KLoopInfo::buffers of the buffer written.
+  unsigned bufferIndex = 0;
+};
+
+/// What a matched K-loop is and does, independent of the target.
+struct KLoopInfo {
+  scf::ForOp forOp;
+  gpu::GPUFuncOp kernel;
+  /// Static trip count, if known.
+  std::optional<int64_t> tripCount;
+  /// The two barriers: after the load phase, after the compute phase.
+  gpu::BarrierOp loadBarrier, computeBarrier;
+  /// Operations of the K-loop body in each phase (direct children).
+  SmallVector<Operation *> loadPhase, computePhase;
+  /// The global -> shared copies of the load phase.
+  SmallVector<TileCopy> copies;
+  /// All shared buffers of the kernel (single-buffered, as written).
+  SmallVector<SharedBuffer> buffers;
+  /// Threads per block (from gpu.known_block_size, nvvm.reqntid,
+  /// nvvm.maxntid or the caller), 0 if unknown.
+  int64_t threadsPerBlock = 0;
+  /// All shared memory of the kernel as written, in bytes.
+  int64_t smemSingleBytes = 0;
+  /// The part multi-buffering replicates (the copied buffers), in bytes.
+  int64_t smemPerStageBytes = 0;
+  /// Bytes read from global memory per K-iteration by one thread, and by
+  /// the whole block.
+  int64_t loadBytesPerThread = 0;
+  int64_t loadBytesPerTile = 0;
+  /// FLOPs of one K-iteration for the whole block (2 per multiply-add), and
+  /// a breakdown by kind ("mma.sync m16n8k16" -> count per warp or thread).
+  int64_t flopsPerTile = 0;
+  SmallVector<std::pair<std::string, int64_t>> computeOps;
+  /// Compute/load ratio: FLOPs per tile / bytes loaded per tile.
+  double ratio = 0.0;
+
+  /// Shared memory with `stages` copies of the copied buffers.
+  int64_t smemMultiBytes(int64_t stages) const {
+    return smemSingleBytes + (stages - 1) * smemPerStageBytes;
+  }
+};
+
+/// Returns true if `forOp` is a candidate K-loop: an `scf.for` inside a
+/// `gpu.func` with a `gpu.barrier` directly in its body. Only candidates get
+/// a remark when they do not match.
+bool isKLoopCandidate(scf::ForOp forOp);
+
+/// Matches `forOp` against the input contract. On failure, returns failure
+/// and sets `reason` (lower case, no trailing period) and `where` (the
+/// location of the offending operation, or the loop's).
+/// `threadsPerBlockOverride` > 0 replaces the kernel's block size.
+FailureOr<KLoopInfo> matchKLoop(scf::ForOp forOp, std::string &reason,
+                                Location &where,
+                                int64_t threadsPerBlockOverride = 0);
+
+/// The software-pipelining variants of the seed procedure.
+enum class PipelineVariant { None, CpAsync, LdgRegister, RegisterPrefetch };
+
+/// Returns "none", "cp-async", "ldg-register" or "register-prefetch".
+llvm::StringRef stringifyPipelineVariant(PipelineVariant variant);
+
+/// Knobs of the target-dependent analysis.
+struct KLoopAnalysisOptions {
+  /// Number of buffers multi-buffering creates.
+  int64_t stages = 2;
+  /// Blocks per SM the multi-buffered kernel must keep.
+  int64_t minBlocksPerSM = 2;
+  /// Registers per thread when the kernel does not say (pk.regs_per_thread).
+  int64_t regsPerThread = 0;
+  /// With a ratio above 20, do not pipeline (the seed's literal rule).
+  bool skipHighRatio = false;
+};
+
+/// Registers per thread assumed when neither the option nor the kernel's
+/// `pk.regs_per_thread` attribute gives a count.
+constexpr int64_t kDefaultRegsPerThread = 128;
+
+/// The target-dependent view of a matched K-loop.
+struct KLoopBudget {
+  const TargetInfo *target = nullptr;
+  int64_t stages = 2;
+  int64_t minBlocksPerSM = 2;
+  int64_t regsPerThread = 0;
+  /// Where the register count came from ("option", "attribute", "default").
+  std::string regsSource;
+  int64_t smemSingleBytes = 0, smemMultiBytes = 0;
+  /// Largest shared memory per block that keeps minBlocksPerSM blocks/SM.
+  int64_t cliffBytes = 0;
+  Occupancy single, multi;
+  /// Whether multi-buffering exceeds the per-block maximum.
+  bool exceedsPerBlockMax = false;
+  /// Whether multi-buffering drops blocks/SM below minBlocksPerSM.
+  bool crossesCliff = false;
+  /// The variant the rule selects and why.
+  PipelineVariant variant = PipelineVariant::None;
+  SmallVector<std::string> reasons;
+  /// The seed's predicted gain for this ratio.
+  std::string prediction;
+};
+
+/// Computes the budget and the variant for `info` on `target`.
+KLoopBudget analyzeBudget(const KLoopInfo &info, const TargetInfo &target,
+                          const KLoopAnalysisOptions &options);
+
+/// A one-line summary for remarks.
+std::string summarizeKLoop(const KLoopInfo &info, const KLoopBudget &budget);
+
+/// The JSON report object of one loop (docs/report.md).
+llvm::json::Object toJSON(const KLoopInfo &info, const KLoopBudget &budget);
+
+/// Prints `loc` as "file:line:col" (or its textual form).
+std::string locationToString(Location loc);
+
+/// Looks `arch` up; on failure emits an error on `op` listing the known
+/// architectures and returns null.
+const TargetInfo *lookupTargetOrEmitError(Operation *op, llvm::StringRef arch);
+
+/// Checks the option values shared by pk's passes (stages >= 2,
+/// min-blocks-per-sm >= 1, block-size and regs-per-thread >= 0); emits an
+/// error on `op` and fails otherwise.
+LogicalResult verifyAnalysisOptions(Operation *op, int64_t stages,
+                                    int64_t minBlocksPerSM, int64_t blockSize,
+                                    int64_t regsPerThread);
+
+/// Matches every K-loop candidate under `root`, in pre-order. Calls
+/// `onMatch` for each loop that matches. Candidates that do not match get a
+/// remark naming what did not match when `remarkOnMismatch` is set.
+void forEachKLoop(Operation *root, int64_t threadsPerBlockOverride,
+                  bool remarkOnMismatch,
+                  llvm::function_ref<void(KLoopInfo &)> onMatch);
+
+} // namespace pk
+} // namespace mlir
+
+#endif // PK_KLOOPANALYSIS_H

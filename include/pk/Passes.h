@@ -1,0 +1,87 @@
+//===- Passes.h - pk passes and pipelines -----------------------*- C++ -*-===//
+//
+// Part of pk (Pipeline Kernel).
+//
+//===----------------------------------------------------------------------===//
+//
+// The public entry points for tools and compilers that embed pk:
+//
+//   mlir::DialectRegistry registry;
+//   mlir::pk::registerPKDialects(registry);   // dialects pk's passes create
+//   mlir::pk::registerPKPassesAndPipelines(); // pk-* passes + pipelines
+//
+//   mlir::PassManager pm(&context);
+//   mlir::pk::PipelineKernelOptions options;
+//   options.arch = "sm_90";
+//   mlir::pk::buildPipelineKernelPipeline(pm, options);
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef PK_PASSES_H
+#define PK_PASSES_H
+
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/DialectRegistry.h"
+#include "mlir/Pass/Pass.h"
+#include "mlir/Pass/PassOptions.h"
+
+#include <memory>
+#include <string>
+
+namespace mlir {
+namespace pk {
+
+#define GEN_PASS_DECL
+#include "pk/Passes.h.inc"
+
+/// Options of the `pipeline-kernel` pass pipeline.
+struct PipelineKernelOptions
+    : public PassPipelineOptions<PipelineKernelOptions> {
+  PassOptions::Option<std::string> arch{
+      *this, "arch", llvm::cl::desc("Target architecture (sm_75 ... sm_90)"),
+      llvm::cl::init("sm_86")};
+  PassOptions::Option<int64_t> stages{
+      *this, "stages", llvm::cl::desc("Number of shared-memory buffers"),
+      llvm::cl::init(2)};
+  PassOptions::Option<int64_t> minBlocksPerSM{
+      *this, "min-blocks-per-sm",
+      llvm::cl::desc("Resident blocks per SM to keep"), llvm::cl::init(2)};
+  PassOptions::Option<int64_t> blockSize{
+      *this, "block-size",
+      llvm::cl::desc("Threads per block (0: from the kernel's attributes)"),
+      llvm::cl::init(0)};
+  PassOptions::Option<int64_t> regsPerThread{
+      *this, "regs-per-thread",
+      llvm::cl::desc("Registers per thread (0: pk.regs_per_thread or 128)"),
+      llvm::cl::init(0)};
+  PassOptions::Option<std::string> report{
+      *this, "report",
+      llvm::cl::desc("JSON report path, one object per loop ('-': stdout)"),
+      llvm::cl::init("")};
+  PassOptions::Option<bool> skipHighRatio{
+      *this, "skip-high-ratio",
+      llvm::cl::desc("Do not pipeline loops with a ratio above 20"),
+      llvm::cl::init(false)};
+};
+
+/// Adds pk's pipeline to `pm`: K-loop analysis (remarks and report), then
+/// the shared-memory budget check.
+void buildPipelineKernelPipeline(OpPassManager &pm,
+                                 const PipelineKernelOptions &options);
+
+/// Registers the dialects pk's passes may create (for tools that build
+/// their own registry).
+void registerPKDialects(DialectRegistry &registry);
+
+/// Registers every pk pass (registerPKPasses, generated) and the
+/// `pipeline-kernel` pipeline with the
+/// global registry (for mlir-opt-style tools and the plugin).
+void registerPKPassesAndPipelines();
+
+#define GEN_PASS_REGISTRATION
+#include "pk/Passes.h.inc"
+
+} // namespace pk
+} // namespace mlir
+
+#endif // PK_PASSES_H

@@ -1,0 +1,106 @@
+//===- Passes.td - pk pass definitions ---------------------*- tablegen -*-===//
+//
+// Part of pk (Pipeline Kernel).
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef PK_PASSES
+#define PK_PASSES
+
+include "mlir/Pass/PassBase.td"
+
+defvar pkTargetOptions = [
+    Option<"arch", "arch", "std::string", /*default=*/"\"sm_86\"",
+           "Target architecture: sm_75, sm_80, sm_86, sm_87, sm_89 or sm_90">,
+    Option<"stages", "stages", "int64_t", /*default=*/"2",
+           "Number of buffers multi-buffering creates">,
+    Option<"minBlocksPerSM", "min-blocks-per-sm", "int64_t", /*default=*/"2",
+           "Resident blocks per SM the multi-buffered kernel must keep">,
+    Option<"blockSize", "block-size", "int64_t", /*default=*/"0",
+           "Threads per block (0: from gpu.known_block_size, nvvm.reqntid "
+           "or nvvm.maxntid)">,
+    Option<"regsPerThread", "regs-per-thread", "int64_t", /*default=*/"0",
+           "Registers per thread (0: the kernel's pk.regs_per_thread "
+           "attribute, else 128)">,
+];
+
+def PKAnalyzeKLoops : Pass<"pk-analyze-kloops", "ModuleOp"> {
+  let summary = "Analyze tiled GPU K-loops: shared memory, occupancy, "
+                "compute/load ratio and pipelining variant";
+  let description = [{
+    Finds every `scf.for` inside a `gpu.func` whose body holds a
+    `gpu.barrier`, and matches it against pk's input contract
+    (docs/input-contract.md): a load phase copying tiles from global to
+    shared memory, `gpu.barrier`, a compute phase reading shared memory,
+    `gpu.barrier`, and accumulators in `iter_args`.
+
+    For every matched loop it emits a remark summarizing the analysis and
+    (with `report=<path>`, `-` for stdout) writes one JSON object per loop,
+    one per line: trip count, shared buffers, `smem.{single,per_stage,multi,
+    cliff}_bytes`, occupancy single- and multi-buffered with the limiting
+    resource, FLOPs and bytes per tile, the compute/load ratio, and the
+    variant the seed procedure's rule selects with its reasons
+    (docs/report.md). A loop that has barriers but does not match gets a
+    remark naming what did not match. The IR is never changed.
+
+    Example:
+
+    ```mlir
+    %r = scf.for %k = %c0 to %c4096 step %c32 iter_args(%acc = %init) ... {
+      %v = vector.load %A[%row, %k] : memref<4096x4096xf16>, vector<8xf16>
+      vector.store %v, %smemA[%r, %c] : memref<128x40xf16, 3>, vector<8xf16>
+      gpu.barrier
+      %a = nvgpu.ldmatrix %smemA[...] {numTiles = 4 : i32, transpose = false}
+      %d = nvgpu.mma.sync(%a, %b, %acc) {mmaShape = [16, 8, 16]} ...
+      gpu.barrier
+      scf.yield %d : vector<2x2xf32>
+    }
+    ```
+
+    gives `remark: K-loop: trip count 128, 2 copied buffer(s), shared memory
+    20480 B single / 20480 B per stage / 40960 B with 2 stages (cliff 50176 B
+    for 2 blocks/SM on sm_86), ..., ratio 64.0 FLOP/B, variant cp-async`.
+  }];
+  let options = !listconcat(pkTargetOptions, [
+    Option<"report", "report", "std::string", /*default=*/"\"\"",
+           "Write the JSON report (one object per loop and line) to this "
+           "file; '-' for stdout">,
+    Option<"skipHighRatio", "skip-high-ratio", "bool", /*default=*/"false",
+           "Select no pipelining when the compute/load ratio exceeds 20 "
+           "(the seed's literal rule)">,
+  ]);
+}
+
+def PKCheckSmemBudget : Pass<"pk-check-smem-budget", "ModuleOp"> {
+  let summary = "Reject multi-buffering that exceeds the per-block shared "
+                "memory maximum or crosses the occupancy cliff";
+  let description = [{
+    For every K-loop that matches pk's input contract, computes the shared
+    memory the kernel needs with `stages` copies of the buffers the load
+    phase writes, and the resident blocks per SM before and after. It emits
+    an error on the loop, and the pass fails, when
+
+    * the multi-buffered kernel exceeds the target's per-block maximum
+      (with opt-in), or
+    * blocks/SM drop below `min-blocks-per-sm` (the occupancy cliff; on
+      sm_86 two blocks/SM allow at most 50176 bytes per block).
+
+    The error carries every number (bytes needed, the limit, blocks/SM
+    before and after, the limiting resource) and the seed procedure's
+    remedies with concrete sizes: halving BK (every copied tile shrinks),
+    halving the tile copied from one source (BM or BN), or register prefetch
+    without doubling. Loops within budget get a remark; the IR is never
+    changed.
+
+    Example (sm_86, 2 stages, 28 KB single-buffered):
+
+    ```
+    error: multi-buffering with 2 stages needs 57344 bytes of shared memory
+    per block, above the sm_86 cliff of 50176 bytes for 2 blocks/SM
+    (blocks/SM 3 -> 1, limited by shared_memory); remedies: ...
+    ```
+  }];
+  let options = pkTargetOptions;
+}
+
+#endif // PK_PASSES

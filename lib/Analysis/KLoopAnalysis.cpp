@@ -1,0 +1,966 @@
+//===- KLoopAnalysis.cpp - Match and measure tiled GPU K-loops ------------===//
+//
+// Part of pk (Pipeline Kernel).
+//
+//===----------------------------------------------------------------------===//
+//
+// Recognizes the load / barrier / compute / barrier K-loop of the input
+// contract (docs/input-contract.md) and measures it: shared buffers, the
+// bytes each K-iteration loads, the FLOPs it computes, and, for a target, the
+// occupancy single- and multi-buffered and the variant the seed's rule picks.
+// Tested by test/pk-analyze-kloops*.mlir and test/pk-check-smem-budget*.mlir.
+//
+//===----------------------------------------------------------------------===//
+
+#include "pk/KLoopAnalysis.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/SymbolTable.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
+#include "mlir/Interfaces/ViewLikeInterface.h"
+#include "llvm/ADT/SetVector.h"
+#include "llvm/ADT/StringSet.h"
+#include "llvm/ADT/TypeSwitch.h"
+#include "llvm/Support/DebugLog.h"
+#include "llvm/Support/FormatVariadic.h"
+
+#define DEBUG_TYPE "pk-kloop-analysis"
+
+using namespace mlir;
+using namespace mlir::pk;
+
+//===----------------------------------------------------------------------===//
+// Small helpers
+//===----------------------------------------------------------------------===//
+
+StringRef mlir::pk::stringifySharedBufferKind(SharedBufferKind kind) {
+  switch (kind) {
+  case SharedBufferKind::Attribution:
+    return "attribution";
+  case SharedBufferKind::Global:
+    return "global";
+  case SharedBufferKind::Alloc:
+    return "alloc";
+  }
+  llvm_unreachable("unknown shared buffer kind");
+}
+
+StringRef mlir::pk::stringifyPipelineVariant(PipelineVariant variant) {
+  switch (variant) {
+  case PipelineVariant::None:
+    return "none";
+  case PipelineVariant::CpAsync:
+    return "cp-async";
+  case PipelineVariant::LdgRegister:
+    return "ldg-register";
+  case PipelineVariant::RegisterPrefetch:
+    return "register-prefetch";
+  }
+  llvm_unreachable("unknown pipeline variant");
+}
+
+std::string mlir::pk::locationToString(Location loc) {
+  if (auto fileLoc = dyn_cast<FileLineColLoc>(loc))
+    return llvm::formatv("{0}:{1}:{2}", fileLoc.getFilename().getValue(),
+                         fileLoc.getLine(), fileLoc.getColumn())
+        .str();
+  if (auto nameLoc = dyn_cast<NameLoc>(loc))
+    return locationToString(nameLoc.getChildLoc());
+  if (auto fusedLoc = dyn_cast<FusedLoc>(loc))
+    if (!fusedLoc.getLocations().empty())
+      return locationToString(fusedLoc.getLocations().front());
+  if (auto callLoc = dyn_cast<CallSiteLoc>(loc))
+    return locationToString(callLoc.getCallee());
+  std::string str;
+  llvm::raw_string_ostream os(str);
+  loc.print(os);
+  return str;
+}
+
+/// Global memory: the default memory space, 1, or #gpu.address_space<global>.
+static bool isGlobalMemory(MemRefType type) {
+  Attribute space = type.getMemorySpace();
+  if (!space)
+    return true;
+  if (auto intSpace = dyn_cast<IntegerAttr>(space))
+    return intSpace.getInt() == 0 || intSpace.getInt() == 1;
+  if (auto gpuSpace = dyn_cast<gpu::AddressSpaceAttr>(space))
+    return gpuSpace.getValue() == gpu::AddressSpace::Global;
+  return false;
+}
+
+/// Shared memory: 3 or #gpu.address_space<workgroup>.
+static bool isSharedMemory(MemRefType type) {
+  return gpu::GPUDialect::hasWorkgroupMemoryAddressSpace(type) ||
+         nvgpu::NVGPUDialect::hasSharedMemoryAddressSpace(type);
+}
+
+/// Size in bytes of a statically shaped memref or vector, or of a scalar.
+static std::optional<int64_t> getSizeInBytes(Type type) {
+  if (auto shaped = dyn_cast<ShapedType>(type)) {
+    if (!shaped.hasStaticShape() || !shaped.getElementType().isIntOrFloat())
+      return std::nullopt;
+    return shaped.getNumElements() *
+           llvm::divideCeil(shaped.getElementTypeBitWidth(), 8);
+  }
+  if (type.isIntOrFloat())
+    return llvm::divideCeil(type.getIntOrFloatBitWidth(), 8);
+  return std::nullopt;
+}
+
+static int64_t getNumElements(Type type) {
+  if (auto vec = dyn_cast<VectorType>(type))
+    return vec.getNumElements();
+  return 1;
+}
+
+/// Follows view-like operations (subview, cast, expand_shape, ...) back to
+/// the memref that owns the storage.
+static Value getRootMemRef(Value memref) {
+  while (Operation *def = memref.getDefiningOp()) {
+    auto view = dyn_cast<ViewLikeOpInterface>(def);
+    if (!view)
+      break;
+    memref = view.getViewSource();
+  }
+  return memref;
+}
+
+namespace {
+/// How a recognized operation touches memory.
+struct MemAccess {
+  Value memref;
+  bool isRead = false;
+  bool isWrite = false;
+  /// The value loaded (reads) or stored (writes).
+  Value value;
+};
+} // namespace
+
+/// Recognizes the memory operations of the input contract.
+static std::optional<MemAccess> getMemAccess(Operation *op) {
+  return llvm::TypeSwitch<Operation *, std::optional<MemAccess>>(op)
+      .Case([](vector::LoadOp load) {
+        return MemAccess{load.getBase(), true, false, load.getResult()};
+      })
+      .Case([](vector::TransferReadOp read) {
+        return MemAccess{read.getBase(), true, false, read.getResult()};
+      })
+      .Case([](memref::LoadOp load) {
+        return MemAccess{load.getMemRef(), true, false, load.getResult()};
+      })
+      .Case([](nvgpu::LdMatrixOp ldm) {
+        return MemAccess{ldm.getSrcMemref(), true, false, ldm.getResult()};
+      })
+      .Case([](vector::StoreOp store) {
+        return MemAccess{store.getBase(), false, true,
+                         store.getValueToStore()};
+      })
+      .Case([](vector::TransferWriteOp write) {
+        return MemAccess{write.getBase(), false, true, write.getVector()};
+      })
+      .Case([](memref::StoreOp store) {
+        return MemAccess{store.getMemRef(), false, true,
+                         store.getValueToStore()};
+      })
+      .Default([](Operation *) { return std::nullopt; });
+}
+
+/// Returns a short printable name for a value: "%arg0" for a kernel
+/// argument, else the defining operation's name.
+static std::string describeValue(Value value) {
+  if (auto arg = dyn_cast<BlockArgument>(value))
+    return llvm::formatv("%arg{0}", arg.getArgNumber()).str();
+  if (Operation *def = value.getDefiningOp())
+    if (auto getGlobal = dyn_cast<memref::GetGlobalOp>(def))
+      return ("@" + getGlobal.getName()).str();
+  return value.getDefiningOp()->getName().getStringRef().str();
+}
+
+//===----------------------------------------------------------------------===//
+// Matching
+//===----------------------------------------------------------------------===//
+
+bool mlir::pk::isKLoopCandidate(scf::ForOp forOp) {
+  if (!forOp->getParentOfType<gpu::GPUFuncOp>())
+    return false;
+  return llvm::any_of(forOp.getBody()->getOperations(),
+                      [](Operation &op) { return isa<gpu::BarrierOp>(op); });
+}
+
+/// Threads per block from gpu.known_block_size, nvvm.reqntid or
+/// nvvm.maxntid; 0 when the kernel does not say.
+static int64_t getKernelBlockSize(gpu::GPUFuncOp kernel) {
+  auto product = [](ArrayRef<int32_t> dims) {
+    int64_t n = 1;
+    for (int32_t d : dims)
+      n *= d;
+    return n;
+  };
+  if (std::optional<ArrayRef<int32_t>> known = kernel.getKnownBlockSize())
+    return product(*known);
+  for (StringRef name : {"nvvm.reqntid", "nvvm.maxntid"})
+    if (auto dims = kernel->getAttrOfType<DenseI32ArrayAttr>(name))
+      return product(dims.asArrayRef());
+  return 0;
+}
+
+namespace {
+/// Matches one K-loop; keeps the state of the walk.
+class KLoopMatcher {
+public:
+  KLoopMatcher(scf::ForOp forOp, KLoopInfo &info)
+      : forOp(forOp), info(info), where(forOp.getLoc()) {}
+
+  LogicalResult match(int64_t threadsOverride);
+
+  std::string reason;
+  Location where;
+
+private:
+  LogicalResult fail(Operation *at, const Twine &msg) {
+    reason = msg.str();
+    where = at ? at->getLoc() : forOp.getLoc();
+    LDBG() << "K-loop at " << locationToString(forOp.getLoc())
+           << " does not match: " << reason << " -> BAIL";
+    return failure();
+  }
+
+  LogicalResult collectBuffers();
+  FailureOr<unsigned> findBuffer(Operation *user, Value memref);
+  LogicalResult walkLoadPhase(ArrayRef<Operation *> ops, int64_t executions);
+  LogicalResult walkComputePhase(ArrayRef<Operation *> ops,
+                                 int64_t executions);
+  LogicalResult pairCopies();
+  LogicalResult checkNoLoopCarriedUse(Operation *op);
+  void countCompute(StringRef kind, int64_t flops, int64_t count,
+                    bool perWarp);
+
+  scf::ForOp forOp;
+  KLoopInfo &info;
+  /// Global reads and shared writes of the load phase, with executions.
+  SmallVector<std::pair<Operation *, int64_t>> globalLoads, sharedStores;
+  /// FLOPs per K-iteration executed per warp (mma.sync) and per thread.
+  int64_t flopsPerWarp = 0, flopsPerThread = 0;
+  llvm::StringMap<int64_t> computeCounts;
+  SmallVector<std::string> computeOrder;
+};
+} // namespace
+
+LogicalResult KLoopMatcher::collectBuffers() {
+  gpu::GPUFuncOp kernel = info.kernel;
+  for (auto [i, arg] : llvm::enumerate(kernel.getWorkgroupAttributions())) {
+    auto type = cast<MemRefType>(arg.getType());
+    std::optional<int64_t> bytes = getSizeInBytes(type);
+    if (!bytes)
+      return fail(kernel, "workgroup attribution #" + Twine(i) +
+                              " has a dynamic shape or non-scalar elements");
+    SharedBuffer buffer{arg, SharedBufferKind::Attribution, type};
+    buffer.bytes = *bytes;
+    buffer.name = ("workgroup attribution #" + Twine(i)).str();
+    info.buffers.push_back(buffer);
+  }
+  SymbolTableCollection symbols;
+  WalkResult walk = kernel.walk([&](Operation *op) -> WalkResult {
+    if (auto getGlobal = dyn_cast<memref::GetGlobalOp>(op)) {
+      auto type = getGlobal.getType();
+      if (!isSharedMemory(type))
+        return WalkResult::advance();
+      std::optional<int64_t> bytes = getSizeInBytes(type);
+      if (!bytes) {
+        (void)fail(op, "shared memref.global has a dynamic shape");
+        return WalkResult::interrupt();
+      }
+      SharedBuffer buffer{getGlobal.getResult(), SharedBufferKind::Global,
+                          type};
+      buffer.globalName = getGlobal.getNameAttr().getAttr();
+      buffer.bytes = *bytes;
+      buffer.name = ("@" + getGlobal.getName()).str();
+      info.buffers.push_back(buffer);
+      return WalkResult::advance();
+    }
+    if (isa<memref::AllocOp, memref::AllocaOp>(op)) {
+      auto type = cast<MemRefType>(op->getResult(0).getType());
+      if (!isSharedMemory(type))
+        return WalkResult::advance();
+      std::optional<int64_t> bytes = getSizeInBytes(type);
+      if (!bytes) {
+        (void)fail(op, "shared memory allocation has a dynamic shape");
+        return WalkResult::interrupt();
+      }
+      SharedBuffer buffer{op->getResult(0), SharedBufferKind::Alloc, type};
+      buffer.bytes = *bytes;
+      buffer.name =
+          (op->getName().getStringRef() + " at " +
+           locationToString(op->getLoc()))
+              .str();
+      info.buffers.push_back(buffer);
+    }
+    return WalkResult::advance();
+  });
+  if (walk.wasInterrupted())
+    return failure();
+
+  // Several memref.get_global of one symbol name one buffer: count it once
+  // in the totals (the first occurrence carries the bytes).
+  llvm::StringSet<> seen;
+  for (const SharedBuffer &buffer : info.buffers) {
+    if (buffer.kind == SharedBufferKind::Global &&
+        !seen.insert(buffer.globalName.getValue()).second)
+      continue;
+    info.smemSingleBytes += buffer.bytes;
+  }
+  return success();
+}
+
+/// Returns the index of the shared buffer `memref` (through views) lives in.
+FailureOr<unsigned> KLoopMatcher::findBuffer(Operation *user, Value memref) {
+  Value root = getRootMemRef(memref);
+  for (auto [i, buffer] : llvm::enumerate(info.buffers))
+    if (buffer.root == root)
+      return static_cast<unsigned>(i);
+  // A second memref.get_global of the same symbol.
+  if (auto getGlobal = root.getDefiningOp<memref::GetGlobalOp>())
+    for (auto [i, buffer] : llvm::enumerate(info.buffers))
+      if (buffer.globalName &&
+          buffer.globalName == getGlobal.getNameAttr().getAttr())
+        return static_cast<unsigned>(i);
+  (void)fail(user, "shared memref is not a workgroup attribution, a "
+                   "workgroup memref.global or a workgroup memref.alloc of "
+                   "the kernel");
+  return failure();
+}
+
+LogicalResult KLoopMatcher::checkNoLoopCarriedUse(Operation *op) {
+  ValueRange iterArgs = forOp.getRegionIterArgs();
+  WalkResult walk = op->walk([&](Operation *nested) {
+    for (Value operand : nested->getOperands())
+      if (llvm::is_contained(iterArgs, operand))
+        return WalkResult::interrupt();
+    return WalkResult::advance();
+  });
+  if (walk.wasInterrupted())
+    return fail(op, "load phase uses a loop-carried value (iter_args): the "
+                    "next tile's addresses must not depend on the compute");
+  return success();
+}
+
+LogicalResult KLoopMatcher::walkLoadPhase(ArrayRef<Operation *> ops,
+                                          int64_t executions) {
+  for (Operation *op : ops) {
+    if (isa<scf::YieldOp>(op))
+      continue;
+    if (auto nested = dyn_cast<scf::ForOp>(op)) {
+      std::optional<APInt> trips = nested.getStaticTripCount();
+      if (!trips)
+        return fail(op, "load phase: nested loop has a dynamic trip count");
+      SmallVector<Operation *> body =
+          llvm::map_to_vector(nested.getBody()->getOperations(),
+                              [](Operation &o) { return &o; });
+      if (failed(walkLoadPhase(body, executions * trips->getSExtValue())))
+        return failure();
+      continue;
+    }
+    if (isa<gpu::BarrierOp>(op))
+      return fail(op, "load phase: gpu.barrier inside a nested region");
+    if (isa<nvgpu::DeviceAsyncCopyOp, nvgpu::DeviceAsyncCreateGroupOp,
+            nvgpu::DeviceAsyncWaitOp>(op))
+      return fail(op, "load phase already uses cp.async "
+                      "(nvgpu.device_async_copy): the loop looks pipelined");
+    if (std::optional<MemAccess> access = getMemAccess(op)) {
+      auto type = cast<MemRefType>(access->memref.getType());
+      if (access->isRead) {
+        if (!isGlobalMemory(type))
+          return fail(op, "load phase reads memory that is not global (" +
+                              op->getName().getStringRef() + ")");
+        globalLoads.push_back({op, executions});
+      } else {
+        if (!isSharedMemory(type))
+          return fail(op, "load phase writes memory that is not shared (" +
+                              op->getName().getStringRef() + ")");
+        sharedStores.push_back({op, executions});
+      }
+      continue;
+    }
+    if (op->getNumRegions() != 0)
+      return fail(op, "load phase: unsupported region operation '" +
+                          op->getName().getStringRef() + "'");
+    if (!isMemoryEffectFree(op))
+      return fail(op, "load phase: unsupported operation with side effects '" +
+                          op->getName().getStringRef() + "'");
+  }
+  return success();
+}
+
+void KLoopMatcher::countCompute(StringRef kind, int64_t flops, int64_t count,
+                                bool perWarp) {
+  (perWarp ? flopsPerWarp : flopsPerThread) += flops * count;
+  std::string key = (kind + (perWarp ? " per warp" : " per thread")).str();
+  auto [it, inserted] = computeCounts.try_emplace(key, 0);
+  if (inserted)
+    computeOrder.push_back(key);
+  it->second += count;
+}
+
+/// Whether `value` (an arith.mulf/muli result) feeds an addition.
+static bool feedsAdd(Value value) {
+  return llvm::any_of(value.getUsers(), [](Operation *user) {
+    return isa<arith::AddFOp, arith::AddIOp>(user);
+  });
+}
+
+LogicalResult KLoopMatcher::walkComputePhase(ArrayRef<Operation *> ops,
+                                             int64_t executions) {
+  for (Operation *op : ops) {
+    if (isa<scf::YieldOp>(op))
+      continue;
+    if (auto nested = dyn_cast<scf::ForOp>(op)) {
+      std::optional<APInt> trips = nested.getStaticTripCount();
+      if (!trips)
+        return fail(op, "compute phase: nested loop has a dynamic trip count");
+      SmallVector<Operation *> body =
+          llvm::map_to_vector(nested.getBody()->getOperations(),
+                              [](Operation &o) { return &o; });
+      if (failed(walkComputePhase(body, executions * trips->getSExtValue())))
+        return failure();
+      continue;
+    }
+    if (isa<gpu::BarrierOp>(op))
+      return fail(op, "compute phase: gpu.barrier inside a nested region");
+    if (std::optional<MemAccess> access = getMemAccess(op)) {
+      auto type = cast<MemRefType>(access->memref.getType());
+      if (access->isWrite)
+        return fail(op, "compute phase writes memory (" +
+                            op->getName().getStringRef() +
+                            "): results must stay in iter_args");
+      if (!isSharedMemory(type))
+        return fail(op, "compute phase reads memory that is not shared (" +
+                            op->getName().getStringRef() + ")");
+      if (failed(findBuffer(op, access->memref)))
+        return failure();
+      continue;
+    }
+    if (auto mma = dyn_cast<nvgpu::MmaSyncOp>(op)) {
+      std::array<int64_t, 3> shape = mma.getMmaShapeAsArray();
+      countCompute(llvm::formatv("nvgpu.mma.sync m{0}n{1}k{2}", shape[0],
+                                 shape[1], shape[2])
+                       .str(),
+                   2 * shape[0] * shape[1] * shape[2], executions,
+                   /*perWarp=*/true);
+      continue;
+    }
+    if (auto contract = dyn_cast<vector::ContractionOp>(op)) {
+      SmallVector<int64_t> bounds;
+      contract.getIterationBounds(bounds);
+      int64_t macs = 1;
+      for (int64_t b : bounds)
+        macs *= b;
+      countCompute("vector.contract", 2 * macs, executions, false);
+      continue;
+    }
+    if (isa<vector::FMAOp, math::FmaOp>(op)) {
+      countCompute(op->getName().getStringRef(),
+                   2 * getNumElements(op->getResult(0).getType()), executions,
+                   false);
+      continue;
+    }
+    if (isa<arith::MulFOp, arith::MulIOp>(op) &&
+        !getElementTypeOrSelf(op->getResult(0).getType()).isIndex() &&
+        feedsAdd(op->getResult(0))) {
+      countCompute("multiply-add", 2 * getNumElements(op->getResult(0).getType()),
+                   executions, false);
+      continue;
+    }
+    if (op->getNumRegions() != 0)
+      return fail(op, "compute phase: unsupported region operation '" +
+                          op->getName().getStringRef() + "'");
+    if (!isMemoryEffectFree(op))
+      return fail(op,
+                  "compute phase: unsupported operation with side effects '" +
+                      op->getName().getStringRef() + "'");
+  }
+  return success();
+}
+
+/// Collects the global loads whose values (through side-effect-free
+/// operations inside the K-loop) make up `value`.
+static void traceToLoads(Value value, scf::ForOp forOp,
+                         llvm::SetVector<Operation *> &loads,
+                         llvm::DenseSet<Value> &visited) {
+  if (!visited.insert(value).second)
+    return;
+  Operation *def = value.getDefiningOp();
+  if (!def || !forOp->isProperAncestor(def))
+    return;
+  if (std::optional<MemAccess> access = getMemAccess(def)) {
+    if (access->isRead)
+      loads.insert(def);
+    return;
+  }
+  for (Value operand : def->getOperands())
+    traceToLoads(operand, forOp, loads, visited);
+}
+
+LogicalResult KLoopMatcher::pairCopies() {
+  if (globalLoads.empty())
+    return fail(info.loadBarrier,
+                "load phase has no global load (vector.load, "
+                "vector.transfer_read or memref.load of global memory)");
+  if (sharedStores.empty())
+    return fail(info.loadBarrier, "load phase has no store to shared memory");
+
+  llvm::DenseMap<Operation *, unsigned> copyOfLoad;
+  for (auto [load, executions] : globalLoads) {
+    TileCopy copy;
+    copy.load = load;
+    copy.executions = executions;
+    copy.bytesPerExecution =
+        getSizeInBytes(getMemAccess(load)->value.getType()).value_or(0);
+    copyOfLoad[load] = info.copies.size();
+    info.copies.push_back(copy);
+  }
+  for (auto [store, executions] : sharedStores) {
+    MemAccess access = *getMemAccess(store);
+    FailureOr<unsigned> bufferIndex = findBuffer(store, access.memref);
+    if (failed(bufferIndex))
+      return failure();
+    SharedBuffer &buffer = info.buffers[*bufferIndex];
+    if (forOp->isAncestor(buffer.root.getParentRegion()->getParentOp()))
+      return fail(store, "shared buffer " + buffer.name +
+                             " is defined inside the K-loop");
+    llvm::SetVector<Operation *> loads;
+    llvm::DenseSet<Value> visited;
+    traceToLoads(access.value, forOp, loads, visited);
+    if (loads.empty())
+      return fail(store, "store to shared memory does not copy a value "
+                         "loaded from global memory in the load phase");
+    buffer.copied = true;
+    for (Operation *load : loads) {
+      TileCopy &copy = info.copies[copyOfLoad.lookup(load)];
+      copy.stores.push_back(store);
+      copy.bufferIndex = *bufferIndex;
+      Value src = getRootMemRef(getMemAccess(load)->memref);
+      if (!buffer.source)
+        buffer.source = src;
+    }
+  }
+  // Every global load must be a copy: its value may only reach shared stores
+  // of the load phase.
+  llvm::DenseSet<Operation *> loadPhaseOps;
+  for (Operation *op : info.loadPhase)
+    op->walk([&](Operation *nested) { loadPhaseOps.insert(nested); });
+  for (TileCopy &copy : info.copies) {
+    if (copy.stores.empty())
+      return fail(copy.load, "value loaded from global memory is not stored "
+                             "to shared memory in the load phase");
+    SmallVector<Value> worklist{getMemAccess(copy.load)->value};
+    llvm::DenseSet<Value> visited;
+    while (!worklist.empty()) {
+      Value v = worklist.pop_back_val();
+      if (!visited.insert(v).second)
+        continue;
+      for (Operation *user : v.getUsers()) {
+        if (!loadPhaseOps.contains(user))
+          return fail(user, "value loaded from global memory is used "
+                            "outside the load phase");
+        if (!getMemAccess(user))
+          llvm::append_range(worklist, user->getResults());
+      }
+    }
+    info.loadBytesPerThread += copy.bytesPerExecution * copy.executions;
+  }
+  return success();
+}
+
+LogicalResult KLoopMatcher::match(int64_t threadsOverride) {
+  info.forOp = forOp;
+  info.kernel = forOp->getParentOfType<gpu::GPUFuncOp>();
+  if (!info.kernel)
+    return fail(forOp, "loop is not inside a gpu.func");
+  if (!info.kernel.isKernel())
+    return fail(forOp, "enclosing gpu.func is not a kernel");
+  if (std::optional<APInt> trips = forOp.getStaticTripCount())
+    info.tripCount = trips->getSExtValue();
+  info.threadsPerBlock =
+      threadsOverride > 0 ? threadsOverride : getKernelBlockSize(info.kernel);
+  if (info.threadsPerBlock <= 0)
+    return fail(info.kernel,
+                "block size unknown: give the kernel gpu.known_block_size "
+                "(or nvvm.reqntid / nvvm.maxntid) or set block-size");
+
+  // Split the body at its two barriers.
+  Block *body = forOp.getBody();
+  SmallVector<gpu::BarrierOp> barriers;
+  for (Operation &op : body->getOperations())
+    if (auto barrier = dyn_cast<gpu::BarrierOp>(op))
+      barriers.push_back(barrier);
+  if (barriers.size() != 2)
+    return fail(barriers.size() > 2 ? barriers[2].getOperation()
+                                    : forOp.getOperation(),
+                "expected exactly 2 gpu.barrier in the K-loop body (after the "
+                "load phase and after the compute phase), found " +
+                    Twine(barriers.size()));
+  info.loadBarrier = barriers[0];
+  info.computeBarrier = barriers[1];
+  if (info.computeBarrier->getNextNode() != body->getTerminator())
+    return fail(info.computeBarrier,
+                "the second gpu.barrier must be the last operation before "
+                "scf.yield");
+  if (forOp.getNumRegionIterArgs() == 0)
+    return fail(forOp, "no accumulators in iter_args: the compute phase "
+                       "must carry its results across iterations");
+  for (Operation &op : body->getOperations()) {
+    if (&op == info.loadBarrier || &op == info.computeBarrier ||
+        &op == body->getTerminator())
+      continue;
+    if (op.isBeforeInBlock(info.loadBarrier))
+      info.loadPhase.push_back(&op);
+    else
+      info.computePhase.push_back(&op);
+  }
+  if (info.computePhase.empty())
+    return fail(info.loadBarrier, "compute phase is empty");
+
+  if (failed(collectBuffers()))
+    return failure();
+  for (Operation *op : info.loadPhase)
+    if (failed(checkNoLoopCarriedUse(op)))
+      return failure();
+  if (failed(walkLoadPhase(info.loadPhase, 1)) || failed(pairCopies()) ||
+      failed(walkComputePhase(info.computePhase, 1)))
+    return failure();
+  if (computeOrder.empty())
+    return fail(info.computeBarrier,
+                "compute phase has no nvgpu.mma.sync, vector.contract, fma or "
+                "multiply-add");
+
+  for (const SharedBuffer &buffer : info.buffers)
+    if (buffer.copied)
+      info.smemPerStageBytes += buffer.bytes;
+  int64_t warps = llvm::divideCeil(info.threadsPerBlock, 32);
+  info.loadBytesPerTile = info.loadBytesPerThread * info.threadsPerBlock;
+  info.flopsPerTile =
+      flopsPerWarp * warps + flopsPerThread * info.threadsPerBlock;
+  for (const std::string &key : computeOrder)
+    info.computeOps.push_back({key, computeCounts.lookup(key)});
+  info.ratio = info.loadBytesPerTile
+                   ? double(info.flopsPerTile) / double(info.loadBytesPerTile)
+                   : 0.0;
+  LDBG() << "matched K-loop at " << locationToString(forOp.getLoc())
+         << ": " << info.copies.size() << " copies, "
+         << info.smemPerStageBytes << " B per stage, ratio " << info.ratio;
+  return success();
+}
+
+FailureOr<KLoopInfo> mlir::pk::matchKLoop(scf::ForOp forOp,
+                                          std::string &reason,
+                                          Location &where,
+                                          int64_t threadsPerBlockOverride) {
+  KLoopInfo info;
+  KLoopMatcher matcher(forOp, info);
+  if (failed(matcher.match(threadsPerBlockOverride))) {
+    reason = matcher.reason;
+    where = matcher.where;
+    return failure();
+  }
+  return info;
+}
+
+//===----------------------------------------------------------------------===//
+// Budget and variant
+//===----------------------------------------------------------------------===//
+
+KLoopBudget mlir::pk::analyzeBudget(const KLoopInfo &info,
+                                    const TargetInfo &target,
+                                    const KLoopAnalysisOptions &options) {
+  KLoopBudget budget;
+  budget.target = &target;
+  budget.stages = options.stages;
+  budget.minBlocksPerSM = options.minBlocksPerSM;
+  if (options.regsPerThread > 0) {
+    budget.regsPerThread = options.regsPerThread;
+    budget.regsSource = "option";
+  } else if (auto attr = info.kernel->getAttrOfType<IntegerAttr>(
+                 "pk.regs_per_thread")) {
+    budget.regsPerThread = attr.getInt();
+    budget.regsSource = "attribute";
+  } else {
+    budget.regsPerThread = kDefaultRegsPerThread;
+    budget.regsSource = "default";
+  }
+  budget.smemSingleBytes = info.smemSingleBytes;
+  budget.smemMultiBytes = info.smemMultiBytes(options.stages);
+  budget.cliffBytes = computeSmemCliff(target, options.minBlocksPerSM);
+  budget.single = computeOccupancy(target, info.threadsPerBlock,
+                                   budget.regsPerThread, budget.smemSingleBytes);
+  budget.multi = computeOccupancy(target, info.threadsPerBlock,
+                                  budget.regsPerThread, budget.smemMultiBytes);
+  budget.exceedsPerBlockMax = budget.smemMultiBytes > target.smemPerBlockOptIn;
+  budget.crossesCliff =
+      budget.multi.blocksPerSM < options.minBlocksPerSM &&
+      budget.multi.blocksPerSM < budget.single.blocksPerSM;
+
+  auto &reasons = budget.reasons;
+  std::string ratio = llvm::formatv("{0:F1}", info.ratio).str();
+  if (info.ratio < 5)
+    budget.prediction = "+15-35% (ratio < 5:1)";
+  else if (info.ratio <= 20)
+    budget.prediction = "+5-15% (ratio 5-20:1)";
+  else
+    budget.prediction = "0-5% or a regression (ratio > 20:1)";
+
+  if (info.tripCount && *info.tripCount < 2) {
+    budget.variant = PipelineVariant::None;
+    reasons.push_back(llvm::formatv("trip count {0} < 2: no next tile to "
+                                    "overlap",
+                                    *info.tripCount));
+    return budget;
+  }
+  if (!info.tripCount)
+    reasons.push_back("dynamic trip count: the pipelined loop needs a "
+                      "runtime guard (trip count >= 2)");
+  if (budget.exceedsPerBlockMax || budget.crossesCliff) {
+    budget.variant = PipelineVariant::RegisterPrefetch;
+    if (budget.exceedsPerBlockMax)
+      reasons.push_back(llvm::formatv(
+          "{0} stages need {1} bytes of shared memory, above the {2} "
+          "per-block maximum of {3} bytes: register prefetch keeps one "
+          "buffer",
+          options.stages, budget.smemMultiBytes, target.arch,
+          target.smemPerBlockOptIn));
+    else
+      reasons.push_back(llvm::formatv(
+          "{0} stages need {1} bytes of shared memory, above the {2} cliff "
+          "of {3} bytes for {4} blocks/SM (blocks/SM {5} -> {6}): register "
+          "prefetch keeps one buffer",
+          options.stages, budget.smemMultiBytes, target.arch,
+          budget.cliffBytes, options.minBlocksPerSM,
+          budget.single.blocksPerSM, budget.multi.blocksPerSM));
+    return budget;
+  }
+  reasons.push_back(llvm::formatv(
+      "{0} stages need {1} bytes of shared memory, within the {2} cliff of "
+      "{3} bytes for {4} blocks/SM",
+      options.stages, budget.smemMultiBytes, target.arch, budget.cliffBytes,
+      options.minBlocksPerSM));
+  if (!target.hasCpAsync) {
+    budget.variant = PipelineVariant::LdgRegister;
+    reasons.push_back(
+        llvm::formatv("{0} has no cp.async (sm_80 and later): LDG-register "
+                      "prefetch",
+                      target.arch));
+    return budget;
+  }
+  if (info.ratio < 5) {
+    budget.variant = PipelineVariant::CpAsync;
+    reasons.push_back("ratio " + ratio +
+                      " < 5: cp.async preferred (the seed measured +35% on "
+                      "IGEMM)");
+  } else if (info.ratio <= 20) {
+    budget.variant = PipelineVariant::CpAsync;
+    reasons.push_back("ratio " + ratio +
+                      " in 5-20: both variants are worth benchmarking; "
+                      "cp.async is the seed's safer default (try "
+                      "variant=ldg-register too)");
+  } else if (options.skipHighRatio) {
+    budget.variant = PipelineVariant::None;
+    reasons.push_back("ratio " + ratio +
+                      " > 20: the seed predicts 0-5% or a regression and "
+                      "skip-high-ratio is set");
+  } else {
+    budget.variant = PipelineVariant::CpAsync;
+    reasons.push_back(
+        "ratio " + ratio +
+        " > 20: the seed predicts 0-5% or a regression, but a 128x128x32 "
+        "FP16 GEMM (ratio 64) ran 1.34x faster with cp.async double "
+        "buffering on an H200; pipelining anyway (skip-high-ratio=true "
+        "skips)");
+  }
+  return budget;
+}
+
+std::string mlir::pk::summarizeKLoop(const KLoopInfo &info,
+                                     const KLoopBudget &budget) {
+  std::string trips =
+      info.tripCount ? std::to_string(*info.tripCount) : "dynamic";
+  return llvm::formatv(
+             "K-loop: trip count {0}, {1} copied buffer(s), shared memory {2} "
+             "B single / {3} B per stage / {4} B with {5} stages (cliff {6} B "
+             "for {7} blocks/SM on {8}), blocks/SM {9} -> {10} (limit: {11}), "
+             "ratio {12:F1} FLOP/B, variant {13}",
+             trips,
+             llvm::count_if(info.buffers,
+                            [](const SharedBuffer &b) { return b.copied; }),
+             budget.smemSingleBytes, info.smemPerStageBytes,
+             budget.smemMultiBytes, budget.stages, budget.cliffBytes,
+             budget.minBlocksPerSM, budget.target->arch,
+             budget.single.blocksPerSM, budget.multi.blocksPerSM,
+             stringifyOccupancyLimit(budget.multi.limit), info.ratio,
+             stringifyPipelineVariant(budget.variant))
+      .str();
+}
+
+//===----------------------------------------------------------------------===//
+// JSON
+//===----------------------------------------------------------------------===//
+
+static llvm::json::Object occupancyToJSON(const Occupancy &occ,
+                                          int64_t threads) {
+  return llvm::json::Object{
+      {"blocks_per_sm", occ.blocksPerSM},
+      {"warps_per_sm", occ.warpsPerSM(threads)},
+      {"limit", stringifyOccupancyLimit(occ.limit)},
+      {"by_threads", occ.byThreads},
+      {"by_registers", occ.byRegisters},
+      {"by_shared_memory", occ.bySharedMemory},
+      {"by_blocks", occ.byBlocks},
+      {"allocated_smem_per_block", occ.allocatedSmemPerBlock},
+  };
+}
+
+static std::string typeToString(Type type) {
+  std::string str;
+  llvm::raw_string_ostream os(str);
+  type.print(os);
+  return str;
+}
+
+llvm::json::Object mlir::pk::toJSON(const KLoopInfo &info,
+                                    const KLoopBudget &budget) {
+  const TargetInfo &target = *budget.target;
+  gpu::GPUFuncOp func = info.kernel;
+  scf::ForOp forOp = info.forOp;
+  std::string kernel = func.getName().str();
+  if (auto module = func->getParentOfType<gpu::GPUModuleOp>())
+    kernel = (module.getName() + "::" + kernel).str();
+
+  llvm::json::Array buffers;
+  for (const SharedBuffer &buffer : info.buffers) {
+    llvm::json::Object obj{
+        {"name", buffer.name},
+        {"kind", stringifySharedBufferKind(buffer.kind)},
+        {"shape", llvm::json::Array(buffer.type.getShape())},
+        {"element_type", typeToString(buffer.type.getElementType())},
+        {"bytes", buffer.bytes},
+        {"copied", buffer.copied},
+    };
+    if (buffer.copied) {
+      obj["bytes_per_stage"] = buffer.bytes;
+      if (buffer.source)
+        obj["source"] = describeValue(buffer.source);
+    }
+    buffers.push_back(std::move(obj));
+  }
+  llvm::json::Array computeOps;
+  for (const auto &[kind, count] : info.computeOps)
+    computeOps.push_back(llvm::json::Object{{"op", kind}, {"count", count}});
+  llvm::json::Array reasons;
+  for (const std::string &r : budget.reasons)
+    reasons.push_back(r);
+
+  llvm::json::Value tripCount =
+      info.tripCount ? llvm::json::Value(*info.tripCount)
+                     : llvm::json::Value("dynamic");
+  return llvm::json::Object{
+      {"kernel", kernel},
+      {"loc", locationToString(forOp.getLoc())},
+      {"arch", target.arch},
+      {"trip_count", std::move(tripCount)},
+      {"threads_per_block", info.threadsPerBlock},
+      {"regs_per_thread", budget.regsPerThread},
+      {"regs_source", budget.regsSource},
+      {"buffers", std::move(buffers)},
+      {"loads",
+       llvm::json::Object{
+           {"global_loads", static_cast<int64_t>(info.copies.size())},
+           {"bytes_per_thread", info.loadBytesPerThread},
+           {"bytes_per_tile", info.loadBytesPerTile},
+       }},
+      {"smem",
+       llvm::json::Object{
+           {"single_bytes", budget.smemSingleBytes},
+           {"per_stage_bytes", info.smemPerStageBytes},
+           {"stages", budget.stages},
+           {"multi_bytes", budget.smemMultiBytes},
+           {"cliff_bytes", budget.cliffBytes},
+           {"per_block_max_bytes", target.smemPerBlockOptIn},
+           {"static_max_bytes", target.smemPerBlockDefault},
+           {"reserved_per_block_bytes", target.smemReservedPerBlock},
+           {"per_sm_bytes", target.smemPerSM},
+       }},
+      {"occupancy",
+       llvm::json::Object{
+           {"target_blocks_per_sm", budget.minBlocksPerSM},
+           {"single", occupancyToJSON(budget.single, info.threadsPerBlock)},
+           {"multi", occupancyToJSON(budget.multi, info.threadsPerBlock)},
+       }},
+      {"flops_per_tile", info.flopsPerTile},
+      {"compute_ops", std::move(computeOps)},
+      {"ratio", std::round(info.ratio * 100.0) / 100.0},
+      {"variant", stringifyPipelineVariant(budget.variant)},
+      {"prediction", budget.prediction},
+      {"reasons", std::move(reasons)},
+  };
+}
+
+//===----------------------------------------------------------------------===//
+// Pass helpers
+//===----------------------------------------------------------------------===//
+
+const TargetInfo *mlir::pk::lookupTargetOrEmitError(Operation *op,
+                                                    StringRef arch) {
+  if (const TargetInfo *target = lookupTarget(arch))
+    return target;
+  op->emitError() << "unknown arch '" << arch
+                  << "'; pk knows: " << getKnownTargetNames();
+  return nullptr;
+}
+
+LogicalResult mlir::pk::verifyAnalysisOptions(Operation *op, int64_t stages,
+                                              int64_t minBlocksPerSM,
+                                              int64_t blockSize,
+                                              int64_t regsPerThread) {
+  if (stages < 2 || stages > 8)
+    return op->emitError() << "stages must be in [2, 8], got " << stages;
+  if (minBlocksPerSM < 1)
+    return op->emitError() << "min-blocks-per-sm must be at least 1, got "
+                           << minBlocksPerSM;
+  if (blockSize < 0 || blockSize > 1024)
+    return op->emitError() << "block-size must be in [0, 1024], got "
+                           << blockSize;
+  if (regsPerThread < 0 || regsPerThread > 255)
+    return op->emitError() << "regs-per-thread must be in [0, 255], got "
+                           << regsPerThread;
+  return success();
+}
+
+void mlir::pk::forEachKLoop(Operation *root, int64_t threadsPerBlockOverride,
+                            bool remarkOnMismatch,
+                            llvm::function_ref<void(KLoopInfo &)> onMatch) {
+  SmallVector<scf::ForOp> candidates;
+  root->walk<WalkOrder::PreOrder>([&](scf::ForOp forOp) {
+    if (isKLoopCandidate(forOp))
+      candidates.push_back(forOp);
+  });
+  for (scf::ForOp forOp : candidates) {
+    std::string reason;
+    Location where = forOp.getLoc();
+    FailureOr<KLoopInfo> info =
+        matchKLoop(forOp, reason, where, threadsPerBlockOverride);
+    if (succeeded(info)) {
+      onMatch(*info);
+      continue;
+    }
+    if (!remarkOnMismatch)
+      continue;
+    InFlightDiagnostic diag = forOp.emitRemark()
+                              << "not a pk K-loop: " << reason;
+    if (where != forOp.getLoc())
+      diag.attachNote(where) << "here";
+  }
+}

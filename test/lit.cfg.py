@@ -1,0 +1,48 @@
+# -*- Python -*-
+import os
+
+import lit.formats
+from lit.llvm import llvm_config
+from lit.llvm.subst import ToolSubst
+
+config.name = "PK"
+config.test_format = lit.formats.ShTest(not llvm_config.use_lit_shell)
+config.suffixes = [".mlir", ".test"]
+config.test_source_root = os.path.dirname(__file__)
+config.test_exec_root = os.path.join(config.pk_obj_root, "test")
+config.excludes = ["Inputs", "CMakeLists.txt", "README.md", "lit.cfg.py",
+                   "lit.site.cfg.py"]
+
+config.environment["FILECHECK_OPTS"] = (
+    "-enable-var-scope --allow-unused-prefixes=false")
+
+llvm_config.use_default_substitutions()
+config.substitutions.append(("%PATH%", config.environment["PATH"]))
+config.substitutions.append(("%shlibext", config.llvm_shlib_ext))
+config.substitutions.append(("%pk_src_root", config.pk_src_root))
+config.substitutions.append(("%examples", os.path.join(config.pk_src_root, "examples")))
+config.substitutions.append(("%pk_plugin",
+    os.path.join(config.pk_lib_dir, "PKPlugin" + config.llvm_shlib_ext)))
+config.substitutions.append(("%cuda_path", config.cuda_path))
+
+llvm_config.with_system_environment(["HOME", "INCLUDE", "LIB", "TMP", "TEMP"])
+llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
+llvm_config.with_environment("PATH", config.pk_tools_dir, append_path=True)
+
+tools = [
+    "pk-opt",
+    ToolSubst("mlir-opt", os.path.join(config.llvm_tools_dir, "mlir-opt"),
+              unresolved="fatal"),
+]
+llvm_config.add_tool_substitutions(tools, [config.pk_tools_dir, config.llvm_tools_dir])
+
+# ptxas from the CUDA toolkit, for the tests that lower to PTX/cubin.
+if config.cuda_path and os.path.exists(os.path.join(config.cuda_path, "bin", "ptxas")):
+    config.available_features.add("ptxas")
+    config.substitutions.append(("%ptxas", os.path.join(config.cuda_path, "bin", "ptxas")))
+
+config.substitutions.append(("%pk_obj_root", config.pk_obj_root))
+config.substitutions.append(("%cmake", config.cmake_command))
+config.substitutions.append(("%cmake_generator", config.cmake_generator))
+config.substitutions.append(("%mlir_dir", config.mlir_dir))
+config.substitutions.append(("%cxx", config.cxx_compiler))
