@@ -54,6 +54,10 @@ struct PipelineKernelOptions
       *this, "regs-per-thread",
       llvm::cl::desc("Registers per thread (0: pk.regs_per_thread or 128)"),
       llvm::cl::init(0)};
+  PassOptions::Option<std::string> variant{
+      *this, "variant",
+      llvm::cl::desc("auto, cp-async, ldg-register or register-prefetch"),
+      llvm::cl::init("auto")};
   PassOptions::Option<std::string> report{
       *this, "report",
       llvm::cl::desc("JSON report path, one object per loop ('-': stdout)"),
@@ -64,8 +68,9 @@ struct PipelineKernelOptions
       llvm::cl::init(false)};
 };
 
-/// Adds pk's pipeline to `pm`: K-loop analysis (remarks and report), then
-/// the shared-memory budget check.
+/// Adds pk's pipeline to `pm`: K-loop analysis (remarks), the shared-memory
+/// budget check (explicit doubling variants), pipelining (decision remarks
+/// and the JSON report), then canonicalize and CSE.
 void buildPipelineKernelPipeline(OpPassManager &pm,
                                  const PipelineKernelOptions &options);
 

@@ -103,4 +103,76 @@ def PKCheckSmemBudget : Pass<"pk-check-smem-budget", "ModuleOp"> {
   let options = pkTargetOptions;
 }
 
+def PKPipelineKLoops : Pass<"pk-pipeline-kloops", "ModuleOp"> {
+  let summary = "Software-pipeline tiled GPU K-loops with double buffering "
+                "(cp.async or register prefetch)";
+  let description = [{
+    The seed procedure's Steps 2-4. For every K-loop that matches pk's input
+    contract, picks a variant (`variant=auto`: the seed's rule from the
+    compute/load ratio, cp.async availability and the occupancy cliff),
+    multi-buffers the shared buffers the load phase writes (a leading stage
+    dimension, in all three allocation forms) and restructures the loop into
+    prologue / steady-state loop / epilogue with upstream
+    `scf::pipelineForLoop`. Each loop gets a remark with the decision and
+    why; with `report=<path>` the JSON report of pk-analyze-kloops gains a
+    `decision` object. On any unsupported pattern the loop stays untouched
+    and the remark says why.
+
+    Before (`variant=cp-async`):
+
+    ```mlir
+    %r = scf.for %k = %c0 to %c128 step %c32 iter_args(%acc = %init) {
+      %v = vector.load %A[%i, %k] : memref<128x128xf16>, vector<8xf16>
+      vector.store %v, %smem[%j, %c0] : memref<64x32xf16, 3>, vector<8xf16>
+      gpu.barrier
+      ... compute on %smem ...
+      gpu.barrier
+      scf.yield %d
+    }
+    ```
+
+    After (smem is now `memref<2x64x32xf16, 3>`):
+
+    ```mlir
+    %t0 = nvgpu.device_async_copy %A[%i, %c0], %smem[%c0, %j, %c0], 8 {bypassL1}
+    %g0 = nvgpu.device_async_create_group %t0
+    nvgpu.device_async_wait %g0 {numGroups = 0 : i32}
+    gpu.barrier
+    %r = scf.for %k = %c0 to %c96 step %c32 iter_args(%acc = %init) {
+      // load tile t+1 into buf[(t+1)%2]
+      %t = nvgpu.device_async_copy %A[%i, %k1], %smem[%next, %j, %c0], 8 {bypassL1}
+      %g = nvgpu.device_async_create_group %t
+      ... compute on buf[t%2] ...
+      nvgpu.device_async_wait %g {numGroups = 0 : i32}
+      gpu.barrier
+      scf.yield %d
+    }
+    ... epilogue: compute on buf[(n-1)%2] ...
+    gpu.barrier
+    ```
+
+    `ldg-register` loads tile t+1 into registers before the compute, then
+    `gpu.barrier`, stores the registers into buf[(t+1)%2], `gpu.barrier`.
+    `register-prefetch` does the same with the single buffer (no doubling),
+    the seed's fallback when doubling crosses the cliff.
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::gpu::GPUDialect",
+                           "::mlir::memref::MemRefDialect",
+                           "::mlir::nvgpu::NVGPUDialect"];
+  let options = !listconcat(pkTargetOptions, [
+    Option<"variant", "variant", "std::string", /*default=*/"\"auto\"",
+           "auto, cp-async, ldg-register or register-prefetch">,
+    Option<"skipHighRatio", "skip-high-ratio", "bool", /*default=*/"false",
+           "With variant=auto, do not pipeline loops whose compute/load "
+           "ratio exceeds 20 (the seed's literal rule)">,
+    Option<"report", "report", "std::string", /*default=*/"\"\"",
+           "Write the JSON report with each loop's decision ('-': stdout)">,
+    Option<"remarkMismatches", "remark-mismatches", "bool",
+           /*default=*/"true",
+           "Remark on loops with barriers that do not match the input "
+           "contract (pipeline-kernel leaves that to pk-analyze-kloops)">,
+  ]);
+}
+
 #endif // PK_PASSES

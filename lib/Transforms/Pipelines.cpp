@@ -14,6 +14,7 @@
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Pass/PassRegistry.h"
+#include "mlir/Transforms/Passes.h"
 
 using namespace mlir;
 using namespace mlir::pk;
@@ -26,7 +27,6 @@ void mlir::pk::buildPipelineKernelPipeline(
   analyze.minBlocksPerSM = options.minBlocksPerSM;
   analyze.blockSize = options.blockSize;
   analyze.regsPerThread = options.regsPerThread;
-  analyze.report = options.report;
   analyze.skipHighRatio = options.skipHighRatio;
   pm.addPass(createPKAnalyzeKLoops(analyze));
 
@@ -36,7 +36,28 @@ void mlir::pk::buildPipelineKernelPipeline(
   budget.minBlocksPerSM = options.minBlocksPerSM;
   budget.blockSize = options.blockSize;
   budget.regsPerThread = options.regsPerThread;
-  pm.addPass(createPKCheckSmemBudget(budget));
+  // The budget check rejects explicit doubling variants that cross the
+  // cliff; with variant=auto the pipeline pass falls back to register
+  // prefetch instead.
+  if (options.variant != "auto" && options.variant != "register-prefetch")
+    pm.addPass(createPKCheckSmemBudget(budget));
+
+  PKPipelineKLoopsOptions pipeline;
+  pipeline.arch = options.arch;
+  pipeline.stages = options.stages;
+  pipeline.minBlocksPerSM = options.minBlocksPerSM;
+  pipeline.blockSize = options.blockSize;
+  pipeline.regsPerThread = options.regsPerThread;
+  pipeline.variant = options.variant;
+  pipeline.skipHighRatio = options.skipHighRatio;
+  pipeline.report = options.report;
+  pipeline.remarkMismatches = false;
+  pm.addPass(createPKPipelineKLoops(pipeline));
+
+  // Cleanup: fold the prologue's constant indices, share common
+  // subexpressions.
+  pm.addPass(createCanonicalizerPass());
+  pm.addPass(createCSEPass());
 }
 
 void mlir::pk::registerPKDialects(DialectRegistry &registry) {
@@ -50,6 +71,6 @@ void mlir::pk::registerPKPassesAndPipelines() {
   PassPipelineRegistration<PipelineKernelOptions>(
       "pipeline-kernel",
       "pk's pipeline: analyze the K-loops of GPU kernels, check the "
-      "shared-memory budget of multi-buffering",
+      "shared-memory budget, software-pipeline them, clean up",
       buildPipelineKernelPipeline);
 }

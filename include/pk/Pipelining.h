@@ -1,0 +1,60 @@
+//===- Pipelining.h - Software pipelining of tiled GPU K-loops --*- C++ -*-===//
+//
+// Part of pk (Pipeline Kernel).
+//
+//===----------------------------------------------------------------------===//
+//
+// The seed procedure's Steps 2-4 as a transformation: multi-buffer the shared
+// tiles a K-loop's load phase writes and restructure the loop into prologue /
+// steady-state loop / epilogue so that the load of tile t+1 overlaps the
+// compute of tile t. The restructuring itself is upstream's
+// `scf::pipelineForLoop`, driven by a two-stage schedule (load phase: stage
+// 0, compute phase: stage 1) whose op order encodes each variant's barrier
+// and cp.async group/wait placement.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef PK_PIPELINING_H
+#define PK_PIPELINING_H
+
+#include "pk/KLoopAnalysis.h"
+
+#include "mlir/IR/PatternMatch.h"
+
+namespace mlir {
+namespace pk {
+
+/// Options of `pipelineKLoop`.
+struct PipelineKLoopOptions {
+  /// CpAsync, LdgRegister or RegisterPrefetch (not None).
+  PipelineVariant variant = PipelineVariant::CpAsync;
+  /// Number of shared-memory buffers (2: double buffering). RegisterPrefetch
+  /// always keeps one buffer.
+  int64_t stages = 2;
+};
+
+/// Checks, without changing anything, that every global -> shared copy of
+/// `info` can become `nvgpu.device_async_copy` with a 4, 8 or 16-byte width
+/// whose alignment is proven (or asserted by an `alignment` attribute).
+/// On failure sets `reason`.
+LogicalResult checkCpAsyncCopies(const KLoopInfo &info, std::string &reason);
+
+/// Software-pipelines the matched K-loop `info` with `options`.
+///
+/// Preconditions (checked; on violation nothing changes and `reason` says
+/// why): a static trip count >= 2; every use of a copied shared buffer in
+/// the kernel is a direct access (vector.load/store, vector.transfer_read/
+/// write, memref.load/store, nvgpu.ldmatrix); for cp-async, the copies pass
+/// `checkCpAsyncCopies`; for the register variants, the shared stores sit
+/// directly in the K-loop body.
+///
+/// The transform is all or nothing: if any step fails the kernel is restored
+/// as it was. On success returns the steady-state loop; `info` is stale.
+FailureOr<scf::ForOp> pipelineKLoop(RewriterBase &rewriter, KLoopInfo &info,
+                                    const PipelineKLoopOptions &options,
+                                    std::string &reason);
+
+} // namespace pk
+} // namespace mlir
+
+#endif // PK_PIPELINING_H

@@ -1,0 +1,772 @@
+//===- KLoopPipelining.cpp - Software pipelining of tiled GPU K-loops -----===//
+//
+// Part of pk (Pipeline Kernel).
+//
+//===----------------------------------------------------------------------===//
+//
+// The core transformation behind pk-pipeline-kloops (docs/pipelining.md):
+//
+//   scf.for %k ... {                       // prologue: tile 0 -> buf[0]
+//     load tile k  -> buf                  // scf.for %k (n-1 iterations) {
+//     gpu.barrier                          //   load tile k+1 -> buf[(t+1)%2]
+//     compute buf                   ==>    //   compute buf[t%2]
+//     gpu.barrier                          //   synchronize
+//   }                                      // }
+//                                          // epilogue: compute buf[(n-1)%2]
+//
+// Steps: (1) check every precondition without touching the IR, (2) for
+// cp-async, replace each global load + shared store by
+// nvgpu.device_async_copy, (3) give every copied buffer a leading stage
+// dimension and index it by ((iv - lb) / step) % stages, (4) order the body
+// into the variant's schedule and let upstream scf::pipelineForLoop peel the
+// prologue and epilogue. The kernel's gpu.module is cloned before step 2 and
+// restored if anything fails, so the transform is all or nothing.
+//
+// Tests: test/pk-pipeline-kloops.mlir, test/pk-pipeline-kloops-invalid.mlir.
+//
+//===----------------------------------------------------------------------===//
+
+#include "pk/Pipelining.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
+#include "mlir/Dialect/SCF/Transforms/Transforms.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
+#include "mlir/IR/SymbolTable.h"
+#include "mlir/IR/Verifier.h"
+#include "llvm/ADT/TypeSwitch.h"
+#include "llvm/Support/DebugLog.h"
+#include "llvm/Support/FormatVariadic.h"
+
+#include <numeric>
+
+#define DEBUG_TYPE "pk-pipelining"
+
+using namespace mlir;
+using namespace mlir::pk;
+
+/// Alignment pk gives the multi-buffered shared buffers, and assumes for the
+/// base of global memrefs (device allocations are 256-byte aligned).
+static constexpr int64_t kBaseAlignment = 16;
+
+//===----------------------------------------------------------------------===//
+// Access helpers
+//===----------------------------------------------------------------------===//
+
+/// Returns the memref operand of a shared-memory access pk can rewrite, or
+/// null if `op` is not one.
+static Value getAccessedMemRef(Operation *op) {
+  return llvm::TypeSwitch<Operation *, Value>(op)
+      .Case([](vector::LoadOp o) { return o.getBase(); })
+      .Case([](vector::StoreOp o) { return o.getBase(); })
+      .Case([](vector::TransferReadOp o) { return o.getBase(); })
+      .Case([](vector::TransferWriteOp o) { return o.getBase(); })
+      .Case([](memref::LoadOp o) { return o.getMemRef(); })
+      .Case([](memref::StoreOp o) { return o.getMemRef(); })
+      .Case([](nvgpu::LdMatrixOp o) { return o.getSrcMemref(); })
+      .Case([](nvgpu::DeviceAsyncCopyOp o) { return o.getDst(); })
+      .Default([](Operation *) { return Value(); });
+}
+
+/// The indices of the access `op` makes into `getAccessedMemRef(op)`.
+static OperandRange getAccessIndices(Operation *op) {
+  return llvm::TypeSwitch<Operation *, OperandRange>(op)
+      .Case([](vector::LoadOp o) { return o.getIndices(); })
+      .Case([](vector::StoreOp o) { return o.getIndices(); })
+      .Case([](vector::TransferReadOp o) { return o.getIndices(); })
+      .Case([](vector::TransferWriteOp o) { return o.getIndices(); })
+      .Case([](memref::LoadOp o) { return o.getIndices(); })
+      .Case([](memref::StoreOp o) { return o.getIndices(); })
+      .Case([](nvgpu::LdMatrixOp o) { return o.getIndices(); })
+      .Case([](nvgpu::DeviceAsyncCopyOp o) { return o.getDstIndices(); })
+      .Default([](Operation *) -> OperandRange {
+        llvm_unreachable("not an access");
+      });
+}
+
+/// Makes `op` access `newMemRef`, which has a leading stage dimension, at
+/// stage `stage`: prepends `stage` to the indices and shifts the permutation
+/// map of transfer ops.
+static void redirectAccess(RewriterBase &rewriter, Operation *op,
+                           Value newMemRef, Value stage) {
+  SmallVector<Value> indices{stage};
+  llvm::append_range(indices, getAccessIndices(op));
+  rewriter.modifyOpInPlace(op, [&] {
+    llvm::TypeSwitch<Operation *>(op)
+        .Case([&](vector::LoadOp o) {
+          o.getBaseMutable().assign(newMemRef);
+          o.getIndicesMutable().assign(indices);
+        })
+        .Case([&](vector::StoreOp o) {
+          o.getBaseMutable().assign(newMemRef);
+          o.getIndicesMutable().assign(indices);
+        })
+        .Case([&](vector::TransferReadOp o) {
+          o.getBaseMutable().assign(newMemRef);
+          o.getIndicesMutable().assign(indices);
+          o.setPermutationMapAttr(
+              AffineMapAttr::get(o.getPermutationMap().shiftDims(1)));
+        })
+        .Case([&](vector::TransferWriteOp o) {
+          o.getBaseMutable().assign(newMemRef);
+          o.getIndicesMutable().assign(indices);
+          o.setPermutationMapAttr(
+              AffineMapAttr::get(o.getPermutationMap().shiftDims(1)));
+        })
+        .Case([&](memref::LoadOp o) {
+          o.getMemrefMutable().assign(newMemRef);
+          o.getIndicesMutable().assign(indices);
+        })
+        .Case([&](memref::StoreOp o) {
+          o.getMemrefMutable().assign(newMemRef);
+          o.getIndicesMutable().assign(indices);
+        })
+        .Case([&](nvgpu::LdMatrixOp o) {
+          o.getSrcMemrefMutable().assign(newMemRef);
+          o.getIndicesMutable().assign(indices);
+        })
+        .Case([&](nvgpu::DeviceAsyncCopyOp o) {
+          o.getDstMutable().assign(newMemRef);
+          o.getDstIndicesMutable().assign(indices);
+        });
+  });
+}
+
+/// A divisor known for the integer value `v` (1 if nothing is known): enough
+/// to prove the alignment of tile copies whose indices are products and sums
+/// of constants, thread ids and loop induction variables.
+static int64_t knownDivisor(Value v, unsigned depth = 0) {
+  constexpr int64_t kLarge = int64_t(1) << 20;
+  if (depth > 32)
+    return 1;
+  if (auto cst = getConstantIntValue(v))
+    return *cst == 0 ? kLarge : std::min<int64_t>(std::abs(*cst), kLarge);
+  if (auto arg = dyn_cast<BlockArgument>(v)) {
+    auto forOp = dyn_cast<scf::ForOp>(arg.getOwner()->getParentOp());
+    if (forOp && arg == forOp.getInductionVar())
+      return std::gcd(knownDivisor(forOp.getLowerBound(), depth + 1),
+                      knownDivisor(forOp.getStep(), depth + 1));
+    return 1;
+  }
+  Operation *def = v.getDefiningOp();
+  if (auto mul = dyn_cast<arith::MulIOp>(def))
+    return std::min(kLarge, knownDivisor(mul.getLhs(), depth + 1) *
+                                knownDivisor(mul.getRhs(), depth + 1));
+  if (isa<arith::AddIOp, arith::SubIOp>(def))
+    return std::gcd(knownDivisor(def->getOperand(0), depth + 1),
+                    knownDivisor(def->getOperand(1), depth + 1));
+  if (auto shl = dyn_cast<arith::ShLIOp>(def))
+    if (auto amount = getConstantIntValue(shl.getRhs()))
+      if (*amount >= 0 && *amount < 20)
+        return std::min(kLarge, knownDivisor(shl.getLhs(), depth + 1)
+                                    << *amount);
+  if (isa<arith::IndexCastOp, arith::IndexCastUIOp>(def))
+    return knownDivisor(def->getOperand(0), depth + 1);
+  return 1;
+}
+
+/// The alignment in bytes proven for the address of element `indices` (+
+/// `extraElements` on the innermost dimension) of `memref`, with the base
+/// aligned to kBaseAlignment; capped at 16. `stageBytes` > 0 accounts for a
+/// leading stage dimension pk will add.
+static int64_t provenAlignment(Value memref, ValueRange indices,
+                               int64_t extraElements, int64_t stageBytes) {
+  auto type = cast<MemRefType>(memref.getType());
+  SmallVector<int64_t> strides;
+  int64_t offset;
+  if (failed(type.getStridesAndOffset(strides, offset)) ||
+      ShapedType::isDynamic(offset) ||
+      llvm::any_of(strides, ShapedType::isDynamic))
+    return 1;
+  int64_t elemBytes = llvm::divideCeil(type.getElementTypeBitWidth(), 8);
+  int64_t align = kBaseAlignment;
+  auto combine = [&](int64_t bytes) {
+    if (bytes != 0)
+      align = std::gcd(align, bytes);
+  };
+  combine(offset * elemBytes);
+  combine(extraElements * elemBytes);
+  combine(stageBytes);
+  for (auto [index, stride] : llvm::zip(indices, strides))
+    combine(knownDivisor(index) * stride * elemBytes);
+  return align;
+}
+
+/// The static size in bytes of a memref.
+static int64_t getMemRefBytes(MemRefType type) {
+  return type.getNumElements() *
+         llvm::divideCeil(type.getElementTypeBitWidth(), 8);
+}
+
+static int64_t getNumElements(Type type) {
+  if (auto vec = dyn_cast<VectorType>(type))
+    return vec.getNumElements();
+  return 1;
+}
+
+//===----------------------------------------------------------------------===//
+// cp.async planning
+//===----------------------------------------------------------------------===//
+
+namespace {
+/// One global -> shared copy that becomes nvgpu.device_async_copy ops.
+struct AsyncCopyPlan {
+  Operation *load;
+  Operation *store;
+  /// The element of the loaded vector the store writes (scalar stores of a
+  /// `vector.extract`), else 0.
+  int64_t elementOffset = 0;
+  /// Elements the store writes.
+  int64_t numElements = 1;
+  /// Bytes per nvgpu.device_async_copy (4, 8 or 16).
+  int64_t width = 4;
+  int64_t elemBytes = 1;
+};
+} // namespace
+
+/// Whether the global read or shared write `op` touches `numElements`
+/// contiguous elements along the innermost dimension.
+static bool isContiguousAccess(Operation *op) {
+  if (isa<memref::LoadOp, memref::StoreOp>(op))
+    return true;
+  if (auto load = dyn_cast<vector::LoadOp>(op))
+    return load.getVectorType().getRank() == 1;
+  if (auto store = dyn_cast<vector::StoreOp>(op))
+    return store.getVectorType().getRank() == 1;
+  auto isPlainTransfer = [](VectorTransferOpInterface xfer) {
+    return xfer.getVectorType().getRank() == 1 && !xfer.getMask() &&
+           xfer.getPermutationMap().isMinorIdentity() &&
+           llvm::all_of(xfer.getInBoundsValues(), [](bool b) { return b; });
+  };
+  if (auto xfer = dyn_cast<VectorTransferOpInterface>(op))
+    return isPlainTransfer(xfer);
+  return false;
+}
+
+/// The `alignment` attribute of a vector.load / vector.store, or 0.
+static int64_t assertedAlignment(Operation *op) {
+  if (auto load = dyn_cast<vector::LoadOp>(op))
+    return load.getAlignment().value_or(0);
+  if (auto store = dyn_cast<vector::StoreOp>(op))
+    return store.getAlignment().value_or(0);
+  return 0;
+}
+
+static Value getAccessValue(Operation *op) {
+  return llvm::TypeSwitch<Operation *, Value>(op)
+      .Case([](vector::LoadOp o) { return o.getResult(); })
+      .Case([](vector::TransferReadOp o) { return o.getResult(); })
+      .Case([](memref::LoadOp o) { return o.getResult(); })
+      .Case([](vector::StoreOp o) { return o.getValueToStore(); })
+      .Case([](vector::TransferWriteOp o) { return o.getVector(); })
+      .Case([](memref::StoreOp o) { return o.getValueToStore(); })
+      .Default([](Operation *) { return Value(); });
+}
+
+static Value getGlobalMemRef(Operation *load) {
+  return llvm::TypeSwitch<Operation *, Value>(load)
+      .Case([](vector::LoadOp o) { return o.getBase(); })
+      .Case([](vector::TransferReadOp o) { return o.getBase(); })
+      .Case([](memref::LoadOp o) { return o.getMemRef(); })
+      .Default([](Operation *) { return Value(); });
+}
+
+static OperandRange getGlobalIndices(Operation *load) {
+  return llvm::TypeSwitch<Operation *, OperandRange>(load)
+      .Case([](vector::LoadOp o) { return o.getIndices(); })
+      .Case([](vector::TransferReadOp o) { return o.getIndices(); })
+      .Case([](memref::LoadOp o) { return o.getIndices(); })
+      .Default([](Operation *) -> OperandRange {
+        llvm_unreachable("not a global load");
+      });
+}
+
+static LogicalResult planCpAsync(const KLoopInfo &info,
+                                 SmallVectorImpl<AsyncCopyPlan> &plans,
+                                 std::string &reason) {
+  auto failWith = [&](Operation *op, const Twine &msg) {
+    reason = (msg + " (at " + locationToString(op->getLoc()) + ")").str();
+    LDBG() << "cp.async not possible: " << reason << " -> BAIL";
+    return failure();
+  };
+  for (const TileCopy &copy : info.copies) {
+    Operation *load = copy.load;
+    Value loaded = getAccessValue(load);
+    if (!isContiguousAccess(load))
+      return failWith(load, "cp.async needs a 1-D contiguous, unmasked, "
+                            "in-bounds global read");
+    for (Operation *store : copy.stores) {
+      AsyncCopyPlan plan{load, store};
+      Value stored = getAccessValue(store);
+      Type elemType = getElementTypeOrSelf(loaded.getType());
+      plan.elemBytes = llvm::divideCeil(elemType.getIntOrFloatBitWidth(), 8);
+      if (stored == loaded) {
+        if (!isContiguousAccess(store))
+          return failWith(store, "cp.async needs a 1-D contiguous, unmasked, "
+                                 "in-bounds shared write");
+        plan.numElements = getNumElements(loaded.getType());
+      } else if (auto extract = stored.getDefiningOp<vector::ExtractOp>();
+                 extract && extract.getSource() == loaded &&
+                 !isa<VectorType>(stored.getType()) &&
+                 extract.getStaticPosition().size() == 1 &&
+                 !ShapedType::isDynamic(extract.getStaticPosition()[0])) {
+        plan.elementOffset = extract.getStaticPosition()[0];
+        plan.numElements = 1;
+      } else {
+        return failWith(store, "cp.async needs the shared store to write the "
+                               "loaded value or one element of it unchanged");
+      }
+      int64_t bytes = plan.numElements * plan.elemBytes;
+      auto dstType = cast<MemRefType>(getAccessedMemRef(store).getType());
+      int64_t stageBytes = getMemRefBytes(dstType);
+      int64_t srcAlign =
+          std::max(provenAlignment(getGlobalMemRef(load),
+                                   getGlobalIndices(load), plan.elementOffset,
+                                   0),
+                   plan.elementOffset == 0 ? assertedAlignment(load) : 0);
+      int64_t dstAlign =
+          std::max(provenAlignment(getAccessedMemRef(store),
+                                   getAccessIndices(store), 0, stageBytes),
+                   assertedAlignment(store));
+      plan.width = 0;
+      for (int64_t width : {16, 8, 4}) {
+        if (bytes % width == 0 && srcAlign % width == 0 &&
+            dstAlign % width == 0) {
+          plan.width = width;
+          break;
+        }
+      }
+      if (plan.width == 0)
+        return failWith(store,
+                        llvm::formatv("cp.async copies 4, 8 or 16 bytes: "
+                                      "this copy moves {0} bytes with proven "
+                                      "alignment {1} (global) / {2} (shared)",
+                                      bytes, srcAlign, dstAlign));
+      plans.push_back(plan);
+    }
+  }
+  return success();
+}
+
+LogicalResult mlir::pk::checkCpAsyncCopies(const KLoopInfo &info,
+                                           std::string &reason) {
+  SmallVector<AsyncCopyPlan> plans;
+  return planCpAsync(info, plans, reason);
+}
+
+/// Replaces each planned copy by nvgpu.device_async_copy ops at the store's
+/// position (16-byte copies bypass L1) and erases the loads, extracts and
+/// stores they replace. Returns the tokens of the copies made directly in the
+/// K-loop body (copies in nested loops join the group without a token).
+static SmallVector<Value> convertToAsyncCopies(RewriterBase &rewriter,
+                                               ArrayRef<AsyncCopyPlan> plans,
+                                               scf::ForOp forOp) {
+  SmallVector<Value> tokens;
+  llvm::SetVector<Operation *> dead;
+  Type tokenType = nvgpu::DeviceAsyncTokenType::get(rewriter.getContext());
+  for (const AsyncCopyPlan &plan : plans) {
+    Operation *store = plan.store;
+    Location loc = store->getLoc();
+    rewriter.setInsertionPoint(store);
+    int64_t perCopy = plan.width / plan.elemBytes;
+    int64_t pieces = plan.numElements / perCopy;
+    auto shifted = [&](ValueRange indices, int64_t delta) {
+      SmallVector<Value> result(indices);
+      if (delta != 0) {
+        Value cst = arith::ConstantIndexOp::create(rewriter, loc, delta);
+        result.back() =
+            arith::AddIOp::create(rewriter, loc, result.back(), cst);
+      }
+      return result;
+    };
+    for (int64_t piece = 0; piece < pieces; ++piece) {
+      SmallVector<Value> srcIndices =
+          shifted(getGlobalIndices(plan.load),
+                  plan.elementOffset + piece * perCopy);
+      SmallVector<Value> dstIndices =
+          shifted(getAccessIndices(store), piece * perCopy);
+      auto copy = nvgpu::DeviceAsyncCopyOp::create(
+          rewriter, loc, tokenType, getAccessedMemRef(store), dstIndices,
+          getGlobalMemRef(plan.load), srcIndices,
+          rewriter.getIndexAttr(perCopy), /*srcElements=*/Value(),
+          plan.width == 16 ? rewriter.getUnitAttr() : UnitAttr());
+      if (copy->getParentOp() == forOp.getOperation())
+        tokens.push_back(copy.getAsyncToken());
+    }
+    dead.insert(store);
+    if (Operation *def = getAccessValue(store).getDefiningOp())
+      if (isa<vector::ExtractOp>(def))
+        dead.insert(def);
+    dead.insert(plan.load);
+  }
+  // Erase in an order that leaves no dangling use: stores, then extracts,
+  // then loads.
+  for (Operation *op : dead)
+    if (op->getNumResults() == 0)
+      rewriter.eraseOp(op);
+  for (Operation *op : dead)
+    if (isa<vector::ExtractOp>(op) && op->use_empty())
+      rewriter.eraseOp(op);
+  for (Operation *op : dead)
+    if (!isa<vector::ExtractOp>(op) && op->getNumResults() != 0 &&
+        op->use_empty())
+      rewriter.eraseOp(op);
+  return tokens;
+}
+
+//===----------------------------------------------------------------------===//
+// Multi-buffering
+//===----------------------------------------------------------------------===//
+
+/// Every value through which the kernel reaches `buffer`'s storage: the
+/// root, or every memref.get_global of its symbol in the kernel.
+static SmallVector<Value> getBufferHandles(const SharedBuffer &buffer,
+                                           gpu::GPUFuncOp kernel) {
+  if (buffer.kind != SharedBufferKind::Global)
+    return {buffer.root};
+  SmallVector<Value> handles;
+  kernel.walk([&](memref::GetGlobalOp getGlobal) {
+    if (getGlobal.getNameAttr().getAttr() == buffer.globalName)
+      handles.push_back(getGlobal.getResult());
+  });
+  return handles;
+}
+
+/// Checks that every use of the copied buffers is a direct access pk can
+/// redirect to a stage of the multi-buffered buffer.
+static LogicalResult checkBufferUses(const KLoopInfo &info,
+                                     std::string &reason) {
+  for (const SharedBuffer &buffer : info.buffers) {
+    if (!buffer.copied)
+      continue;
+    if (!buffer.type.getLayout().isIdentity()) {
+      reason = "copied buffer " + buffer.name +
+               " has a non-identity layout; pk multi-buffers identity "
+               "layouts only";
+      return failure();
+    }
+    if (buffer.kind == SharedBufferKind::Global) {
+      auto module = info.kernel->getParentOfType<gpu::GPUModuleOp>();
+      if (!module ||
+          !SymbolTable::lookupSymbolIn(module, buffer.globalName)) {
+        reason = "memref.global " + buffer.name +
+                 " is not defined in the kernel's gpu.module";
+        return failure();
+      }
+    }
+    for (Value handle : getBufferHandles(buffer, info.kernel)) {
+      for (OpOperand &use : handle.getUses()) {
+        Operation *user = use.getOwner();
+        if (getAccessedMemRef(user) != handle) {
+          reason = "copied buffer " + buffer.name + " is used by '" +
+                   user->getName().getStringRef().str() + "' at " +
+                   locationToString(user->getLoc()) +
+                   "; pk multi-buffers buffers used only by direct loads "
+                   "and stores";
+          return failure();
+        }
+      }
+    }
+  }
+  return success();
+}
+
+/// Creates ((iv - lb) / step) % stages at the rewriter's insertion point.
+static Value createStageIndex(RewriterBase &rewriter, Location loc,
+                              scf::ForOp forOp, int64_t stages) {
+  Value tile = forOp.getInductionVar();
+  std::optional<int64_t> lb = getConstantIntValue(forOp.getLowerBound());
+  if (!lb || *lb != 0)
+    tile = arith::SubIOp::create(rewriter, loc, tile, forOp.getLowerBound());
+  std::optional<int64_t> step = getConstantIntValue(forOp.getStep());
+  if (!step || *step != 1)
+    tile = arith::DivUIOp::create(rewriter, loc, tile, forOp.getStep());
+  if (!tile.getType().isIndex())
+    tile = arith::IndexCastUIOp::create(rewriter, loc, rewriter.getIndexType(),
+                                        tile);
+  Value count = arith::ConstantIndexOp::create(rewriter, loc, stages);
+  return arith::RemUIOp::create(rewriter, loc, tile, count);
+}
+
+/// Gives every copied buffer of `info` a leading dimension of `stages` and
+/// redirects every access to it: load-phase accesses to the stage of the
+/// tile being loaded, compute-phase accesses to the stage being computed,
+/// accesses outside the loop to stage 0.
+static void multiBufferCopiedBuffers(RewriterBase &rewriter,
+                                     const KLoopInfo &info, int64_t stages) {
+  scf::ForOp forOp = info.forOp;
+  gpu::GPUFuncOp kernel = info.kernel;
+  Operation *loadBarrier = info.loadBarrier;
+  MLIRContext *ctx = rewriter.getContext();
+
+  rewriter.setInsertionPointToStart(forOp.getBody());
+  Value loadStage = createStageIndex(rewriter, forOp.getLoc(), forOp, stages);
+  rewriter.setInsertionPointAfter(loadBarrier);
+  Value computeStage =
+      createStageIndex(rewriter, forOp.getLoc(), forOp, stages);
+  Value zero;
+  auto stageFor = [&](Operation *user) -> Value {
+    Operation *inBody = forOp.getBody()->findAncestorOpInBlock(*user);
+    if (inBody)
+      return inBody->isBeforeInBlock(loadBarrier) ? loadStage : computeStage;
+    if (!zero) {
+      OpBuilder::InsertionGuard guard(rewriter);
+      rewriter.setInsertionPointToStart(&kernel.getBody().front());
+      zero = arith::ConstantIndexOp::create(rewriter, kernel.getLoc(), 0);
+    }
+    return zero;
+  };
+  auto redirectUses = [&](Value handle, Value newMemRef) {
+    SmallVector<Operation *> users(handle.getUsers());
+    for (Operation *user : users)
+      redirectAccess(rewriter, user, newMemRef, stageFor(user));
+  };
+  auto alignAttr = rewriter.getI64IntegerAttr(kBaseAlignment);
+
+  for (const SharedBuffer &buffer : info.buffers) {
+    if (!buffer.copied)
+      continue;
+    SmallVector<int64_t> shape{stages};
+    llvm::append_range(shape, buffer.type.getShape());
+    auto newType = MemRefType::get(shape, buffer.type.getElementType(),
+                                   MemRefLayoutAttrInterface(),
+                                   buffer.type.getMemorySpace());
+    switch (buffer.kind) {
+    case SharedBufferKind::Attribution: {
+      auto arg = cast<BlockArgument>(buffer.root);
+      unsigned index = arg.getArgNumber() - kernel.getNumArguments();
+      rewriter.modifyOpInPlace(kernel, [&] {
+        arg.setType(newType);
+        auto align = dyn_cast_or_null<IntegerAttr>(
+            kernel.getWorkgroupAttributionAttr(index, "llvm.align"));
+        if (!align || align.getInt() < kBaseAlignment)
+          kernel.setWorkgroupAttributionAttr(index, "llvm.align", alignAttr);
+      });
+      redirectUses(arg, arg);
+      break;
+    }
+    case SharedBufferKind::Alloc: {
+      Operation *old = buffer.root.getDefiningOp();
+      rewriter.setInsertionPoint(old);
+      Value replacement;
+      if (isa<memref::AllocOp>(old))
+        replacement =
+            memref::AllocOp::create(rewriter, old->getLoc(), newType, alignAttr);
+      else
+        replacement = memref::AllocaOp::create(rewriter, old->getLoc(),
+                                               newType, alignAttr);
+      redirectUses(buffer.root, replacement);
+      rewriter.eraseOp(old);
+      break;
+    }
+    case SharedBufferKind::Global: {
+      auto module = kernel->getParentOfType<gpu::GPUModuleOp>();
+      auto oldGlobal = cast<memref::GlobalOp>(
+          SymbolTable::lookupSymbolIn(module, buffer.globalName));
+      rewriter.setInsertionPoint(oldGlobal);
+      auto newGlobal = memref::GlobalOp::create(
+          rewriter, oldGlobal.getLoc(),
+          StringAttr::get(ctx, oldGlobal.getSymName() + "_pk" +
+                                   Twine(stages) + "stages"),
+          rewriter.getStringAttr("private"), TypeAttr::get(newType),
+          rewriter.getUnitAttr(), UnitAttr(), alignAttr);
+      SymbolTable symbols(module);
+      symbols.remove(newGlobal);
+      symbols.insert(newGlobal, Block::iterator(oldGlobal));
+      for (Value handle : getBufferHandles(buffer, kernel)) {
+        Operation *getGlobal = handle.getDefiningOp();
+        rewriter.setInsertionPoint(getGlobal);
+        Value replacement = memref::GetGlobalOp::create(
+            rewriter, getGlobal->getLoc(), newType, newGlobal.getSymName());
+        redirectUses(handle, replacement);
+        rewriter.eraseOp(getGlobal);
+      }
+      if (SymbolTable::symbolKnownUseEmpty(oldGlobal, module))
+        rewriter.eraseOp(oldGlobal);
+      break;
+    }
+    }
+  }
+}
+
+//===----------------------------------------------------------------------===//
+// Restructuring
+//===----------------------------------------------------------------------===//
+
+/// Whether `op` writes shared memory directly (a copy's store).
+static bool isSharedStore(Operation *op) {
+  if (!isa<vector::StoreOp, vector::TransferWriteOp, memref::StoreOp>(op))
+    return false;
+  auto type = cast<MemRefType>(getAccessedMemRef(op).getType());
+  return gpu::GPUDialect::hasWorkgroupMemoryAddressSpace(type) ||
+         nvgpu::NVGPUDialect::hasSharedMemoryAddressSpace(type);
+}
+
+/// Orders the K-loop body into the variant's two-stage schedule and runs
+/// scf::pipelineForLoop.
+///
+///   cp-async:     [load phase, create_group]^0 [compute]^1 [wait, barrier]^0
+///   ldg-register: [global loads]^0 [compute, barrier]^1 [stores, barrier]^0
+///
+/// (^s: pipeline stage). The prologue runs the stage-0 ops of tile 0, the
+/// loop runs stage 0 of tile t+1 and stage 1 of tile t in list order, the
+/// epilogue runs stage 1 of the last tile.
+static FailureOr<scf::ForOp>
+restructure(RewriterBase &rewriter, scf::ForOp forOp,
+            gpu::BarrierOp loadBarrier, gpu::BarrierOp computeBarrier,
+            PipelineVariant variant, ArrayRef<Value> tokens,
+            std::string &reason) {
+  Block *body = forOp.getBody();
+  SmallVector<Operation *> loadOps, computeOps;
+  for (Operation &op : body->without_terminator()) {
+    if (&op == loadBarrier.getOperation() ||
+        &op == computeBarrier.getOperation())
+      continue;
+    (op.isBeforeInBlock(loadBarrier) ? loadOps : computeOps).push_back(&op);
+  }
+
+  std::vector<std::pair<Operation *, unsigned>> schedule;
+  auto add = [&](ArrayRef<Operation *> ops, unsigned stage) {
+    for (Operation *op : ops)
+      schedule.push_back({op, stage});
+  };
+  Location loc = forOp.getLoc();
+  if (variant == PipelineVariant::CpAsync) {
+    rewriter.setInsertionPoint(loadBarrier);
+    auto group = nvgpu::DeviceAsyncCreateGroupOp::create(
+        rewriter, loc, nvgpu::DeviceAsyncTokenType::get(rewriter.getContext()),
+        tokens);
+    rewriter.setInsertionPoint(computeBarrier);
+    auto wait = nvgpu::DeviceAsyncWaitOp::create(
+        rewriter, loc, group.getAsyncToken(), rewriter.getI32IntegerAttr(0));
+    rewriter.eraseOp(loadBarrier);
+    loadOps.push_back(group);
+    add(loadOps, 0);
+    add(computeOps, 1);
+    add({wait, computeBarrier}, 0);
+  } else {
+    SmallVector<Operation *> loads, stores;
+    for (Operation *op : loadOps)
+      (isSharedStore(op) ? stores : loads).push_back(op);
+    add(loads, 0);
+    add(computeOps, 1);
+    add({computeBarrier}, 1);
+    add(stores, 0);
+    add({loadBarrier}, 0);
+  }
+  // Make the body's order the schedule's order.
+  for (auto &[op, stage] : schedule)
+    op->moveBefore(body->getTerminator());
+
+  scf::PipeliningOption options;
+  options.getScheduleFn =
+      [&](scf::ForOp, std::vector<std::pair<Operation *, unsigned>> &s) {
+        s = schedule;
+      };
+  options.peelEpilogue = true;
+  // The op after the loop survives the pipeliner, which emits the epilogue
+  // right before it.
+  Operation *afterLoop = forOp->getNextNode();
+  // The pipeliner creates some values at the current insertion point.
+  rewriter.setInsertionPoint(forOp);
+  bool modified = false;
+  FailureOr<scf::ForOp> newLoop =
+      scf::pipelineForLoop(rewriter, forOp, options, &modified);
+  if (failed(newLoop)) {
+    reason = "scf::pipelineForLoop rejected the schedule";
+    return failure();
+  }
+  if (variant == PipelineVariant::CpAsync) {
+    // The original loop ended with a barrier: keep one after the epilogue's
+    // compute so that code after the loop may reuse shared memory.
+    rewriter.setInsertionPoint(afterLoop);
+    gpu::BarrierOp::create(rewriter, loc);
+  }
+  return newLoop;
+}
+
+//===----------------------------------------------------------------------===//
+// Entry point
+//===----------------------------------------------------------------------===//
+
+FailureOr<scf::ForOp>
+mlir::pk::pipelineKLoop(RewriterBase &rewriter, KLoopInfo &info,
+                        const PipelineKLoopOptions &options,
+                        std::string &reason) {
+  auto bail = [&](const Twine &msg) {
+    reason = msg.str();
+    LDBG() << "not pipelining " << locationToString(info.forOp.getLoc())
+           << ": " << reason << " -> BAIL";
+    return failure();
+  };
+  PipelineVariant variant = options.variant;
+  if (variant == PipelineVariant::None)
+    return bail("no variant selected");
+  if (!info.tripCount)
+    return bail("dynamic trip count: pk pipelines static trip counts only "
+                "(a runtime-guarded version is not implemented yet)");
+  if (*info.tripCount < 2)
+    return bail("trip count " + Twine(*info.tripCount) +
+                " < 2: no next tile to overlap");
+  int64_t stages =
+      variant == PipelineVariant::RegisterPrefetch ? 1 : options.stages;
+  if (variant != PipelineVariant::RegisterPrefetch && stages != 2)
+    return bail("stages=" + Twine(stages) +
+                ": only double buffering (stages=2) is implemented");
+  if (variant != PipelineVariant::RegisterPrefetch &&
+      failed(checkBufferUses(info, reason)))
+    return bail(reason);
+  SmallVector<AsyncCopyPlan> plans;
+  if (variant == PipelineVariant::CpAsync &&
+      failed(planCpAsync(info, plans, reason)))
+    return bail(reason);
+  if (variant != PipelineVariant::CpAsync) {
+    for (const TileCopy &copy : info.copies)
+      for (Operation *store : copy.stores)
+        if (store->getParentOp() != info.forOp.getOperation())
+          return bail("the " + stringifyPipelineVariant(variant) +
+                      " variant moves the shared stores after the compute; "
+                      "the store at " +
+                      locationToString(store->getLoc()) +
+                      " is inside a nested region");
+  }
+
+  // Keep a copy of the enclosing gpu.module (or kernel) to restore on
+  // failure: the transform is all or nothing.
+  Operation *scope = info.kernel->getParentOfType<gpu::GPUModuleOp>();
+  if (!scope)
+    scope = info.kernel;
+  Operation *backup = scope->clone();
+  auto restore = [&](const Twine &msg) {
+    scope->getBlock()->getOperations().insert(Block::iterator(scope), backup);
+    rewriter.eraseOp(scope);
+    return bail(msg);
+  };
+
+  gpu::GPUFuncOp kernel = info.kernel;
+  SmallVector<Value> tokens;
+  if (variant == PipelineVariant::CpAsync)
+    tokens = convertToAsyncCopies(rewriter, plans, info.forOp);
+  if (stages > 1)
+    multiBufferCopiedBuffers(rewriter, info, stages);
+  FailureOr<scf::ForOp> newLoop =
+      restructure(rewriter, info.forOp, info.loadBarrier, info.computeBarrier,
+                  variant, tokens, reason);
+  if (failed(newLoop))
+    return restore(reason);
+
+  std::string diagnostics;
+  {
+    ScopedDiagnosticHandler handler(
+        rewriter.getContext(), [&](Diagnostic &diag) {
+          diagnostics += diag.str();
+          return success();
+        });
+    if (failed(verify(kernel)))
+      return restore("internal error: the pipelined kernel does not verify (" +
+                     diagnostics + "); the loop is left untouched");
+  }
+  backup->destroy();
+  return newLoop;
+}

@@ -1,0 +1,208 @@
+//===- PipelineKLoops.cpp - pk-pipeline-kloops ----------------------------===//
+//
+// Part of pk (Pipeline Kernel).
+//
+//===----------------------------------------------------------------------===//
+//
+// Decides, for every K-loop of the input contract, whether and how to
+// pipeline it (the seed's Step 2 rule, see analyzeBudget), and applies
+// pipelineKLoop (Pipelining.h). Every decision is a remark and, with
+// report=<path>, a JSON line. Tests: test/pk-pipeline-kloops*.mlir.
+//
+//===----------------------------------------------------------------------===//
+
+#include "pk/KLoopAnalysis.h"
+#include "pk/Passes.h"
+#include "pk/Pipelining.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
+#include "mlir/Support/FileUtilities.h"
+#include "llvm/Support/DebugLog.h"
+#include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/ToolOutputFile.h"
+
+#define DEBUG_TYPE "pk-pipeline-kloops"
+
+namespace mlir {
+namespace pk {
+#define GEN_PASS_DEF_PKPIPELINEKLOOPS
+#include "pk/Passes.h.inc"
+} // namespace pk
+} // namespace mlir
+
+using namespace mlir;
+using namespace mlir::pk;
+
+/// Parses the `variant` option; nullopt for "auto".
+static FailureOr<std::optional<PipelineVariant>>
+parseVariant(StringRef name) {
+  if (name == "auto")
+    return std::optional<PipelineVariant>();
+  for (PipelineVariant v :
+       {PipelineVariant::CpAsync, PipelineVariant::LdgRegister,
+        PipelineVariant::RegisterPrefetch})
+    if (name == stringifyPipelineVariant(v))
+      return std::optional<PipelineVariant>(v);
+  return failure();
+}
+
+static SmallVector<scf::ForOp> collectCandidates(Operation *root) {
+  SmallVector<scf::ForOp> loops;
+  root->walk<WalkOrder::PreOrder>([&](scf::ForOp forOp) {
+    if (isKLoopCandidate(forOp))
+      loops.push_back(forOp);
+  });
+  return loops;
+}
+
+namespace {
+struct PipelineKLoopsPass final
+    : public pk::impl::PKPipelineKLoopsBase<PipelineKLoopsPass> {
+  using Base::Base;
+
+  void runOnOperation() override {
+    ModuleOp module = getOperation();
+    const TargetInfo *target = lookupTargetOrEmitError(module, arch);
+    if (!target || failed(verifyAnalysisOptions(module, stages, minBlocksPerSM,
+                                                blockSize, regsPerThread)))
+      return signalPassFailure();
+    FailureOr<std::optional<PipelineVariant>> forced = parseVariant(variant);
+    if (failed(forced)) {
+      module.emitError() << "unknown variant '" << variant
+                         << "'; expected auto, cp-async, ldg-register or "
+                            "register-prefetch";
+      return signalPassFailure();
+    }
+    if (*forced == PipelineVariant::CpAsync && !target->hasCpAsync) {
+      module.emitError() << "variant=cp-async needs cp.async (sm_80 and "
+                            "later); "
+                         << target->arch << " has none";
+      return signalPassFailure();
+    }
+
+    KLoopAnalysisOptions options;
+    options.stages = stages;
+    options.minBlocksPerSM = minBlocksPerSM;
+    options.regsPerThread = regsPerThread;
+    options.skipHighRatio = skipHighRatio;
+
+    // Transforming a loop may replace its gpu.module (restore on failure)
+    // or the loop itself; candidates keep their pre-order position, so
+    // re-collect and index.
+    std::string lines;
+    size_t count = collectCandidates(module).size();
+    for (size_t i = 0; i < count; ++i) {
+      SmallVector<scf::ForOp> loops = collectCandidates(module);
+      if (i >= loops.size())
+        break;
+      lines += processLoop(loops[i], *target, options, *forced);
+    }
+    if (report.empty())
+      return;
+    std::string error;
+    std::unique_ptr<llvm::ToolOutputFile> file =
+        openOutputFile(report, &error);
+    if (!file) {
+      module.emitError() << "cannot write the report '" << report
+                         << "': " << error;
+      return signalPassFailure();
+    }
+    file->os() << lines;
+    file->keep();
+  }
+
+  /// Decides and applies; returns the loop's JSON report line.
+  std::string processLoop(scf::ForOp forOp, const TargetInfo &target,
+                          const KLoopAnalysisOptions &options,
+                          std::optional<PipelineVariant> forced) {
+    std::string mismatch;
+    Location where = forOp.getLoc();
+    FailureOr<KLoopInfo> info = matchKLoop(forOp, mismatch, where, blockSize);
+    if (failed(info)) {
+      if (remarkMismatches) {
+        InFlightDiagnostic diag = forOp.emitRemark()
+                                  << "not pipelined: not a pk K-loop: "
+                                  << mismatch;
+        if (where != forOp.getLoc())
+          diag.attachNote(where) << "here";
+      }
+      return "";
+    }
+    KLoopBudget budget = analyzeBudget(*info, target, options);
+    SmallVector<std::string> reasons;
+    PipelineVariant chosen = budget.variant;
+    if (forced) {
+      chosen = *forced;
+      reasons.push_back(("variant=" + stringifyPipelineVariant(chosen) +
+                         " requested (auto would pick " +
+                         stringifyPipelineVariant(budget.variant) + ")")
+                            .str());
+      if (chosen != PipelineVariant::RegisterPrefetch &&
+          (budget.exceedsPerBlockMax || budget.crossesCliff))
+        reasons.push_back(llvm::formatv(
+            "warning: {0} bytes with {1} stages cross the {2} budget "
+            "(blocks/SM {3} -> {4})",
+            budget.smemMultiBytes, stages, target.arch,
+            budget.single.blocksPerSM, budget.multi.blocksPerSM));
+    } else {
+      llvm::append_range(reasons, budget.reasons);
+    }
+    if (chosen == PipelineVariant::CpAsync) {
+      std::string why;
+      if (failed(checkCpAsyncCopies(*info, why))) {
+        chosen = PipelineVariant::LdgRegister;
+        reasons.push_back("cp.async not possible: " + why +
+                          "; falling back to ldg-register");
+      }
+    }
+
+    llvm::json::Object json = toJSON(*info, budget);
+    bool pipelined = false;
+    if (chosen != PipelineVariant::None) {
+      IRRewriter rewriter(forOp.getContext());
+      PipelineKLoopOptions pipeOptions;
+      pipeOptions.variant = chosen;
+      pipeOptions.stages = stages;
+      std::string why;
+      Location loc = forOp.getLoc();
+      if (succeeded(pipelineKLoop(rewriter, *info, pipeOptions, why))) {
+        pipelined = true;
+      } else {
+        reasons.push_back("not pipelined: " + why);
+      }
+      emitDecision(loc, pipelined, chosen, reasons);
+    } else {
+      emitDecision(forOp.getLoc(), false, chosen, reasons);
+    }
+
+    llvm::json::Array jsonReasons;
+    for (const std::string &r : reasons)
+      jsonReasons.push_back(r);
+    json["decision"] = llvm::json::Object{
+        {"pipelined", pipelined},
+        {"variant", stringifyPipelineVariant(chosen)},
+        {"stages",
+         chosen == PipelineVariant::RegisterPrefetch ? int64_t(1)
+                                                     : int64_t(stages)},
+        {"reasons", std::move(jsonReasons)},
+    };
+    return llvm::formatv("{0}\n", llvm::json::Value(std::move(json))).str();
+  }
+
+  void emitDecision(Location loc, bool pipelined, PipelineVariant variant,
+                    ArrayRef<std::string> reasons) {
+    InFlightDiagnostic diag = mlir::emitRemark(loc);
+    if (pipelined)
+      diag << "pipelined: variant " << stringifyPipelineVariant(variant)
+           << ", "
+           << (variant == PipelineVariant::RegisterPrefetch ? 1 : stages)
+           << " shared buffer(s)";
+    else
+      diag << "not pipelined";
+    for (const std::string &reason : reasons)
+      diag << "; " << reason;
+  }
+};
+} // namespace
