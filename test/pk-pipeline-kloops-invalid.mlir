@@ -1,0 +1,279 @@
+// RUN: pk-opt %s -split-input-file -verify-diagnostics --pk-pipeline-kloops | FileCheck %s
+// RUN: pk-opt %s -split-input-file --pk-pipeline-kloops='stages=3' -o /dev/null 2>&1 | FileCheck %s --check-prefix=STAGES3
+// RUN: not pk-opt %s --pk-pipeline-kloops='variant=fastest' -o /dev/null 2>&1 | FileCheck %s --check-prefix=BADVARIANT
+// RUN: not pk-opt %s --pk-pipeline-kloops='variant=cp-async arch=sm_75' -o /dev/null 2>&1 | FileCheck %s --check-prefix=NOCPASYNC
+
+// BADVARIANT: error: unknown variant 'fastest'; expected auto, cp-async, ldg-register or register-prefetch
+// NOCPASYNC: error: variant=cp-async needs cp.async (sm_80 and later); sm_75 has none
+// N-stage pipelining is not implemented yet: the attribution kernel stays as is.
+// STAGES3: remark: not pipelined; {{.*}}not pipelined: stages=3: only double buffering (stages=2) is implemented
+
+// Every loop below stays untouched (checked with FileCheck on the output)
+// unless its remark says "pipelined".
+
+// Trip count 1: nothing to overlap.
+module attributes {gpu.container_module} {
+  gpu.module @m {
+    gpu.func @trip1(%A: memref<64x32xf16>, %out: memref<64xf32>)
+        workgroup(%s: memref<64x32xf16, #gpu.address_space<workgroup>>)
+        kernel attributes {known_block_size = array<i32: 256, 1, 1>} {
+      %c0 = arith.constant 0 : index
+      %c4 = arith.constant 4 : index
+      %c8 = arith.constant 8 : index
+      %c32 = arith.constant 32 : index
+      %tid = gpu.thread_id x
+      %row = arith.divui %tid, %c4 : index
+      %q = arith.remui %tid, %c4 : index
+      %col = arith.muli %q, %c8 : index
+      %init = arith.constant dense<0.0> : vector<8xf32>
+      // expected-remark @below {{not pipelined; trip count 1 < 2: no next tile to overlap}}
+      %r = scf.for %k = %c0 to %c32 step %c32 iter_args(%acc = %init) -> (vector<8xf32>) {
+        %gk = arith.addi %k, %col : index
+        %v = vector.load %A[%row, %gk] : memref<64x32xf16>, vector<8xf16>
+        vector.store %v, %s[%row, %col] : memref<64x32xf16, #gpu.address_space<workgroup>>, vector<8xf16>
+        gpu.barrier
+        %x = vector.load %s[%row, %col] : memref<64x32xf16, #gpu.address_space<workgroup>>, vector<8xf16>
+        %xf = arith.extf %x : vector<8xf16> to vector<8xf32>
+        %d = vector.fma %xf, %xf, %acc : vector<8xf32>
+        gpu.barrier
+        scf.yield %d : vector<8xf32>
+      }
+      %e = vector.extract %r[0] : f32 from vector<8xf32>
+      memref.store %e, %out[%row] : memref<64xf32>
+      gpu.return
+    }
+  }
+}
+// CHECK-LABEL: gpu.func @trip1
+// CHECK-SAME:    memref<64x32xf16, #gpu.address_space<workgroup>>
+// CHECK-NOT:     nvgpu.device_async_copy
+// CHECK:         scf.for
+// CHECK:         gpu.return
+
+// -----
+
+// Dynamic trip count: not pipelined (no runtime guard yet).
+module attributes {gpu.container_module} {
+  gpu.module @m {
+    gpu.func @dynamic(%A: memref<64x4096xf16>, %out: memref<64xf32>, %n: index)
+        workgroup(%s: memref<64x32xf16, #gpu.address_space<workgroup>>)
+        kernel attributes {known_block_size = array<i32: 256, 1, 1>} {
+      %c0 = arith.constant 0 : index
+      %c4 = arith.constant 4 : index
+      %c8 = arith.constant 8 : index
+      %c32 = arith.constant 32 : index
+      %tid = gpu.thread_id x
+      %row = arith.divui %tid, %c4 : index
+      %q = arith.remui %tid, %c4 : index
+      %col = arith.muli %q, %c8 : index
+      %init = arith.constant dense<0.0> : vector<8xf32>
+      // expected-remark @below {{not pipelined; dynamic trip count: the pipelined loop needs a runtime guard (trip count >= 2)}}
+      %r = scf.for %k = %c0 to %n step %c32 iter_args(%acc = %init) -> (vector<8xf32>) {
+        %gk = arith.addi %k, %col : index
+        %v = vector.load %A[%row, %gk] : memref<64x4096xf16>, vector<8xf16>
+        vector.store %v, %s[%row, %col] : memref<64x32xf16, #gpu.address_space<workgroup>>, vector<8xf16>
+        gpu.barrier
+        %x = vector.load %s[%row, %col] : memref<64x32xf16, #gpu.address_space<workgroup>>, vector<8xf16>
+        %xf = arith.extf %x : vector<8xf16> to vector<8xf32>
+        %d = vector.fma %xf, %xf, %acc : vector<8xf32>
+        gpu.barrier
+        scf.yield %d : vector<8xf32>
+      }
+      %e = vector.extract %r[0] : f32 from vector<8xf32>
+      memref.store %e, %out[%row] : memref<64xf32>
+      gpu.return
+    }
+  }
+}
+// CHECK-LABEL: gpu.func @dynamic
+// CHECK-SAME:    memref<64x32xf16, #gpu.address_space<workgroup>>
+// CHECK-NOT:     nvgpu.device_async_copy
+// CHECK:         gpu.return
+
+// -----
+
+// A copied buffer reached through a subview cannot be multi-buffered: the
+// whole kernel is left as it was.
+module attributes {gpu.container_module} {
+  gpu.module @m {
+    gpu.func @subview_use(%A: memref<64x128xf16>, %out: memref<64xf32>)
+        workgroup(%s: memref<64x32xf16, #gpu.address_space<workgroup>>)
+        kernel attributes {known_block_size = array<i32: 256, 1, 1>} {
+      %c0 = arith.constant 0 : index
+      %c4 = arith.constant 4 : index
+      %c8 = arith.constant 8 : index
+      %c32 = arith.constant 32 : index
+      %c128 = arith.constant 128 : index
+      %tid = gpu.thread_id x
+      %row = arith.divui %tid, %c4 : index
+      %q = arith.remui %tid, %c4 : index
+      %col = arith.muli %q, %c8 : index
+      %init = arith.constant dense<0.0> : vector<8xf32>
+      // expected-remark @below {{not pipelined; 2 stages need 8192 bytes}}
+      %r = scf.for %k = %c0 to %c128 step %c32 iter_args(%acc = %init) -> (vector<8xf32>) {
+        %gk = arith.addi %k, %col : index
+        %v = vector.load %A[%row, %gk] : memref<64x128xf16>, vector<8xf16>
+        vector.store %v, %s[%row, %col] : memref<64x32xf16, #gpu.address_space<workgroup>>, vector<8xf16>
+        gpu.barrier
+        %sv = memref.subview %s[0, 0] [64, 16] [1, 1] : memref<64x32xf16, #gpu.address_space<workgroup>> to memref<64x16xf16, strided<[32, 1]>, #gpu.address_space<workgroup>>
+        %x = vector.load %sv[%row, %c0] : memref<64x16xf16, strided<[32, 1]>, #gpu.address_space<workgroup>>, vector<8xf16>
+        %xf = arith.extf %x : vector<8xf16> to vector<8xf32>
+        %d = vector.fma %xf, %xf, %acc : vector<8xf32>
+        gpu.barrier
+        scf.yield %d : vector<8xf32>
+      }
+      %e = vector.extract %r[0] : f32 from vector<8xf32>
+      memref.store %e, %out[%row] : memref<64xf32>
+      gpu.return
+    }
+  }
+}
+// CHECK-LABEL: gpu.func @subview_use
+// CHECK-SAME:    workgroup(%{{.*}} : memref<64x32xf16, #gpu.address_space<workgroup>>)
+// CHECK-NOT:     nvgpu.device_async_copy
+// CHECK:         gpu.barrier
+// CHECK:         memref.subview
+// CHECK:         gpu.return
+
+// -----
+
+// Scalar f16 copies move 2 bytes: cp.async cannot (4, 8 or 16 bytes), so
+// variant=auto falls back to ldg-register.
+module attributes {gpu.container_module} {
+  gpu.module @m {
+    gpu.func @scalar_f16(%A: memref<256x128xf16>, %out: memref<256xf32>)
+        workgroup(%s: memref<256x32xf16, #gpu.address_space<workgroup>>)
+        kernel attributes {known_block_size = array<i32: 256, 1, 1>} {
+      %c0 = arith.constant 0 : index
+      %c32 = arith.constant 32 : index
+      %c128 = arith.constant 128 : index
+      %tid = gpu.thread_id x
+      %init = arith.constant 0.0 : f32
+      // expected-remark @below {{pipelined: variant ldg-register, 2 shared buffer(s)}}
+      %r = scf.for %k = %c0 to %c128 step %c32 iter_args(%acc = %init) -> (f32) {
+        %v = memref.load %A[%tid, %k] : memref<256x128xf16>
+        memref.store %v, %s[%tid, %c0] : memref<256x32xf16, #gpu.address_space<workgroup>>
+        gpu.barrier
+        %x = memref.load %s[%tid, %c0] : memref<256x32xf16, #gpu.address_space<workgroup>>
+        %xf = arith.extf %x : f16 to f32
+        %m = arith.mulf %xf, %xf : f32
+        %d = arith.addf %m, %acc : f32
+        gpu.barrier
+        scf.yield %d : f32
+      }
+      memref.store %r, %out[%tid] : memref<256xf32>
+      gpu.return
+    }
+  }
+}
+// CHECK-LABEL: gpu.func @scalar_f16
+// CHECK-SAME:    memref<2x256x32xf16, #gpu.address_space<workgroup>>
+// CHECK-NOT:     nvgpu.device_async_copy
+// CHECK:         scf.for
+// CHECK:           memref.load %arg0
+// CHECK:           arith.mulf
+// CHECK:           gpu.barrier
+// CHECK-NEXT:      memref.store
+// CHECK-NEXT:      gpu.barrier
+// CHECK:         gpu.return
+
+// -----
+
+// The same 2-byte copy inside a nested load loop: cp.async is impossible and
+// ldg-register cannot move the stores out of the nested loop.
+module attributes {gpu.container_module} {
+  gpu.module @m {
+    gpu.func @nested_scalar_f16(%A: memref<256x128xf16>, %out: memref<256xf32>)
+        workgroup(%s: memref<256x32xf16, #gpu.address_space<workgroup>>)
+        kernel attributes {known_block_size = array<i32: 256, 1, 1>} {
+      %c0 = arith.constant 0 : index
+      %c1 = arith.constant 1 : index
+      %c2 = arith.constant 2 : index
+      %c32 = arith.constant 32 : index
+      %c128 = arith.constant 128 : index
+      %tid = gpu.thread_id x
+      %init = arith.constant 0.0 : f32
+      // expected-remark @below {{not pipelined; 2 stages need}}
+      %r = scf.for %k = %c0 to %c128 step %c32 iter_args(%acc = %init) -> (f32) {
+        scf.for %i = %c0 to %c2 step %c1 {
+          %gk = arith.addi %k, %i : index
+          %v = memref.load %A[%tid, %gk] : memref<256x128xf16>
+          memref.store %v, %s[%tid, %i] : memref<256x32xf16, #gpu.address_space<workgroup>>
+        }
+        gpu.barrier
+        %x = memref.load %s[%tid, %c0] : memref<256x32xf16, #gpu.address_space<workgroup>>
+        %xf = arith.extf %x : f16 to f32
+        %m = arith.mulf %xf, %xf : f32
+        %d = arith.addf %m, %acc : f32
+        gpu.barrier
+        scf.yield %d : f32
+      }
+      memref.store %r, %out[%tid] : memref<256xf32>
+      gpu.return
+    }
+  }
+}
+// CHECK-LABEL: gpu.func @nested_scalar_f16
+// CHECK-SAME:    workgroup(%{{.*}} : memref<256x32xf16, #gpu.address_space<workgroup>>)
+
+// -----
+
+// Doubling 28 KB crosses the sm_86 cliff at 2 blocks/SM (57344 > 50176):
+// variant=auto keeps one buffer and prefetches through registers.
+module attributes {gpu.container_module} {
+  gpu.module @m {
+    gpu.func @cliff(%A: memref<448x256xf16>, %out: memref<448xf32>)
+        workgroup(%s: memref<448x32xf16, #gpu.address_space<workgroup>>)
+        kernel attributes {known_block_size = array<i32: 256, 1, 1>, pk.regs_per_thread = 32 : i64} {
+      %c0 = arith.constant 0 : index
+      %c8 = arith.constant 8 : index
+      %c32 = arith.constant 32 : index
+      %c256 = arith.constant 256 : index
+      %tid = gpu.thread_id x
+      %init = arith.constant dense<0.0> : vector<8xf32>
+      // expected-remark @below {{pipelined: variant register-prefetch, 1 shared buffer(s); 2 stages need 57344 bytes of shared memory, above the sm_86 cliff of 50176 bytes for 2 blocks/SM (blocks/SM 3 -> 1): register prefetch keeps one buffer}}
+      %r = scf.for %k = %c0 to %c256 step %c32 iter_args(%acc = %init) -> (vector<8xf32>) {
+        %v = vector.load %A[%tid, %k] : memref<448x256xf16>, vector<8xf16>
+        vector.store %v, %s[%tid, %c0] : memref<448x32xf16, #gpu.address_space<workgroup>>, vector<8xf16>
+        gpu.barrier
+        %x = vector.load %s[%tid, %c8] : memref<448x32xf16, #gpu.address_space<workgroup>>, vector<8xf16>
+        %xf = arith.extf %x : vector<8xf16> to vector<8xf32>
+        %d = vector.fma %xf, %xf, %acc : vector<8xf32>
+        gpu.barrier
+        scf.yield %d : vector<8xf32>
+      }
+      %e = vector.extract %r[0] : f32 from vector<8xf32>
+      memref.store %e, %out[%tid] : memref<448xf32>
+      gpu.return
+    }
+  }
+}
+// CHECK-LABEL: gpu.func @cliff
+// CHECK-SAME:    workgroup(%{{.*}} : memref<448x32xf16, #gpu.address_space<workgroup>>)
+// CHECK:         scf.for
+// CHECK:           vector.fma
+// CHECK-NEXT:      gpu.barrier
+// CHECK-NEXT:      vector.store
+// CHECK-NEXT:      gpu.barrier
+
+// -----
+
+// A loop with barriers that does not match the contract is named.
+module attributes {gpu.container_module} {
+  gpu.module @m {
+    gpu.func @mismatch(%out: memref<256xf32>)
+        kernel attributes {known_block_size = array<i32: 256, 1, 1>} {
+      %c0 = arith.constant 0 : index
+      %c1 = arith.constant 1 : index
+      %c4 = arith.constant 4 : index
+      %init = arith.constant 0.0 : f32
+      // expected-remark @below {{not pipelined: not a pk K-loop: expected exactly 2 gpu.barrier in the K-loop body (after the load phase and after the compute phase), found 1}}
+      %r = scf.for %k = %c0 to %c4 step %c1 iter_args(%acc = %init) -> (f32) {
+        gpu.barrier
+        scf.yield %acc : f32
+      }
+      gpu.return
+    }
+  }
+}
+// CHECK-LABEL: gpu.func @mismatch
