@@ -1,0 +1,85 @@
+// The pipeline-kernel pipeline on the bundled examples: every kernel under
+// every variant is pipelined, and the output lowers with upstream
+// mlir-opt-22 --gpu-lower-to-nvvm-pipeline to PTX (sm_86) and to cubins
+// (sm_86, sm_90, with ptxas). The PTX string is unescaped with sed to check it
+// line by line.
+
+// The decision remark and the JSON report.
+// RUN: pk-opt %examples/hgemm_f16_128x128x32.mlir --pipeline-kernel='arch=sm_86 report=%t.json' -o /dev/null 2>&1 | FileCheck %s --check-prefix=REMARK
+// RUN: FileCheck %s --check-prefix=REPORT --input-file=%t.json
+// REMARK: remark: K-loop: trip count 128, 2 copied buffer(s), shared memory 20480 B single / 20480 B per stage / 40960 B with 2 stages
+// REMARK: remark: pipelined: variant cp-async, 2 shared buffer(s); 2 stages need 40960 bytes of shared memory, within the sm_86 cliff of 50176 bytes for 2 blocks/SM; ratio 64.0 > 20
+// REPORT: "decision":{"pipelined":true,"reasons":["2 stages need 40960 bytes
+// REPORT-SAME: "stages":2,"variant":"cp-async"}
+// REPORT-SAME: "kernel":"hgemm_f16_128x128x32::hgemm_f16_128x128x32"
+// REPORT-SAME: "variant":"cp-async"
+
+// PTX of each variant (the steady-state loop's copies, groups and waits;
+// 32 mma.sync per warp and iteration, again in the epilogue).
+// RUN: pk-opt %examples/hgemm_f16_128x128x32.mlir --pipeline-kernel='variant=cp-async' | mlir-opt --gpu-lower-to-nvvm-pipeline='cubin-chip=sm_86 cubin-features=+ptx80 cubin-format=isa' | sed 's/\\0A/\n/g; s/\\09/ /g' | FileCheck %s --check-prefix=HGEMM-CPA
+// HGEMM-CPA: gpu.binary @hgemm_f16_128x128x32
+// HGEMM-CPA-COUNT-4: cp.async.cg.shared.global [{{[^]]*}}], [{{[^]]*}}], 16;
+// HGEMM-CPA: cp.async.commit_group;
+// HGEMM-CPA: cp.async.wait_group 0;
+// HGEMM-CPA: bar.sync 0;
+// HGEMM-CPA-COUNT-4: cp.async.cg.shared.global [{{[^]]*}}], [{{[^]]*}}], 16;
+// HGEMM-CPA: cp.async.commit_group;
+// HGEMM-CPA-COUNT-32: mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32
+// HGEMM-CPA: cp.async.wait_group 0;
+// HGEMM-CPA: bar.sync 0;
+// HGEMM-CPA-COUNT-32: mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32
+// HGEMM-CPA: bar.sync 0;
+// HGEMM-CPA-NOT: mma.sync
+
+// RUN: pk-opt %examples/hgemm_f16_128x128x32.mlir --pipeline-kernel='variant=ldg-register' | mlir-opt --gpu-lower-to-nvvm-pipeline='cubin-chip=sm_86 cubin-features=+ptx80 cubin-format=isa' | sed 's/\\0A/\n/g; s/\\09/ /g' | FileCheck %s --check-prefix=HGEMM-LDG
+// HGEMM-LDG: gpu.binary @hgemm_f16_128x128x32
+// HGEMM-LDG-NOT: cp.async
+// HGEMM-LDG-COUNT-4: ld.global.v4
+// HGEMM-LDG-COUNT-4: st.shared.v4
+// HGEMM-LDG: bar.sync 0;
+// HGEMM-LDG-COUNT-4: ld.global.v4
+// HGEMM-LDG-COUNT-32: mma.sync.aligned.m16n8k16
+// HGEMM-LDG: bar.sync 0;
+// HGEMM-LDG-COUNT-4: st.shared.v4
+// HGEMM-LDG: bar.sync 0;
+// HGEMM-LDG-COUNT-32: mma.sync.aligned.m16n8k16
+// HGEMM-LDG: bar.sync 0;
+
+// RUN: pk-opt %examples/igemm_i8_128x128x64.mlir --pipeline-kernel | mlir-opt --gpu-lower-to-nvvm-pipeline='cubin-chip=sm_86 cubin-features=+ptx80 cubin-format=isa' | sed 's/\\0A/\n/g; s/\\09/ /g' | FileCheck %s --check-prefix=IGEMM-CPA
+// IGEMM-CPA-COUNT-4: cp.async.cg.shared.global [{{[^]]*}}], [{{[^]]*}}], 16;
+// IGEMM-CPA: cp.async.commit_group;
+// IGEMM-CPA: cp.async.wait_group 0;
+// IGEMM-CPA-COUNT-4: cp.async.cg.shared.global
+// IGEMM-CPA-COUNT-32: mma.sync.aligned.m16n8k32.row.col{{.*}}s32.s8.s8.s32
+// IGEMM-CPA: cp.async.wait_group 0;
+// IGEMM-CPA-COUNT-32: mma.sync.aligned.m16n8k32
+
+// SGEMM: each thread's float4 of A and B is stored transposed as 4 scalars,
+// so cp.async copies 4 bytes per element (cp.async.ca, no L1 bypass).
+// RUN: pk-opt %examples/sgemm_f32_128x128x8.mlir --pipeline-kernel | mlir-opt --gpu-lower-to-nvvm-pipeline='cubin-chip=sm_86 cubin-features=+ptx80 cubin-format=isa' | sed 's/\\0A/\n/g; s/\\09/ /g' | FileCheck %s --check-prefix=SGEMM-CPA
+// SGEMM-CPA-COUNT-8: cp.async.ca.shared.global [{{[^]]*}}], [{{[^]]*}}], 4;
+// SGEMM-CPA: cp.async.commit_group;
+// SGEMM-CPA-COUNT-8: cp.async.ca.shared.global [{{[^]]*}}], [{{[^]]*}}], 4;
+// SGEMM-CPA: cp.async.commit_group;
+// SGEMM-CPA: fma.rn.f32
+// SGEMM-CPA: cp.async.wait_group 0;
+
+// Cubins for sm_86 and sm_90 with ptxas, every kernel and variant.
+// REQUIRES: ptxas
+// RUN: for k in hgemm_f16_128x128x32 igemm_i8_128x128x64 sgemm_f32_128x128x8; do \
+// RUN:   for v in cp-async ldg-register register-prefetch; do \
+// RUN:     for a in sm_86 sm_90; do \
+// RUN:       pk-opt %examples/$k.mlir --pipeline-kernel="arch=$a variant=$v" 2>/dev/null \
+// RUN:       | env CUDA_HOME=%cuda_path mlir-opt --gpu-lower-to-nvvm-pipeline="cubin-chip=$a cubin-features=+ptx80 cubin-format=bin" \
+// RUN:       | grep -o "gpu.binary @$k *\[#gpu.object<#nvvm.target<chip = \"$a\"[^>]*>, properties = {[^}]*}, bin = \"\\\\7FELF" \
+// RUN:       | sed "s/^/$v: /"; \
+// RUN:     done; done; done | FileCheck %s --check-prefix=CUBIN
+// CUBIN-COUNT-2: cp-async: gpu.binary @hgemm_f16_128x128x32
+// CUBIN-COUNT-2: ldg-register: gpu.binary @hgemm_f16_128x128x32
+// CUBIN-COUNT-2: register-prefetch: gpu.binary @hgemm_f16_128x128x32
+// CUBIN-COUNT-2: cp-async: gpu.binary @igemm_i8_128x128x64
+// CUBIN-COUNT-2: ldg-register: gpu.binary @igemm_i8_128x128x64
+// CUBIN-COUNT-2: register-prefetch: gpu.binary @igemm_i8_128x128x64
+// CUBIN-COUNT-2: cp-async: gpu.binary @sgemm_f32_128x128x8
+// CUBIN-COUNT-2: ldg-register: gpu.binary @sgemm_f32_128x128x8
+// CUBIN-COUNT-2: register-prefetch: gpu.binary @sgemm_f32_128x128x8
