@@ -916,7 +916,7 @@ const TargetInfo *mlir::pk::lookupTargetOrEmitError(Operation *op,
                                                     StringRef arch) {
   if (const TargetInfo *target = lookupTarget(arch))
     return target;
-  op->emitError() << "unknown arch '" << arch
+  mlir::emitError(op->getLoc()) << "unknown arch '" << arch
                   << "'; pk knows: " << getKnownTargetNames();
   return nullptr;
 }
@@ -926,15 +926,15 @@ LogicalResult mlir::pk::verifyAnalysisOptions(Operation *op, int64_t stages,
                                               int64_t blockSize,
                                               int64_t regsPerThread) {
   if (stages < 2 || stages > 8)
-    return op->emitError() << "stages must be in [2, 8], got " << stages;
+    return mlir::emitError(op->getLoc()) << "stages must be in [2, 8], got " << stages;
   if (minBlocksPerSM < 1)
-    return op->emitError() << "min-blocks-per-sm must be at least 1, got "
+    return mlir::emitError(op->getLoc()) << "min-blocks-per-sm must be at least 1, got "
                            << minBlocksPerSM;
   if (blockSize < 0 || blockSize > 1024)
-    return op->emitError() << "block-size must be in [0, 1024], got "
+    return mlir::emitError(op->getLoc()) << "block-size must be in [0, 1024], got "
                            << blockSize;
   if (regsPerThread < 0 || regsPerThread > 255)
-    return op->emitError() << "regs-per-thread must be in [0, 255], got "
+    return mlir::emitError(op->getLoc()) << "regs-per-thread must be in [0, 255], got "
                            << regsPerThread;
   return success();
 }
@@ -958,7 +958,7 @@ void mlir::pk::forEachKLoop(Operation *root, int64_t threadsPerBlockOverride,
     }
     if (!remarkOnMismatch)
       continue;
-    InFlightDiagnostic diag = forOp.emitRemark()
+    InFlightDiagnostic diag = mlir::emitRemark(forOp.getLoc())
                               << "not a pk K-loop: " << reason;
     if (where != forOp.getLoc())
       diag.attachNote(where) << "here";

@@ -53,7 +53,7 @@ struct AnalyzeKLoopsPass final
     forEachKLoop(module, blockSize, /*remarkOnMismatch=*/true,
                  [&](KLoopInfo &info) {
                    KLoopBudget budget = analyzeBudget(info, *target, options);
-                   InFlightDiagnostic diag = info.forOp.emitRemark()
+                   InFlightDiagnostic diag = mlir::emitRemark(info.forOp.getLoc())
                                              << summarizeKLoop(info, budget);
                    for (const std::string &reason : budget.reasons)
                      diag.attachNote(info.forOp.getLoc()) << reason;
@@ -66,7 +66,7 @@ struct AnalyzeKLoopsPass final
     std::unique_ptr<llvm::ToolOutputFile> file =
         openOutputFile(report, &error);
     if (!file) {
-      module.emitError() << "cannot write the report '" << report
+      mlir::emitError(module.getLoc()) << "cannot write the report '" << report
                          << "': " << error;
       return signalPassFailure();
     }

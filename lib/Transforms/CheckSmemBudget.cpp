@@ -154,7 +154,7 @@ struct CheckSmemBudgetPass final
         "blocks/SM {0} -> {1}, limited by {2}", budget.single.blocksPerSM,
         budget.multi.blocksPerSM, stringifyOccupancyLimit(budget.multi.limit));
     if (budget.exceedsPerBlockMax || budget.crossesCliff) {
-      InFlightDiagnostic diag = info.forOp.emitError();
+      InFlightDiagnostic diag = mlir::emitError(info.forOp.getLoc());
       diag << "multi-buffering with " << budget.stages << " stages needs "
            << budget.smemMultiBytes
            << " bytes of shared memory per block (" << budget.smemSingleBytes
@@ -171,7 +171,7 @@ struct CheckSmemBudgetPass final
       LDBG() << "budget exceeded at " << locationToString(info.forOp.getLoc());
       return failure();
     }
-    InFlightDiagnostic remark = info.forOp.emitRemark();
+    InFlightDiagnostic remark = mlir::emitRemark(info.forOp.getLoc());
     remark << "shared-memory budget ok: " << budget.smemMultiBytes
            << " bytes with " << budget.stages << " stages, within the "
            << target.arch << " cliff of " << budget.cliffBytes << " bytes for "

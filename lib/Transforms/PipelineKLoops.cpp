@@ -70,13 +70,13 @@ struct PipelineKLoopsPass final
       return signalPassFailure();
     FailureOr<std::optional<PipelineVariant>> forced = parseVariant(variant);
     if (failed(forced)) {
-      module.emitError() << "unknown variant '" << variant
+      mlir::emitError(module.getLoc()) << "unknown variant '" << variant
                          << "'; expected auto, cp-async, ldg-register or "
                             "register-prefetch";
       return signalPassFailure();
     }
     if (*forced == PipelineVariant::CpAsync && !target->hasCpAsync) {
-      module.emitError() << "variant=cp-async needs cp.async (sm_80 and "
+      mlir::emitError(module.getLoc()) << "variant=cp-async needs cp.async (sm_80 and "
                             "later); "
                          << target->arch << " has none";
       return signalPassFailure();
@@ -105,7 +105,7 @@ struct PipelineKLoopsPass final
     std::unique_ptr<llvm::ToolOutputFile> file =
         openOutputFile(report, &error);
     if (!file) {
-      module.emitError() << "cannot write the report '" << report
+      mlir::emitError(module.getLoc()) << "cannot write the report '" << report
                          << "': " << error;
       return signalPassFailure();
     }
@@ -122,7 +122,7 @@ struct PipelineKLoopsPass final
     FailureOr<KLoopInfo> info = matchKLoop(forOp, mismatch, where, blockSize);
     if (failed(info)) {
       if (remarkMismatches) {
-        InFlightDiagnostic diag = forOp.emitRemark()
+        InFlightDiagnostic diag = mlir::emitRemark(forOp.getLoc())
                                   << "not pipelined: not a pk K-loop: "
                                   << mismatch;
         if (where != forOp.getLoc())
