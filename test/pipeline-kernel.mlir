@@ -83,3 +83,14 @@
 // CUBIN-COUNT-2: cp-async: gpu.binary @sgemm_f32_128x128x8
 // CUBIN-COUNT-2: ldg-register: gpu.binary @sgemm_f32_128x128x8
 // CUBIN-COUNT-2: register-prefetch: gpu.binary @sgemm_f32_128x128x8
+
+// emit=cubin writes the PTX, the cubin and the report (with ptxas' numbers).
+// RUN: rm -rf %t.out && pk-opt %examples/hgemm_f16_128x128x32.mlir --pipeline-kernel='arch=sm_86 emit=cubin out-dir=%t.out cuda-path=%cuda_path report=%t.out.json' -o /dev/null 2>&1 | FileCheck %s --check-prefix=EMIT
+// RUN: ls %t.out | FileCheck %s --check-prefix=EMIT-FILES
+// RUN: FileCheck %s --check-prefix=EMIT-REPORT --input-file=%t.out.json
+// EMIT: remark: pipelined: variant cp-async
+// EMIT: remark: ptxas (sm_86): {{[0-9]+}} registers, 0 bytes spill stores, 0 bytes spill loads, 0 bytes stack frame, 40960 bytes shared memory; 2 blocks/SM (limited by registers)
+// EMIT-FILES: hgemm_f16_128x128x32.sm_86.cubin
+// EMIT-FILES-NEXT: hgemm_f16_128x128x32.sm_86.ptx
+// EMIT-REPORT: "decision":{"pipelined":true
+// EMIT-REPORT-SAME: "ptxas":{"below_target":false,"blocks_per_sm":2,"limit":"registers","registers":{{[0-9]+}},"shared_bytes":40960,"spill_loads_bytes":0,"spill_stores_bytes":0,"stack_frame_bytes":0}

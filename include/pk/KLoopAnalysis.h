@@ -134,6 +134,10 @@ struct KLoopInfo {
 /// a remark when they do not match.
 bool isKLoopCandidate(scf::ForOp forOp);
 
+/// Threads per block from the kernel's `known_block_size`, `nvvm.reqntid`
+/// or `nvvm.maxntid`; 0 when it does not say.
+int64_t getKernelBlockSize(gpu::GPUFuncOp kernel);
+
 /// Matches `forOp` against the input contract. On failure, returns failure
 /// and sets `reason` (lower case, no trailing period) and `where` (the
 /// location of the offending operation, or the loop's).

@@ -62,6 +62,23 @@ struct PipelineKernelOptions
       *this, "report",
       llvm::cl::desc("JSON report path, one object per loop ('-': stdout)"),
       llvm::cl::init("")};
+  PassOptions::Option<std::string> emit{
+      *this, "emit",
+      llvm::cl::desc("mlir (default), llvm, ptx or cubin: also write "
+                     "<out-dir>/<module>.<arch>.{ll,ptx,cubin}"),
+      llvm::cl::init("mlir")};
+  PassOptions::Option<std::string> outDir{
+      *this, "out-dir", llvm::cl::desc("Directory for emitted artefacts"),
+      llvm::cl::init(".")};
+  PassOptions::Option<std::string> cudaPath{
+      *this, "cuda-path",
+      llvm::cl::desc("CUDA toolkit root for ptxas (default: $CUDA_HOME, "
+                     "then /usr/local/cuda)"),
+      llvm::cl::init("")};
+  PassOptions::Option<bool> barePtr{
+      *this, "bare-ptr",
+      llvm::cl::desc("Static-shape memref arguments become bare pointers"),
+      llvm::cl::init(false)};
   PassOptions::Option<bool> skipHighRatio{
       *this, "skip-high-ratio",
       llvm::cl::desc("Do not pipeline loops with a ratio above 20"),
@@ -70,7 +87,8 @@ struct PipelineKernelOptions
 
 /// Adds pk's pipeline to `pm`: K-loop analysis (remarks), the shared-memory
 /// budget check (explicit doubling variants), pipelining (decision remarks
-/// and the JSON report), then canonicalize and CSE.
+/// and the JSON report), canonicalize and CSE, then (emit != mlir) the
+/// emission of LLVM IR / PTX / cubins with ptxas' resource usage.
 void buildPipelineKernelPipeline(OpPassManager &pm,
                                  const PipelineKernelOptions &options);
 

@@ -175,4 +175,52 @@ def PKPipelineKLoops : Pass<"pk-pipeline-kloops", "ModuleOp"> {
   ]);
 }
 
+def PKEmitBinaries : Pass<"pk-emit-binaries", "ModuleOp"> {
+  let summary = "Lower each gpu.module to LLVM IR, PTX and a cubin, and "
+                "report ptxas' resource usage";
+  let description = [{
+    The seed procedure's Step 4 (compile). For every `gpu.module`, a copy is
+    lowered with pk's pipeline (docs/lowering.md):
+
+    ```
+    nvvm-attach-target{chip=<arch> features=+ptx<NN> O=3},
+    gpu.module(convert-nvgpu-to-nvvm, expand-strided-metadata, lower-affine,
+               convert-scf-to-cf, convert-gpu-to-nvvm, canonicalize, cse,
+               reconcile-unrealized-casts),
+    gpu-module-to-binary{format=isa|llvm}
+    ```
+
+    and written to `<out-dir>/<module>.<arch>.ll` (emit=llvm) or
+    `<module>.<arch>.ptx` (emit=ptx, cubin); with emit=cubin, ptxas
+    (`<cuda-path>/bin/ptxas -arch=<arch> -O3 -v`) assembles
+    `<module>.<arch>.cubin` and pk parses its resource usage per kernel:
+    registers, spill stores/loads, stack frame, shared memory. Each kernel
+    gets a remark with them and the occupancy recomputed with the real
+    register count; a warning when that occupancy is below
+    `min-blocks-per-sm` (the cliff crossed after the fact). With `report`,
+    the loops of that kernel in the JSON report gain a `ptxas` object.
+    The IR itself is not changed.
+  }];
+  let options = [
+    Option<"arch", "arch", "std::string", /*default=*/"\"sm_86\"",
+           "Target architecture">,
+    Option<"emit", "emit", "std::string", /*default=*/"\"cubin\"",
+           "llvm, ptx or cubin">,
+    Option<"outDir", "out-dir", "std::string", /*default=*/"\".\"",
+           "Directory for the artefacts (created if missing)">,
+    Option<"cudaPath", "cuda-path", "std::string", /*default=*/"\"\"",
+           "CUDA toolkit root for ptxas (default: $CUDA_HOME, then "
+           "/usr/local/cuda)">,
+    Option<"barePtr", "bare-ptr", "bool", /*default=*/"false",
+           "Static-shape memref kernel arguments become bare device "
+           "pointers (use-bare-ptr-memref-call-conv)">,
+    Option<"report", "report", "std::string", /*default=*/"\"\"",
+           "JSON report (written by pk-pipeline-kloops or "
+           "pk-analyze-kloops) to extend with ptxas' numbers">,
+    Option<"minBlocksPerSM", "min-blocks-per-sm", "int64_t",
+           /*default=*/"2",
+           "Blocks per SM below which the real occupancy is a warning">,
+  ];
+}
+
 #endif // PK_PASSES

@@ -62,6 +62,10 @@ struct TargetInfo {
   int64_t maxThreadsPerBlock;
   /// Whether `cp.async` (LDGSTS) exists: compute capability 8.0 and later.
   bool hasCpAsync;
+  /// The PTX ISA version pk emits for this target, times ten: 6.3 for sm_75
+  /// (its first), 7.8 for sm_8x (the first with sm_89; covers cp.async,
+  /// ldmatrix and mma.sync), 8.0 for sm_90.
+  unsigned ptxVersion;
 };
 
 /// Returns the table entry for `arch` (`sm_75`, `sm_80`, `sm_86`, `sm_87`,

@@ -193,9 +193,7 @@ bool mlir::pk::isKLoopCandidate(scf::ForOp forOp) {
                       [](Operation &op) { return isa<gpu::BarrierOp>(op); });
 }
 
-/// Threads per block from gpu.known_block_size, nvvm.reqntid or
-/// nvvm.maxntid; 0 when the kernel does not say.
-static int64_t getKernelBlockSize(gpu::GPUFuncOp kernel) {
+int64_t mlir::pk::getKernelBlockSize(gpu::GPUFuncOp kernel) {
   auto product = [](ArrayRef<int32_t> dims) {
     int64_t n = 1;
     for (int32_t d : dims)

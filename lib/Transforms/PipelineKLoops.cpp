@@ -144,7 +144,7 @@ struct PipelineKLoopsPass final
         reasons.push_back(llvm::formatv(
             "warning: {0} bytes with {1} stages cross the {2} budget "
             "(blocks/SM {3} -> {4})",
-            budget.smemMultiBytes, stages, target.arch,
+            budget.smemMultiBytes, int64_t(stages), target.arch,
             budget.single.blocksPerSM, budget.multi.blocksPerSM));
     } else {
       llvm::append_range(reasons, budget.reasons);
@@ -197,7 +197,7 @@ struct PipelineKLoopsPass final
     if (pipelined)
       diag << "pipelined: variant " << stringifyPipelineVariant(variant)
            << ", "
-           << (variant == PipelineVariant::RegisterPrefetch ? 1 : stages)
+           << (variant == PipelineVariant::RegisterPrefetch ? int64_t(1) : int64_t(stages))
            << " shared buffer(s)";
     else
       diag << "not pipelined";

@@ -58,6 +58,18 @@ void mlir::pk::buildPipelineKernelPipeline(
   // subexpressions.
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());
+
+  if (options.emit == "mlir")
+    return;
+  PKEmitBinariesOptions emit;
+  emit.arch = options.arch;
+  emit.emit = options.emit;
+  emit.outDir = options.outDir;
+  emit.cudaPath = options.cudaPath;
+  emit.barePtr = options.barePtr;
+  emit.report = options.report == "-" ? std::string() : std::string(options.report);
+  emit.minBlocksPerSM = options.minBlocksPerSM;
+  pm.addPass(createPKEmitBinaries(emit));
 }
 
 void mlir::pk::registerPKDialects(DialectRegistry &registry) {
@@ -71,6 +83,7 @@ void mlir::pk::registerPKPassesAndPipelines() {
   PassPipelineRegistration<PipelineKernelOptions>(
       "pipeline-kernel",
       "pk's pipeline: analyze the K-loops of GPU kernels, check the "
-      "shared-memory budget, software-pipeline them, clean up",
+      "shared-memory budget, software-pipeline them, clean up, and "
+      "optionally emit LLVM IR / PTX / cubins",
       buildPipelineKernelPipeline);
 }

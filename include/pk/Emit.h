@@ -1,0 +1,63 @@
+//===- Emit.h - Lower kernels to PTX / cubin and read ptxas' report -*- C++ -*-===//
+//
+// Part of pk (Pipeline Kernel).
+//
+//===----------------------------------------------------------------------===//
+//
+// pk's own lowering from the nvgpu/gpu/vector/scf level to NVVM, PTX (LLVM's
+// NVPTX back end) and a cubin (ptxas), with the PTX version of the target
+// table (docs/lowering.md).
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef PK_EMIT_H
+#define PK_EMIT_H
+
+#include "pk/Target.h"
+
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Pass/PassManager.h"
+
+#include <string>
+
+namespace mlir {
+namespace pk {
+
+/// What ptxas -v reports for one kernel.
+struct PtxasKernelInfo {
+  std::string name;
+  int64_t registers = 0;
+  int64_t spillStores = 0, spillLoads = 0;
+  int64_t stackFrame = 0;
+  int64_t sharedBytes = 0;
+};
+
+/// Parses the output of `ptxas -v` (one entry per "Compiling entry
+/// function" / "Function properties" block).
+SmallVector<PtxasKernelInfo> parsePtxasOutput(llvm::StringRef text);
+
+/// The output form of `lowerGPUModule`.
+enum class LoweringFormat { LLVMIR, PTX };
+
+/// Adds pk's lowering of every gpu.module under a builtin.module to `pm`
+/// (anchored on that builtin.module), ending in gpu-module-to-binary with
+/// the given format.
+void buildLoweringPipeline(OpPassManager &pm, const TargetInfo &target,
+                           bool barePtr, LoweringFormat format);
+
+/// The CUDA toolkit root: `option` if not empty, else $CUDA_HOME, else
+/// /usr/local/cuda.
+std::string resolveCudaPath(llvm::StringRef option);
+
+/// Runs `<cudaPath>/bin/ptxas -arch=<arch> -O3 -v ptxPath -o cubinPath`.
+/// On failure sets `error` (naming the missing ptxas or quoting its
+/// diagnostics).
+FailureOr<SmallVector<PtxasKernelInfo>>
+runPtxas(llvm::StringRef ptxPath, llvm::StringRef cubinPath,
+         const TargetInfo &target, llvm::StringRef cudaPath,
+         std::string &error);
+
+} // namespace pk
+} // namespace mlir
+
+#endif // PK_EMIT_H

@@ -1,0 +1,131 @@
+//===- Emit.cpp - Lower kernels to PTX / cubin, run ptxas -----------------===//
+//
+// Part of pk (Pipeline Kernel).
+//
+//===----------------------------------------------------------------------===//
+
+#include "pk/Emit.h"
+
+#include "mlir/Conversion/Passes.h"
+#include "mlir/Dialect/GPU/Transforms/Passes.h"
+#include "mlir/Dialect/MemRef/Transforms/Passes.h"
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/Transforms/Passes.h"
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/Process.h"
+#include "llvm/Support/Program.h"
+#include "llvm/Support/Regex.h"
+
+using namespace mlir;
+using namespace mlir::pk;
+
+void mlir::pk::buildLoweringPipeline(OpPassManager &pm,
+                                     const TargetInfo &target, bool barePtr,
+                                     LoweringFormat format) {
+  GpuNVVMAttachTargetOptions attach;
+  attach.chip = target.arch.str();
+  attach.features = llvm::formatv("+ptx{0}", target.ptxVersion).str();
+  attach.optLevel = 3;
+  pm.addPass(createGpuNVVMAttachTarget(attach));
+
+  OpPassManager &gpuPm = pm.nest<gpu::GPUModuleOp>();
+  gpuPm.addPass(createConvertNVGPUToNVVMPass());
+  gpuPm.addPass(memref::createExpandStridedMetadataPass());
+  gpuPm.addPass(createLowerAffinePass());
+  gpuPm.addPass(createSCFToControlFlowPass());
+  ConvertGpuOpsToNVVMOpsOptions toNVVM;
+  toNVVM.useBarePtrCallConv = barePtr;
+  gpuPm.addPass(createConvertGpuOpsToNVVMOps(toNVVM));
+  gpuPm.addPass(createCanonicalizerPass());
+  gpuPm.addPass(createCSEPass());
+  gpuPm.addPass(createReconcileUnrealizedCastsPass());
+
+  GpuModuleToBinaryPassOptions toBinary;
+  toBinary.compilationTarget =
+      format == LoweringFormat::PTX ? "isa" : "llvm";
+  pm.addPass(createGpuModuleToBinaryPass(toBinary));
+}
+
+std::string mlir::pk::resolveCudaPath(StringRef option) {
+  if (!option.empty())
+    return option.str();
+  if (std::optional<std::string> home =
+          llvm::sys::Process::GetEnv("CUDA_HOME"))
+    if (!home->empty())
+      return *home;
+  return "/usr/local/cuda";
+}
+
+SmallVector<PtxasKernelInfo> mlir::pk::parsePtxasOutput(StringRef text) {
+  SmallVector<PtxasKernelInfo> kernels;
+  llvm::Regex function("Compiling entry function '([^']+)'");
+  llvm::Regex spills("([0-9]+) bytes stack frame, ([0-9]+) bytes spill "
+                     "stores, ([0-9]+) bytes spill loads");
+  llvm::Regex used("Used ([0-9]+) registers");
+  llvm::Regex smem("([0-9]+) bytes smem");
+  SmallVector<StringRef> lines;
+  text.split(lines, '\n');
+  for (StringRef line : lines) {
+    SmallVector<StringRef> m;
+    if (function.match(line, &m)) {
+      kernels.push_back(PtxasKernelInfo{m[1].str()});
+      continue;
+    }
+    if (kernels.empty())
+      continue;
+    PtxasKernelInfo &k = kernels.back();
+    if (spills.match(line, &m)) {
+      llvm::to_integer(m[1], k.stackFrame);
+      llvm::to_integer(m[2], k.spillStores);
+      llvm::to_integer(m[3], k.spillLoads);
+    }
+    if (used.match(line, &m))
+      llvm::to_integer(m[1], k.registers);
+    if (smem.match(line, &m))
+      llvm::to_integer(m[1], k.sharedBytes);
+  }
+  return kernels;
+}
+
+FailureOr<SmallVector<PtxasKernelInfo>>
+mlir::pk::runPtxas(StringRef ptxPath, StringRef cubinPath,
+                   const TargetInfo &target, StringRef cudaPath,
+                   std::string &error) {
+  SmallString<256> ptxas(cudaPath);
+  llvm::sys::path::append(ptxas, "bin", "ptxas");
+  if (!llvm::sys::fs::can_execute(ptxas)) {
+    error = ("ptxas not found at '" + ptxas +
+             "': pass cuda-path=<CUDA toolkit root> or set CUDA_HOME")
+                .str();
+    return failure();
+  }
+  SmallString<128> log;
+  if (std::error_code ec =
+          llvm::sys::fs::createTemporaryFile("pk-ptxas", "log", log)) {
+    error = "cannot create a temporary file: " + ec.message();
+    return failure();
+  }
+  std::string archArg = ("-arch=" + target.arch).str();
+  SmallVector<StringRef> args{ptxas, archArg,   "-O3", "-v",
+                              ptxPath, "-o", cubinPath};
+  std::optional<StringRef> redirects[] = {std::nullopt, StringRef(log),
+                                          StringRef(log)};
+  std::string execError;
+  int rc = llvm::sys::ExecuteAndWait(ptxas, args, /*Env=*/std::nullopt,
+                                     redirects, /*SecondsToWait=*/0,
+                                     /*MemoryLimit=*/0, &execError);
+  auto buffer = llvm::MemoryBuffer::getFile(log);
+  std::string output = buffer ? (*buffer)->getBuffer().str() : "";
+  llvm::sys::fs::remove(log);
+  if (rc != 0) {
+    error = ("ptxas failed (exit " + Twine(rc) + "): " +
+             (execError.empty() ? StringRef(output).trim() : execError))
+                .str();
+    return failure();
+  }
+  return parsePtxasOutput(output);
+}

@@ -1,0 +1,300 @@
+//===- EmitBinaries.cpp - pk-emit-binaries --------------------------------===//
+//
+// Part of pk (Pipeline Kernel).
+//
+//===----------------------------------------------------------------------===//
+//
+// Writes <out-dir>/<module>.<arch>.{ll,ptx,cubin} for every gpu.module and
+// reports ptxas' resource usage and the occupancy it implies. The IR is not
+// changed: each gpu.module is lowered as a copy inside a temporary nested
+// module. Tests: test/pk-emit-binaries.mlir, test/pk-emit-binaries-invalid.mlir.
+//
+//===----------------------------------------------------------------------===//
+
+#include "pk/Emit.h"
+#include "pk/KLoopAnalysis.h"
+#include "pk/Passes.h"
+
+#include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/Support/FileUtilities.h"
+#include "llvm/ADT/ScopeExit.h"
+#include "llvm/Bitcode/BitcodeReader.h"
+#include "llvm/IR/LLVMContext.h"
+#include "llvm/IR/Module.h"
+#include "llvm/Support/DebugLog.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/ToolOutputFile.h"
+
+#define DEBUG_TYPE "pk-emit-binaries"
+
+namespace mlir {
+namespace pk {
+#define GEN_PASS_DEF_PKEMITBINARIES
+#include "pk/Passes.h.inc"
+} // namespace pk
+} // namespace mlir
+
+using namespace mlir;
+using namespace mlir::pk;
+
+/// Writes `contents` to `path`; on failure emits an error at `loc`.
+static LogicalResult writeFile(Location loc, StringRef path,
+                               StringRef contents) {
+  std::string error;
+  std::unique_ptr<llvm::ToolOutputFile> file = openOutputFile(path, &error);
+  if (!file)
+    return emitError(loc) << "cannot write '" << path << "': " << error;
+  file->os() << contents;
+  file->keep();
+  return success();
+}
+
+/// Turns LLVM bitcode into textual IR.
+static FailureOr<std::string> bitcodeToText(StringRef bitcode,
+                                            std::string &error) {
+  llvm::LLVMContext llvmContext;
+  std::unique_ptr<llvm::MemoryBuffer> buffer =
+      llvm::MemoryBuffer::getMemBuffer(bitcode, "kernel", false);
+  llvm::Expected<std::unique_ptr<llvm::Module>> module =
+      llvm::parseBitcodeFile(buffer->getMemBufferRef(), llvmContext);
+  if (!module) {
+    error = llvm::toString(module.takeError());
+    return failure();
+  }
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  (*module)->print(os, nullptr);
+  return text;
+}
+
+/// Rejects operations the target's NVPTX back end cannot select (LLVM would
+/// abort): mma.sync shapes and cp.async that need sm_80.
+static LogicalResult checkTargetSupport(gpu::GPUModuleOp gpuModule,
+                                        const TargetInfo &target) {
+  if (target.computeCapability >= 80)
+    return success();
+  WalkResult walk = gpuModule.walk([&](Operation *op) {
+    if (isa<nvgpu::DeviceAsyncCopyOp>(op)) {
+      emitError(op->getLoc())
+          << "nvgpu.device_async_copy (cp.async) needs sm_80 or later; "
+          << target.arch << " has none: use variant=ldg-register";
+      return WalkResult::interrupt();
+    }
+    if (auto mma = dyn_cast<nvgpu::MmaSyncOp>(op)) {
+      std::array<int64_t, 3> shape = mma.getMmaShapeAsArray();
+      // sm_75 has m16n8k8 (f16) and m8n8k16 (i8); m16n8k16 and m16n8k32
+      // arrived with sm_80.
+      bool supported = (shape[0] == 16 && shape[1] == 8 && shape[2] == 8) ||
+                       (shape[0] == 8 && shape[1] == 8 && shape[2] == 16);
+      if (!supported) {
+        emitError(op->getLoc())
+            << "nvgpu.mma.sync m" << shape[0] << "n" << shape[1] << "k"
+            << shape[2] << " needs sm_80 or later; " << target.arch
+            << " supports m16n8k8 (f16) and m8n8k16 (i8)";
+        return WalkResult::interrupt();
+      }
+    }
+    return WalkResult::advance();
+  });
+  return failure(walk.wasInterrupted());
+}
+
+namespace {
+struct EmitBinariesPass final
+    : public pk::impl::PKEmitBinariesBase<EmitBinariesPass> {
+  using Base::Base;
+
+  /// The lowering runs as a dynamic pipeline: load every dialect its passes
+  /// create up front.
+  void getDependentDialects(DialectRegistry &registry) const override {
+    OpPassManager pm(ModuleOp::getOperationName());
+    buildLoweringPipeline(pm, *lookupTarget("sm_86"), /*barePtr=*/false,
+                          LoweringFormat::PTX);
+    pm.getDependentDialects(registry);
+  }
+
+  void runOnOperation() override {
+    ModuleOp module = getOperation();
+    const TargetInfo *target = lookupTargetOrEmitError(module, arch);
+    if (!target)
+      return signalPassFailure();
+    if (emit != "llvm" && emit != "ptx" && emit != "cubin") {
+      emitError(module.getLoc())
+          << "unknown emit format '" << emit << "'; expected llvm, ptx or "
+          << "cubin (or mlir in pipeline-kernel)";
+      return signalPassFailure();
+    }
+    std::string cuda = resolveCudaPath(cudaPath);
+    if (emit == "cubin") {
+      SmallString<256> ptxas(cuda);
+      llvm::sys::path::append(ptxas, "bin", "ptxas");
+      if (!llvm::sys::fs::can_execute(ptxas)) {
+        emitError(module.getLoc())
+            << "ptxas not found at '" << ptxas
+            << "': pass cuda-path=<CUDA toolkit root> or set CUDA_HOME";
+        return signalPassFailure();
+      }
+    }
+    if (std::error_code ec = llvm::sys::fs::create_directories(outDir)) {
+      emitError(module.getLoc())
+          << "cannot create out-dir '" << outDir << "': " << ec.message();
+      return signalPassFailure();
+    }
+
+    SmallVector<gpu::GPUModuleOp> gpuModules(
+        module.getOps<gpu::GPUModuleOp>());
+    if (gpuModules.empty())
+      emitRemark(module.getLoc()) << "no gpu.module to emit";
+    llvm::StringMap<PtxasKernelInfo> resources;
+    for (gpu::GPUModuleOp gpuModule : gpuModules)
+      if (failed(emitModule(gpuModule, *target, cuda, resources)))
+        return signalPassFailure();
+    if (!report.empty() && !resources.empty() &&
+        failed(extendReport(module.getLoc(), *target, resources)))
+      return signalPassFailure();
+  }
+
+  /// Lowers a copy of `gpuModule` and writes its artefacts; records ptxas'
+  /// numbers per "<module>::<kernel>".
+  LogicalResult emitModule(gpu::GPUModuleOp gpuModule,
+                           const TargetInfo &target, StringRef cuda,
+                           llvm::StringMap<PtxasKernelInfo> &resources) {
+    Location loc = gpuModule.getLoc();
+    if (failed(checkTargetSupport(gpuModule, target)))
+      return failure();
+    ModuleOp module = getOperation();
+    OpBuilder builder(module.getContext());
+    builder.setInsertionPointToEnd(module.getBody());
+    auto wrapper = ModuleOp::create(builder, loc);
+    wrapper->setAttr(gpu::GPUDialect::getContainerModuleAttrName(),
+                     builder.getUnitAttr());
+    builder.setInsertionPointToStart(wrapper.getBody());
+    builder.clone(*gpuModule);
+    auto cleanup = llvm::make_scope_exit([&] { wrapper->erase(); });
+
+    LoweringFormat format =
+        emit == "llvm" ? LoweringFormat::LLVMIR : LoweringFormat::PTX;
+    OpPassManager pm(ModuleOp::getOperationName());
+    buildLoweringPipeline(pm, target, barePtr, format);
+    if (failed(runPipeline(pm, wrapper)))
+      return emitError(loc) << "lowering gpu.module @" << gpuModule.getName()
+                            << " to " << (emit == "llvm" ? "LLVM IR" : "PTX")
+                            << " for " << target.arch << " failed";
+    auto binaries = wrapper.getOps<gpu::BinaryOp>();
+    if (binaries.empty())
+      return emitError(loc) << "gpu-module-to-binary produced no gpu.binary";
+    auto object = cast<gpu::ObjectAttr>((*binaries.begin()).getObjects()[0]);
+    StringRef contents = object.getObject().getValue();
+
+    SmallString<256> base(outDir);
+    llvm::sys::path::append(base, (gpuModule.getName() + "." + target.arch));
+    if (emit == "llvm") {
+      std::string error;
+      FailureOr<std::string> text = bitcodeToText(contents, error);
+      if (failed(text))
+        return emitError(loc) << "cannot read the LLVM bitcode: " << error;
+      return writeFile(loc, (base + ".ll").str(), *text);
+    }
+    std::string ptxPath = (base + ".ptx").str();
+    if (failed(writeFile(loc, ptxPath, contents)))
+      return failure();
+    if (emit == "ptx")
+      return success();
+
+    std::string cubinPath = (base + ".cubin").str();
+    std::string error;
+    FailureOr<SmallVector<PtxasKernelInfo>> kernels =
+        runPtxas(ptxPath, cubinPath, target, cuda, error);
+    if (failed(kernels))
+      return emitError(loc) << error;
+    // Report in the module's order, not ptxas'.
+    for (auto func : gpuModule.getOps<gpu::GPUFuncOp>()) {
+      const PtxasKernelInfo *info = llvm::find_if(
+          *kernels, [&](const PtxasKernelInfo &k) {
+            return k.name == func.getName();
+          });
+      if (info == kernels->end())
+        continue;
+      reportKernel(gpuModule, *info, target);
+      resources[(gpuModule.getName() + "::" + info->name).str()] = *info;
+    }
+    return success();
+  }
+
+  /// Remark with ptxas' numbers and the occupancy they imply; a warning when
+  /// that occupancy is below min-blocks-per-sm.
+  void reportKernel(gpu::GPUModuleOp gpuModule, const PtxasKernelInfo &info,
+                    const TargetInfo &target) {
+    auto func = gpuModule.lookupSymbol<gpu::GPUFuncOp>(info.name);
+    Location loc = func ? func.getLoc() : gpuModule.getLoc();
+    InFlightDiagnostic remark = emitRemark(loc);
+    remark << "ptxas (" << target.arch << "): " << info.registers
+           << " registers, " << info.spillStores << " bytes spill stores, "
+           << info.spillLoads << " bytes spill loads, " << info.stackFrame
+           << " bytes stack frame, " << info.sharedBytes
+           << " bytes shared memory";
+    int64_t threads = func ? getKernelBlockSize(func) : 0;
+    if (threads <= 0)
+      return;
+    Occupancy occ = computeOccupancy(target, threads, info.registers,
+                                     info.sharedBytes);
+    remark << "; " << occ.blocksPerSM << " blocks/SM (limited by "
+           << stringifyOccupancyLimit(occ.limit) << ")";
+    remark.report();
+    if (occ.blocksPerSM < minBlocksPerSM)
+      emitWarning(loc) << "with ptxas' " << info.registers
+                       << " registers per thread the kernel keeps "
+                       << occ.blocksPerSM << " blocks/SM on " << target.arch
+                       << " (limited by " << stringifyOccupancyLimit(occ.limit)
+                       << "), below min-blocks-per-sm=" << int64_t(minBlocksPerSM)
+                       << ": the occupancy cliff is crossed after the fact";
+  }
+
+  /// Adds a `ptxas` object to every report line of an emitted kernel.
+  LogicalResult extendReport(Location loc, const TargetInfo &target,
+                             const llvm::StringMap<PtxasKernelInfo> &res) {
+    auto buffer = llvm::MemoryBuffer::getFile(report);
+    if (!buffer)
+      return emitError(loc) << "cannot read the report '" << report
+                            << "': " << buffer.getError().message();
+    std::string out;
+    SmallVector<StringRef> lines;
+    (*buffer)->getBuffer().split(lines, '\n', -1, /*KeepEmpty=*/false);
+    for (StringRef line : lines) {
+      llvm::Expected<llvm::json::Value> value = llvm::json::parse(line);
+      if (!value) {
+        llvm::consumeError(value.takeError());
+        return emitError(loc) << "the report '" << report
+                              << "' is not JSON Lines";
+      }
+      if (llvm::json::Object *obj = value->getAsObject()) {
+        std::optional<StringRef> kernel = obj->getString("kernel");
+        std::optional<StringRef> objArch = obj->getString("arch");
+        auto it = kernel ? res.find(*kernel) : res.end();
+        if (it != res.end() && objArch == target.arch) {
+          const PtxasKernelInfo &info = it->second;
+          int64_t threads = obj->getInteger("threads_per_block").value_or(0);
+          Occupancy occ = computeOccupancy(target, threads, info.registers,
+                                           info.sharedBytes);
+          (*obj)["ptxas"] = llvm::json::Object{
+              {"registers", info.registers},
+              {"spill_stores_bytes", info.spillStores},
+              {"spill_loads_bytes", info.spillLoads},
+              {"stack_frame_bytes", info.stackFrame},
+              {"shared_bytes", info.sharedBytes},
+              {"blocks_per_sm", occ.blocksPerSM},
+              {"limit", stringifyOccupancyLimit(occ.limit)},
+              {"below_target", occ.blocksPerSM < minBlocksPerSM},
+          };
+        }
+      }
+      out += llvm::formatv("{0}\n", *value).str();
+    }
+    return writeFile(loc, report, out);
+  }
+};
+} // namespace

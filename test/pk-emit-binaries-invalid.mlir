@@ -1,0 +1,47 @@
+// RUN: pk-opt %s -split-input-file -verify-diagnostics --pk-emit-binaries='arch=sm_75 emit=ptx out-dir=%t' -o /dev/null
+// RUN: not pk-opt %s -split-input-file --pk-emit-binaries='emit=sass out-dir=%t' -o /dev/null 2>&1 | FileCheck %s --check-prefix=FORMAT
+// RUN: not pk-opt %s -split-input-file --pk-emit-binaries='emit=cubin cuda-path=%t/no-cuda out-dir=%t' -o /dev/null 2>&1 | FileCheck %s --check-prefix=NOPTXAS -DDIR=%t
+// RUN: not pk-opt %s -split-input-file --pk-emit-binaries='arch=sm_100 out-dir=%t' -o /dev/null 2>&1 | FileCheck %s --check-prefix=ARCH
+
+// FORMAT: error: unknown emit format 'sass'; expected llvm, ptx or cubin (or mlir in pipeline-kernel)
+// NOPTXAS: error: ptxas not found at '[[DIR]]/no-cuda/bin/ptxas': pass cuda-path=<CUDA toolkit root> or set CUDA_HOME
+// ARCH: error: unknown arch 'sm_100'; pk knows: sm_75, sm_80, sm_86, sm_87, sm_89, sm_90
+
+// sm_75 has no m16n8k16 mma.sync: LLVM's NVPTX back end would abort, pk
+// reports it instead.
+module attributes {gpu.container_module} {
+  gpu.module @m {
+    gpu.func @mma(%a: vector<4x2xf16>, %b: vector<2x2xf16>, %c: vector<2x2xf32>, %out: memref<2x2xf32>) kernel {
+      // expected-error @below {{nvgpu.mma.sync m16n8k16 needs sm_80 or later; sm_75 supports m16n8k8 (f16) and m8n8k16 (i8)}}
+      %d = nvgpu.mma.sync (%a, %b, %c) {mmaShape = [16, 8, 16]} : (vector<4x2xf16>, vector<2x2xf16>, vector<2x2xf32>) -> vector<2x2xf32>
+      gpu.return
+    }
+  }
+}
+
+// -----
+
+// cp.async needs sm_80.
+module attributes {gpu.container_module} {
+  gpu.module @m {
+    gpu.func @cpasync(%src: memref<128xf32>)
+        workgroup(%dst: memref<128xf32, #gpu.address_space<workgroup>>) kernel {
+      %c0 = arith.constant 0 : index
+      // expected-error @below {{nvgpu.device_async_copy (cp.async) needs sm_80 or later; sm_75 has none: use variant=ldg-register}}
+      %t = nvgpu.device_async_copy %src[%c0], %dst[%c0], 4 : memref<128xf32> to memref<128xf32, #gpu.address_space<workgroup>>
+      gpu.return
+    }
+  }
+}
+
+// -----
+
+// m16n8k8 is fine on sm_75.
+module attributes {gpu.container_module} {
+  gpu.module @m {
+    gpu.func @mma_k8(%a: vector<2x2xf16>, %b: vector<1x2xf16>, %c: vector<2x2xf32>, %out: memref<2x2xf32>) kernel {
+      %d = nvgpu.mma.sync (%a, %b, %c) {mmaShape = [16, 8, 8]} : (vector<2x2xf16>, vector<1x2xf16>, vector<2x2xf32>) -> vector<2x2xf32>
+      gpu.return
+    }
+  }
+}

@@ -1,0 +1,87 @@
+// REQUIRES: ptxas
+// RUN: rm -rf %t && mkdir -p %t
+// emit=cubin: PTX + cubin per gpu.module, a remark per kernel with ptxas'
+// numbers, and the report extended with them.
+// RUN: pk-opt %s --pk-pipeline-kloops='report=%t/report.json' --pk-emit-binaries='arch=sm_86 emit=cubin out-dir=%t/cubin cuda-path=%cuda_path report=%t/report.json' -o /dev/null 2>&1 | FileCheck %s --check-prefix=REMARK
+// RUN: ls %t/cubin | FileCheck %s --check-prefix=FILES
+// RUN: FileCheck %s --check-prefix=PTX86 --input-file=%t/cubin/m.sm_86.ptx
+// RUN: FileCheck %s --check-prefix=REPORT --input-file=%t/report.json
+// sm_90 gets PTX 8.0; bare-ptr turns each static memref into one pointer.
+// RUN: pk-opt %s --pk-emit-binaries='arch=sm_90 emit=ptx bare-ptr=1 out-dir=%t/ptx' -o /dev/null
+// RUN: FileCheck %s --check-prefix=PTX90 --input-file=%t/ptx/m.sm_90.ptx
+// RUN: pk-opt %s --pk-emit-binaries='emit=llvm out-dir=%t/llvm' -o /dev/null
+// RUN: FileCheck %s --check-prefix=LLVM --input-file=%t/llvm/m.sm_86.ll
+// The IR itself is unchanged.
+// RUN: pk-opt %s --pk-emit-binaries='emit=ptx out-dir=%t/same' | FileCheck %s --check-prefix=IR
+
+// REMARK: remark: pipelined: variant cp-async
+// REMARK: remark: ptxas (sm_86): {{[0-9]+}} registers, 0 bytes spill stores, 0 bytes spill loads, 0 bytes stack frame, 8192 bytes shared memory; {{[0-9]+}} blocks/SM (limited by
+// The 1024-thread kernel fits once per SM on sm_86 (48 warps / 32): a warning.
+// REMARK: remark: ptxas (sm_86): {{[0-9]+}} registers, {{.*}}; 1 blocks/SM (limited by threads)
+// REMARK: warning: with ptxas' {{[0-9]+}} registers per thread the kernel keeps 1 blocks/SM on sm_86 (limited by threads), below min-blocks-per-sm=2: the occupancy cliff is crossed after the fact
+
+// FILES: m.sm_86.cubin
+// FILES-NEXT: m.sm_86.ptx
+
+// PTX86: .version 7.8
+// PTX86: .target sm_86
+// PTX86: .entry attr_trip3(
+// PTX86: cp.async.cg.shared.global
+// PTX86: .entry big_block(
+
+// REPORT: "kernel":"m::attr_trip3"
+// REPORT-SAME: "ptxas":{"below_target":false,"blocks_per_sm":{{[0-9]+}},"limit":"{{[a-z_]+}}","registers":{{[0-9]+}},"shared_bytes":8192,"spill_loads_bytes":0,"spill_stores_bytes":0,"stack_frame_bytes":0}
+
+// PTX90: .version 8.0
+// PTX90: .target sm_90
+// PTX90: .entry attr_trip3(
+// PTX90-NEXT: .param .u64 {{.*}}attr_trip3_param_0,
+// PTX90-NEXT: .param .u64 {{.*}}attr_trip3_param_1
+// PTX90-NEXT: )
+
+// LLVM: target triple = "nvptx64-nvidia-cuda"
+// LLVM: define ptx_kernel void @attr_trip3(
+
+// IR: gpu.module @m
+// IR-NOT: gpu.binary
+
+module attributes {gpu.container_module} {
+  gpu.module @m {
+    gpu.func @attr_trip3(%A: memref<64x128xf16>, %out: memref<64xf32>)
+        workgroup(%s: memref<64x32xf16, #gpu.address_space<workgroup>>)
+        kernel attributes {known_block_size = array<i32: 256, 1, 1>} {
+      %c0 = arith.constant 0 : index
+      %c4 = arith.constant 4 : index
+      %c8 = arith.constant 8 : index
+      %c16 = arith.constant 16 : index
+      %c32 = arith.constant 32 : index
+      %c112 = arith.constant 112 : index
+      %tid = gpu.thread_id x
+      %row = arith.divui %tid, %c4 : index
+      %q = arith.remui %tid, %c4 : index
+      %col = arith.muli %q, %c8 : index
+      %init = arith.constant dense<0.0> : vector<8xf32>
+      %r = scf.for %k = %c16 to %c112 step %c32 iter_args(%acc = %init) -> (vector<8xf32>) {
+        %gk = arith.addi %k, %col : index
+        %v = vector.load %A[%row, %gk] : memref<64x128xf16>, vector<8xf16>
+        vector.store %v, %s[%row, %col] : memref<64x32xf16, #gpu.address_space<workgroup>>, vector<8xf16>
+        gpu.barrier
+        %x = vector.load %s[%row, %col] : memref<64x32xf16, #gpu.address_space<workgroup>>, vector<8xf16>
+        %xf = arith.extf %x : vector<8xf16> to vector<8xf32>
+        %d = vector.fma %xf, %xf, %acc : vector<8xf32>
+        gpu.barrier
+        scf.yield %d : vector<8xf32>
+      }
+      %e = vector.extract %r[0] : f32 from vector<8xf32>
+      memref.store %e, %out[%row] : memref<64xf32>
+      gpu.return
+    }
+    gpu.func @big_block(%out: memref<1024xf32>)
+        kernel attributes {known_block_size = array<i32: 1024, 1, 1>} {
+      %tid = gpu.thread_id x
+      %c = arith.constant 1.0 : f32
+      memref.store %c, %out[%tid] : memref<1024xf32>
+      gpu.return
+    }
+  }
+}
