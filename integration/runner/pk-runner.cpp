@@ -1,0 +1,564 @@
+// pk-runner: load a pk GEMM kernel (cubin or PTX) with the CUDA driver API,
+// run it on random inputs, check it against a CPU reference in double
+// precision, and time it with CUDA events.
+//
+// Kernel contract (examples/gen_gemm.py, "TN" layout, static shapes):
+//   A : MxK row-major, B : NxK row-major, C : MxN row-major,
+//   C[m][n] = sum_k A[m][k] * B[n][k]
+//   grid (N/BN, M/BM, 1), block (threads, 1, 1), three bare device pointers
+//   (A, B, C) as parameters (convert-gpu-to-nvvm use-bare-ptr-memref-call-conv).
+//   hgemm: f16 x f16 -> f32, igemm: i8 x i8 -> i32, sgemm: f32 x f32 -> f32.
+//
+// Usage:
+//   pk-runner --kind hgemm|igemm|sgemm --module FILE --kernel NAME
+//             --m M --n N --k K [--bm 128 --bn 128] [--threads 256]
+//             [--smem BYTES] [--check full|rows:N|none] [--warmup 3]
+//             [--iters 10] [--seed S] [--json OUT] [--label TEXT]
+//
+// The output buffer is poisoned (NaN / 0x7F7F7F7F) before the first launch, so
+// elements the kernel never writes fail the check. All launches (warmup + timed)
+// write the same C; the check reads C after the last launch. If warmup and
+// iters are both 0, the kernel is launched once (for correctness only).
+// Tolerances (element passes if |got-ref| <= abs + rel*|ref|):
+//   igemm 0.5/0.1, hgemm 1e-2/1e-2, sgemm 1e-3/1e-3.
+// Exit status: 0 pass, 1 wrong result, 2 usage / CUDA error.
+
+#include <cuda.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <thread>
+#include <vector>
+
+namespace {
+
+// ---------------------------------------------------------------- utilities
+
+struct Options {
+  std::string kind, module, kernel, check = "full", json, label;
+  long m = 0, n = 0, k = 0, bm = 128, bn = 128, threads = 256, smem = 0;
+  int warmup = 3, iters = 10;
+  uint64_t seed = 20261129;
+};
+
+[[noreturn]] void usage(const char *msg) {
+  if (msg) std::fprintf(stderr, "pk-runner: %s\n", msg);
+  std::fprintf(stderr,
+               "usage: pk-runner --kind hgemm|igemm|sgemm --module FILE --kernel NAME\n"
+               "                 --m M --n N --k K [--bm 128 --bn 128] [--threads 256]\n"
+               "                 [--smem BYTES] [--check full|rows:N|none] [--warmup 3]\n"
+               "                 [--iters 10] [--seed S] [--json OUT] [--label TEXT]\n");
+  std::exit(2);
+}
+
+std::string jsonEscape(const std::string &s) {
+  std::string o;
+  for (char c : s) {
+    switch (c) {
+    case '"': o += "\\\""; break;
+    case '\\': o += "\\\\"; break;
+    case '\n': o += "\\n"; break;
+    case '\t': o += "\\t"; break;
+    default:
+      if (static_cast<unsigned char>(c) < 0x20) {
+        char buf[8];
+        std::snprintf(buf, sizeof buf, "\\u%04x", c);
+        o += buf;
+      } else {
+        o += c;
+      }
+    }
+  }
+  return o;
+}
+
+std::string jnum(double v) {
+  if (!std::isfinite(v)) return "null";
+  char buf[64];
+  std::snprintf(buf, sizeof buf, "%.9g", v);
+  return buf;
+}
+
+struct SplitMix64 {
+  uint64_t s;
+  explicit SplitMix64(uint64_t seed) : s(seed) {}
+  uint64_t next() {
+    uint64_t z = (s += 0x9E3779B97F4A7C15ull);
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+    return z ^ (z >> 31);
+  }
+  // uniform integer in [lo, hi]
+  long range(long lo, long hi) {
+    return lo + static_cast<long>(next() % static_cast<uint64_t>(hi - lo + 1));
+  }
+  // uniform float in [-1, 1)
+  float unit() {
+    return static_cast<float>(static_cast<double>(next() >> 40) / 8388608.0 - 1.0);
+  }
+};
+
+// IEEE binary32 -> binary16, round to nearest even.
+uint16_t floatToHalf(float f) {
+  uint32_t x;
+  std::memcpy(&x, &f, 4);
+  uint32_t sign = (x >> 16) & 0x8000u;
+  uint32_t exp = (x >> 23) & 0xFFu;
+  uint32_t man = x & 0x7FFFFFu;
+  if (exp == 0xFF) return static_cast<uint16_t>(sign | 0x7C00u | (man ? 0x200u : 0u));
+  int e = static_cast<int>(exp) - 127 + 15;
+  if (e >= 0x1F) return static_cast<uint16_t>(sign | 0x7C00u);
+  if (e <= 0) {
+    if (e < -10) return static_cast<uint16_t>(sign);
+    man |= 0x800000u;
+    int shift = 14 - e;
+    uint32_t h = man >> shift;
+    uint32_t rem = man & ((1u << shift) - 1);
+    uint32_t half = 1u << (shift - 1);
+    if (rem > half || (rem == half && (h & 1u))) ++h;
+    return static_cast<uint16_t>(sign | h);
+  }
+  uint32_t h = (static_cast<uint32_t>(e) << 10) | (man >> 13);
+  uint32_t rem = man & 0x1FFFu;
+  if (rem > 0x1000u || (rem == 0x1000u && (h & 1u))) ++h;
+  return static_cast<uint16_t>(sign | h);
+}
+
+float halfToFloat(uint16_t h) {
+  uint32_t sign = (h & 0x8000u) << 16;
+  uint32_t exp = (h >> 10) & 0x1Fu;
+  uint32_t man = h & 0x3FFu;
+  uint32_t x;
+  if (exp == 0) {
+    if (man == 0) {
+      x = sign;
+    } else {
+      int e = -1;
+      do { ++e; man <<= 1; } while (!(man & 0x400u));
+      x = sign | static_cast<uint32_t>(127 - 15 - e) << 23 | ((man & 0x3FFu) << 13);
+    }
+  } else if (exp == 0x1F) {
+    x = sign | 0x7F800000u | (man << 13);
+  } else {
+    x = sign | ((exp + 127 - 15) << 23) | (man << 13);
+  }
+  float f;
+  std::memcpy(&f, &x, 4);
+  return f;
+}
+
+// ------------------------------------------------------------------ CUDA
+
+std::string g_error;
+
+bool ok(CUresult r, const char *what) {
+  if (r == CUDA_SUCCESS) return true;
+  const char *name = nullptr, *str = nullptr;
+  cuGetErrorName(r, &name);
+  cuGetErrorString(r, &str);
+  std::ostringstream os;
+  os << what << " failed: " << (name ? name : "?") << " (" << static_cast<int>(r)
+     << "): " << (str ? str : "?");
+  g_error = os.str();
+  std::fprintf(stderr, "pk-runner: %s\n", g_error.c_str());
+  return false;
+}
+
+struct Result {
+  std::string status = "error";  // pass | fail | error
+  std::string device, moduleFormat;
+  int ccMajor = 0, ccMinor = 0;
+  double loadMs = 0;
+  int numRegs = -1, localBytes = -1, sharedBytes = -1, maxThreads = -1;
+  std::vector<double> times;
+  double medianMs = NAN, minMs = NAN, meanMs = NAN;
+  long rowsChecked = 0, elemsChecked = 0, mismatches = 0, unwritten = 0;
+  double maxAbsErr = 0, maxRelErr = 0, tolAbs = 0, tolRel = 0;
+  std::vector<std::string> firstMismatches;
+  bool checked = false;
+};
+
+void writeJson(const Options &o, const Result &r, const std::string &cmdline) {
+  if (o.json.empty()) return;
+  double ops = 2.0 * o.m * o.n * o.k;
+  std::ostringstream j;
+  j << "{\n";
+  j << "  \"kernel\": \"" << jsonEscape(o.kernel) << "\",\n";
+  j << "  \"module\": \"" << jsonEscape(o.module) << "\",\n";
+  j << "  \"module_format\": \"" << r.moduleFormat << "\",\n";
+  j << "  \"label\": \"" << jsonEscape(o.label) << "\",\n";
+  j << "  \"kind\": \"" << o.kind << "\",\n";
+  j << "  \"m\": " << o.m << ", \"n\": " << o.n << ", \"k\": " << o.k << ",\n";
+  j << "  \"size\": \"" << o.m << "x" << o.n << "x" << o.k << "\",\n";
+  j << "  \"bm\": " << o.bm << ", \"bn\": " << o.bn << ", \"threads\": " << o.threads
+    << ", \"dyn_smem\": " << o.smem << ",\n";
+  j << "  \"grid\": [" << (o.bn ? o.n / o.bn : 0) << ", " << (o.bm ? o.m / o.bm : 0)
+    << ", 1],\n";
+  j << "  \"device\": \"" << jsonEscape(r.device) << "\", \"cc\": \"" << r.ccMajor << "."
+    << r.ccMinor << "\",\n";
+  j << "  \"module_load_ms\": " << jnum(r.loadMs) << ",\n";
+  j << "  \"num_regs\": " << r.numRegs << ", \"local_bytes\": " << r.localBytes
+    << ", \"static_shared_bytes\": " << r.sharedBytes << ", \"max_threads_per_block\": "
+    << r.maxThreads << ",\n";
+  j << "  \"warmup\": " << o.warmup << ", \"iters\": " << o.iters << ",\n";
+  j << "  \"times_ms\": [";
+  for (size_t i = 0; i < r.times.size(); ++i) j << (i ? ", " : "") << jnum(r.times[i]);
+  j << "],\n";
+  j << "  \"median_ms\": " << jnum(r.medianMs) << ", \"min_ms\": " << jnum(r.minMs)
+    << ", \"mean_ms\": " << jnum(r.meanMs) << ",\n";
+  const char *unit = o.kind == "igemm" ? "gops" : "gflops";
+  j << "  \"ops\": " << jnum(ops) << ", \"unit\": \"" << (o.kind == "igemm" ? "GOP/s" : "GFLOP/s")
+    << "\",\n";
+  j << "  \"" << unit << "\": " << jnum(ops / (r.medianMs * 1e6)) << ", \"" << unit
+    << "_best\": " << jnum(ops / (r.minMs * 1e6)) << ",\n";
+  j << "  \"rate\": " << jnum(ops / (r.medianMs * 1e6)) << ", \"rate_best\": "
+    << jnum(ops / (r.minMs * 1e6)) << ",\n";
+  j << "  \"check\": \"" << o.check << "\", \"checked\": " << (r.checked ? "true" : "false")
+    << ", \"seed\": " << o.seed << ",\n";
+  j << "  \"rows_checked\": " << r.rowsChecked << ", \"elements_checked\": " << r.elemsChecked
+    << ",\n";
+  j << "  \"max_abs_err\": " << jnum(r.maxAbsErr) << ", \"max_rel_err\": " << jnum(r.maxRelErr)
+    << ",\n";
+  j << "  \"tol_abs\": " << jnum(r.tolAbs) << ", \"tol_rel\": " << jnum(r.tolRel) << ",\n";
+  j << "  \"mismatches\": " << r.mismatches << ", \"unwritten\": " << r.unwritten << ",\n";
+  j << "  \"first_mismatches\": [";
+  for (size_t i = 0; i < r.firstMismatches.size(); ++i)
+    j << (i ? ", " : "") << "\"" << jsonEscape(r.firstMismatches[i]) << "\"";
+  j << "],\n";
+  j << "  \"pass\": " << (r.status == "pass" ? "true" : "false") << ",\n";
+  j << "  \"status\": \"" << r.status << "\",\n";
+  j << "  \"error\": \"" << jsonEscape(g_error) << "\",\n";
+  j << "  \"command\": \"" << jsonEscape(cmdline) << "\"\n";
+  j << "}\n";
+  std::ofstream f(o.json);
+  f << j.str();
+  if (!f) std::fprintf(stderr, "pk-runner: cannot write %s\n", o.json.c_str());
+}
+
+bool readFile(const std::string &path, std::vector<char> &data) {
+  std::ifstream f(path, std::ios::binary);
+  if (!f) return false;
+  data.assign(std::istreambuf_iterator<char>(f), std::istreambuf_iterator<char>());
+  return true;
+}
+
+// Run fn(row_index_in_list) over `count` items on all hardware threads.
+template <typename Fn> void parallelFor(long count, Fn fn) {
+  unsigned nt = std::max(1u, std::thread::hardware_concurrency());
+  nt = static_cast<unsigned>(std::min<long>(nt, std::max(1L, count)));
+  std::vector<std::thread> pool;
+  for (unsigned t = 0; t < nt; ++t)
+    pool.emplace_back([=, &fn] {
+      for (long i = t; i < count; i += nt) fn(i);
+    });
+  for (auto &th : pool) th.join();
+}
+
+}  // namespace
+
+int main(int argc, char **argv) {
+  Options o;
+  std::string cmdline;
+  for (int i = 0; i < argc; ++i) cmdline += (i ? " " : "") + std::string(argv[i]);
+
+  for (int i = 1; i < argc; ++i) {
+    std::string a = argv[i];
+    auto val = [&]() -> std::string {
+      if (i + 1 >= argc) usage(("missing value for " + a).c_str());
+      return argv[++i];
+    };
+    if (a == "--kind") o.kind = val();
+    else if (a == "--module") o.module = val();
+    else if (a == "--kernel") o.kernel = val();
+    else if (a == "--m") o.m = std::stol(val());
+    else if (a == "--n") o.n = std::stol(val());
+    else if (a == "--k") o.k = std::stol(val());
+    else if (a == "--bm") o.bm = std::stol(val());
+    else if (a == "--bn") o.bn = std::stol(val());
+    else if (a == "--threads") o.threads = std::stol(val());
+    else if (a == "--smem") o.smem = std::stol(val());
+    else if (a == "--check") o.check = val();
+    else if (a == "--warmup") o.warmup = std::stoi(val());
+    else if (a == "--iters") o.iters = std::stoi(val());
+    else if (a == "--seed") o.seed = std::stoull(val());
+    else if (a == "--json") o.json = val();
+    else if (a == "--label") o.label = val();
+    else if (a == "-h" || a == "--help") usage(nullptr);
+    else usage(("unknown argument " + a).c_str());
+  }
+  if (o.kind != "hgemm" && o.kind != "igemm" && o.kind != "sgemm") usage("--kind must be hgemm, igemm or sgemm");
+  if (o.module.empty() || o.kernel.empty()) usage("--module and --kernel are required");
+  if (o.m <= 0 || o.n <= 0 || o.k <= 0) usage("--m, --n, --k must be positive");
+  if (o.bm <= 0 || o.bn <= 0 || o.m % o.bm || o.n % o.bn) usage("M and N must be multiples of --bm / --bn");
+  if (o.warmup < 0 || o.iters < 0) usage("--warmup / --iters must be >= 0");
+  long checkRows = 0;
+  if (o.check == "full") checkRows = o.m;
+  else if (o.check == "none") checkRows = 0;
+  else if (o.check.rfind("rows:", 0) == 0) checkRows = std::min(o.m, std::stol(o.check.substr(5)));
+  else usage("--check must be full, rows:N or none");
+
+  Result r;
+  const bool isH = o.kind == "hgemm", isI = o.kind == "igemm";
+  r.tolAbs = isI ? 0.5 : isH ? 1e-2 : 1e-3;
+  r.tolRel = isI ? 0.1 : isH ? 1e-2 : 1e-3;
+  const size_t inElt = isH ? 2 : isI ? 1 : 4;
+  const size_t M = o.m, N = o.n, K = o.k;
+
+  // ---------------------------------------------------------- host inputs
+  // Values are kept in float (exact for f16, i8 and f32) for the reference.
+  std::vector<float> Af(M * K), Bf(N * K);
+  std::vector<uint8_t> Ah(M * K * inElt), Bh(N * K * inElt);
+  {
+    auto fill = [&](std::vector<float> &vf, std::vector<uint8_t> &vh, uint64_t seed) {
+      SplitMix64 rng(seed);
+      for (size_t i = 0; i < vf.size(); ++i) {
+        if (isH) {
+          // multiples of 1/1024 in [-1, 1]: exact in f16
+          uint16_t h = floatToHalf(static_cast<float>(rng.range(-1024, 1024)) / 1024.0f);
+          vf[i] = halfToFloat(h);
+          std::memcpy(&vh[2 * i], &h, 2);
+        } else if (isI) {
+          int8_t v = static_cast<int8_t>(rng.range(-8, 8));
+          vf[i] = v;
+          vh[i] = static_cast<uint8_t>(v);
+        } else {
+          float v = rng.unit();
+          vf[i] = v;
+          std::memcpy(&vh[4 * i], &v, 4);
+        }
+      }
+    };
+    fill(Af, Ah, o.seed * 2 + 1);
+    fill(Bf, Bh, o.seed * 2 + 2);
+  }
+
+  int rc = 2;
+  CUdevice dev;
+  CUcontext ctx = nullptr;
+  CUmodule mod = nullptr;
+  CUfunction fn;
+  CUdeviceptr dA = 0, dB = 0, dC = 0;
+  std::vector<CUevent> evs;
+  do {
+    if (!ok(cuInit(0), "cuInit")) break;
+    if (!ok(cuDeviceGet(&dev, 0), "cuDeviceGet")) break;
+    char name[256] = {0};
+    cuDeviceGetName(name, sizeof name - 1, dev);
+    r.device = name;
+    cuDeviceGetAttribute(&r.ccMajor, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR, dev);
+    cuDeviceGetAttribute(&r.ccMinor, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR, dev);
+    if (!ok(cuDevicePrimaryCtxRetain(&ctx, dev), "cuDevicePrimaryCtxRetain")) break;
+    if (!ok(cuCtxSetCurrent(ctx), "cuCtxSetCurrent")) break;
+
+    // ------------------------------------------------------- module load
+    std::vector<char> image;
+    if (!readFile(o.module, image) || image.empty()) {
+      g_error = "cannot read module " + o.module;
+      std::fprintf(stderr, "pk-runner: %s\n", g_error.c_str());
+      break;
+    }
+    bool isElf = image.size() >= 4 && std::memcmp(image.data(), "\x7f" "ELF", 4) == 0;
+    r.moduleFormat = isElf ? "cubin" : "ptx";
+    if (!isElf) image.push_back('\0');  // PTX must be NUL-terminated
+    char jitLog[8192] = {0}, jitInfo[8192] = {0};
+    CUjit_option jopts[] = {CU_JIT_ERROR_LOG_BUFFER, CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES,
+                            CU_JIT_INFO_LOG_BUFFER, CU_JIT_INFO_LOG_BUFFER_SIZE_BYTES,
+                            CU_JIT_LOG_VERBOSE};
+    void *jvals[] = {jitLog, reinterpret_cast<void *>(static_cast<uintptr_t>(sizeof jitLog - 1)),
+                     jitInfo, reinterpret_cast<void *>(static_cast<uintptr_t>(sizeof jitInfo - 1)),
+                     reinterpret_cast<void *>(static_cast<uintptr_t>(1))};
+    auto t0 = std::chrono::steady_clock::now();
+    CUresult lr = isElf ? cuModuleLoadData(&mod, image.data())
+                        : cuModuleLoadDataEx(&mod, image.data(), 5, jopts, jvals);
+    r.loadMs = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+    if (!ok(lr, "cuModuleLoadData")) {
+      if (jitLog[0]) {
+        std::fprintf(stderr, "JIT error log:\n%s\n", jitLog);
+        g_error += std::string("; JIT log: ") + jitLog;
+      }
+      break;
+    }
+    if (!ok(cuModuleGetFunction(&fn, mod, o.kernel.c_str()), "cuModuleGetFunction")) break;
+    cuFuncGetAttribute(&r.numRegs, CU_FUNC_ATTRIBUTE_NUM_REGS, fn);
+    cuFuncGetAttribute(&r.localBytes, CU_FUNC_ATTRIBUTE_LOCAL_SIZE_BYTES, fn);
+    cuFuncGetAttribute(&r.sharedBytes, CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES, fn);
+    cuFuncGetAttribute(&r.maxThreads, CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK, fn);
+    if (o.smem > 48 * 1024 &&
+        !ok(cuFuncSetAttribute(fn, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
+                               static_cast<int>(o.smem)),
+            "cuFuncSetAttribute(MAX_DYNAMIC_SHARED_SIZE_BYTES)"))
+      break;
+
+    // ------------------------------------------------------------ buffers
+    const size_t cBytes = M * N * 4;
+    if (!ok(cuMemAlloc(&dA, Ah.size()), "cuMemAlloc(A)")) break;
+    if (!ok(cuMemAlloc(&dB, Bh.size()), "cuMemAlloc(B)")) break;
+    if (!ok(cuMemAlloc(&dC, cBytes), "cuMemAlloc(C)")) break;
+    if (!ok(cuMemcpyHtoD(dA, Ah.data(), Ah.size()), "cuMemcpyHtoD(A)")) break;
+    if (!ok(cuMemcpyHtoD(dB, Bh.data(), Bh.size()), "cuMemcpyHtoD(B)")) break;
+    const uint32_t poison = isI ? 0x7F7F7F7Fu : 0x7FC0DEADu;  // huge int / NaN
+    if (!ok(cuMemsetD32(dC, poison, M * N), "cuMemsetD32(C)")) break;
+    if (!ok(cuCtxSynchronize(), "cuCtxSynchronize")) break;
+
+    // ------------------------------------------------------------ launches
+    void *args[] = {&dA, &dB, &dC};
+    const unsigned gx = static_cast<unsigned>(o.n / o.bn), gy = static_cast<unsigned>(o.m / o.bm);
+    auto launch = [&]() {
+      return ok(cuLaunchKernel(fn, gx, gy, 1, static_cast<unsigned>(o.threads), 1, 1,
+                               static_cast<unsigned>(o.smem), nullptr, args, nullptr),
+                "cuLaunchKernel");
+    };
+    bool failed = false;
+    if (o.warmup == 0 && o.iters == 0) {
+      failed = !launch() || !ok(cuCtxSynchronize(), "kernel execution");
+    }
+    for (int i = 0; i < o.warmup && !failed; ++i) failed = !launch();
+    if (!failed && o.warmup) failed = !ok(cuCtxSynchronize(), "kernel execution (warmup)");
+    if (!failed && o.iters > 0) {
+      evs.resize(2 * o.iters);
+      for (auto &e : evs)
+        if (!ok(cuEventCreate(&e, CU_EVENT_DEFAULT), "cuEventCreate")) { failed = true; break; }
+      for (int i = 0; i < o.iters && !failed; ++i) {
+        failed = !ok(cuEventRecord(evs[2 * i], nullptr), "cuEventRecord") || !launch() ||
+                 !ok(cuEventRecord(evs[2 * i + 1], nullptr), "cuEventRecord");
+      }
+      if (!failed) failed = !ok(cuCtxSynchronize(), "kernel execution (timed)");
+      for (int i = 0; i < o.iters && !failed; ++i) {
+        float ms = 0;
+        failed = !ok(cuEventElapsedTime(&ms, evs[2 * i], evs[2 * i + 1]), "cuEventElapsedTime");
+        r.times.push_back(ms);
+      }
+      if (!failed && !r.times.empty()) {
+        std::vector<double> s = r.times;
+        std::sort(s.begin(), s.end());
+        size_t n = s.size();
+        r.medianMs = n % 2 ? s[n / 2] : 0.5 * (s[n / 2 - 1] + s[n / 2]);
+        r.minMs = s.front();
+        double sum = 0;
+        for (double t : s) sum += t;
+        r.meanMs = sum / n;
+      }
+    }
+    if (failed) break;
+
+    // ---------------------------------------------------------------- check
+    std::vector<uint32_t> C(M * N);
+    if (!ok(cuMemcpyDtoH(C.data(), dC, cBytes), "cuMemcpyDtoH(C)")) break;
+    rc = 0;
+    r.status = "pass";
+    if (checkRows > 0) {
+      r.checked = true;
+      std::vector<long> rows;
+      if (checkRows >= o.m) {
+        for (long i = 0; i < o.m; ++i) rows.push_back(i);
+      } else {
+        // first and last row of the matrix, the rest random distinct rows
+        SplitMix64 rng(o.seed * 7 + 3);
+        std::vector<char> used(M, 0);
+        rows.push_back(0);
+        used[0] = 1;
+        if (checkRows > 1) { rows.push_back(o.m - 1); used[M - 1] = 1; }
+        while (static_cast<long>(rows.size()) < checkRows) {
+          long rr = rng.range(0, o.m - 1);
+          if (!used[rr]) { used[rr] = 1; rows.push_back(rr); }
+        }
+        std::sort(rows.begin(), rows.end());
+      }
+      struct RowStat {
+        double maxAbs = 0, maxRel = 0;
+        long bad = 0, unwritten = 0;
+        std::vector<std::string> first;
+      };
+      std::vector<RowStat> stats(rows.size());
+      parallelFor(static_cast<long>(rows.size()), [&](long ri) {
+        const long m = rows[ri];
+        RowStat &st = stats[ri];
+        const float *a = &Af[m * K];
+        for (size_t n = 0; n < N; ++n) {
+          const float *b = &Bf[n * K];
+          double ref;
+          if (isI) {
+            long long acc = 0;
+            for (size_t kk = 0; kk < K; ++kk)
+              acc += static_cast<long long>(a[kk]) * static_cast<long long>(b[kk]);
+            ref = static_cast<double>(acc);
+          } else {
+            double acc = 0;
+            for (size_t kk = 0; kk < K; ++kk) acc += static_cast<double>(a[kk]) * b[kk];
+            ref = acc;
+          }
+          uint32_t bits = C[m * N + n];
+          double got;
+          if (isI) {
+            int32_t v;
+            std::memcpy(&v, &bits, 4);
+            got = v;
+          } else {
+            float v;
+            std::memcpy(&v, &bits, 4);
+            got = v;
+          }
+          if (bits == poison) ++st.unwritten;
+          double err = std::fabs(got - ref);
+          double tol = r.tolAbs + r.tolRel * std::fabs(ref);
+          if (!(err <= tol)) {  // NaN fails
+            ++st.bad;
+            if (st.first.size() < 4) {
+              char buf[160];
+              std::snprintf(buf, sizeof buf, "C[%ld][%zu] got %.6g ref %.6g", m, n, got, ref);
+              st.first.push_back(buf);
+            }
+            if (std::isnan(err)) err = INFINITY;
+          }
+          st.maxAbs = std::max(st.maxAbs, err);
+          if (std::fabs(ref) > 0) st.maxRel = std::max(st.maxRel, err / std::fabs(ref));
+        }
+      });
+      for (auto &st : stats) {
+        r.maxAbsErr = std::max(r.maxAbsErr, st.maxAbs);
+        r.maxRelErr = std::max(r.maxRelErr, st.maxRel);
+        r.mismatches += st.bad;
+        r.unwritten += st.unwritten;
+        for (auto &s : st.first)
+          if (r.firstMismatches.size() < 10) r.firstMismatches.push_back(s);
+      }
+      r.rowsChecked = static_cast<long>(rows.size());
+      r.elemsChecked = r.rowsChecked * o.n;
+      if (r.mismatches) {
+        r.status = "fail";
+        rc = 1;
+      }
+    } else {
+      r.status = "pass";  // nothing checked; launches succeeded
+    }
+  } while (false);
+
+  for (auto &e : evs)
+    if (e) cuEventDestroy(e);
+  if (dA) cuMemFree(dA);
+  if (dB) cuMemFree(dB);
+  if (dC) cuMemFree(dC);
+  if (mod) cuModuleUnload(mod);
+  if (ctx) cuDevicePrimaryCtxRelease(dev);
+
+  double ops = 2.0 * o.m * o.n * o.k;
+  const char *unit = isI ? "GOP/s" : "GFLOP/s";
+  std::printf("%s %s %s %ldx%ldx%ld [%s] median %.4f ms min %.4f ms %.1f %s | regs %d local %d | "
+              "check %s: %ld elems, max_abs_err %.3g, mismatches %ld, unwritten %ld | %s%s%s\n",
+              o.kind.c_str(), o.kernel.c_str(), o.module.c_str(), o.m, o.n, o.k,
+              r.moduleFormat.c_str(), r.medianMs, r.minMs, ops / (r.medianMs * 1e6), unit,
+              r.numRegs, r.localBytes, o.check.c_str(), r.elemsChecked, r.maxAbsErr, r.mismatches,
+              r.unwritten, r.status == "pass" ? "PASS" : r.status == "fail" ? "FAIL" : "ERROR",
+              g_error.empty() ? "" : ": ", g_error.c_str());
+  for (auto &s : r.firstMismatches) std::printf("  mismatch: %s\n", s.c_str());
+  writeJson(o, r, cmdline);
+  return rc;
+}
