@@ -208,16 +208,24 @@ std::string locationToString(Location loc);
 /// architectures and returns null.
 const TargetInfo *lookupTargetOrEmitError(Operation *op, llvm::StringRef arch);
 
-/// Checks the option values shared by pk's passes (stages >= 2,
-/// min-blocks-per-sm >= 1, block-size and regs-per-thread >= 0); emits an
-/// error on `op` and fails otherwise.
-LogicalResult verifyAnalysisOptions(Operation *op, int64_t stages,
+/// Checks the option values shared by pk's passes (stages in [2, 8],
+/// min-blocks-per-sm in [1, the target's block limit], block-size in
+/// [0, 1024], regs-per-thread in [0, 255]); emits an error at `op` and fails
+/// otherwise.
+LogicalResult verifyAnalysisOptions(Operation *op, const TargetInfo &target,
+                                    int64_t stages,
                                     int64_t minBlocksPerSM, int64_t blockSize,
                                     int64_t regsPerThread);
 
 /// Matches every K-loop candidate under `root`, in pre-order. Calls
 /// `onMatch` for each loop that matches. Candidates that do not match get a
 /// remark naming what did not match when `remarkOnMismatch` is set.
+/// Writes `lines` to the report `path` ('-': stdout). The first write to a
+/// path in this process truncates it, later ones (e.g. the other chunks of
+/// -split-input-file) append. Emits an error at `loc` on failure.
+LogicalResult writeReportLines(Location loc, llvm::StringRef path,
+                               llvm::StringRef lines);
+
 void forEachKLoop(Operation *root, int64_t threadsPerBlockOverride,
                   bool remarkOnMismatch,
                   llvm::function_ref<void(KLoopInfo &)> onMatch);

@@ -35,9 +35,10 @@ struct PipelineKLoopOptions {
 
 /// Checks, without changing anything, that every global -> shared copy of
 /// `info` can become `nvgpu.device_async_copy` with a 4, 8 or 16-byte width
-/// whose alignment is proven (or asserted by an `alignment` attribute).
-/// On failure sets `reason`.
-LogicalResult checkCpAsyncCopies(const KLoopInfo &info, std::string &reason);
+/// whose alignment is proven (or asserted by an `alignment` attribute), and
+/// returns the narrowest width chosen. On failure sets `reason`.
+FailureOr<int64_t> getCpAsyncCopyWidth(const KLoopInfo &info,
+                                       std::string &reason);
 
 /// Software-pipelines the matched K-loop `info` with `options`.
 ///
@@ -45,7 +46,7 @@ LogicalResult checkCpAsyncCopies(const KLoopInfo &info, std::string &reason);
 /// why): a static trip count >= 2; every use of a copied shared buffer in
 /// the kernel is a direct access (vector.load/store, vector.transfer_read/
 /// write, memref.load/store, nvgpu.ldmatrix); for cp-async, the copies pass
-/// `checkCpAsyncCopies`; for the register variants, the shared stores sit
+/// `getCpAsyncCopyWidth`; for the register variants, the shared stores sit
 /// directly in the K-loop body.
 ///
 /// The transform is all or nothing: if any step fails the kernel is restored

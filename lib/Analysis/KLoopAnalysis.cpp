@@ -27,7 +27,10 @@
 #include "llvm/ADT/StringSet.h"
 #include "llvm/ADT/TypeSwitch.h"
 #include "llvm/Support/DebugLog.h"
+#include "llvm/Support/FileSystem.h"
 #include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/Mutex.h"
+#include "llvm/Support/raw_ostream.h"
 
 #define DEBUG_TYPE "pk-kloop-analysis"
 
@@ -269,6 +272,11 @@ LogicalResult KLoopMatcher::collectBuffers() {
       auto type = getGlobal.getType();
       if (!isSharedMemory(type))
         return WalkResult::advance();
+      // Several memref.get_global of one symbol name one buffer.
+      if (llvm::any_of(info.buffers, [&](const SharedBuffer &b) {
+            return b.globalName == getGlobal.getNameAttr().getAttr();
+          }))
+        return WalkResult::advance();
       std::optional<int64_t> bytes = getSizeInBytes(type);
       if (!bytes) {
         (void)fail(op, "shared memref.global has a dynamic shape");
@@ -304,15 +312,8 @@ LogicalResult KLoopMatcher::collectBuffers() {
   if (walk.wasInterrupted())
     return failure();
 
-  // Several memref.get_global of one symbol name one buffer: count it once
-  // in the totals (the first occurrence carries the bytes).
-  llvm::StringSet<> seen;
-  for (const SharedBuffer &buffer : info.buffers) {
-    if (buffer.kind == SharedBufferKind::Global &&
-        !seen.insert(buffer.globalName.getValue()).second)
-      continue;
+  for (const SharedBuffer &buffer : info.buffers)
     info.smemSingleBytes += buffer.bytes;
-  }
   return success();
 }
 
@@ -586,6 +587,10 @@ LogicalResult KLoopMatcher::match(int64_t threadsOverride) {
     info.tripCount = trips->getSExtValue();
   info.threadsPerBlock =
       threadsOverride > 0 ? threadsOverride : getKernelBlockSize(info.kernel);
+  if (auto regs = info.kernel->getAttrOfType<IntegerAttr>("pk.regs_per_thread"))
+    if (regs.getInt() < 1 || regs.getInt() > 255)
+      return fail(info.kernel, "pk.regs_per_thread must be in [1, 255], got " +
+                                   Twine(regs.getInt()));
   if (info.threadsPerBlock <= 0)
     return fail(info.kernel,
                 "block size unknown: give the kernel gpu.known_block_size "
@@ -741,11 +746,20 @@ KLoopBudget mlir::pk::analyzeBudget(const KLoopInfo &info,
           budget.single.blocksPerSM, budget.multi.blocksPerSM));
     return budget;
   }
-  reasons.push_back(llvm::formatv(
-      "{0} stages need {1} bytes of shared memory, within the {2} cliff of "
-      "{3} bytes for {4} blocks/SM",
-      options.stages, budget.smemMultiBytes, target.arch, budget.cliffBytes,
-      options.minBlocksPerSM));
+  if (budget.smemMultiBytes <= budget.cliffBytes)
+    reasons.push_back(llvm::formatv(
+        "{0} stages need {1} bytes of shared memory, within the {2} cliff of "
+        "{3} bytes for {4} blocks/SM",
+        options.stages, budget.smemMultiBytes, target.arch, budget.cliffBytes,
+        options.minBlocksPerSM));
+  else
+    reasons.push_back(llvm::formatv(
+        "{0} stages need {1} bytes of shared memory, above the {2} cliff of "
+        "{3} bytes for {4} blocks/SM, but blocks/SM stay at {5} (limited by "
+        "{6}): doubling costs no occupancy",
+        options.stages, budget.smemMultiBytes, target.arch, budget.cliffBytes,
+        options.minBlocksPerSM, budget.multi.blocksPerSM,
+        stringifyOccupancyLimit(budget.single.limit)));
   if (!target.hasCpAsync) {
     budget.variant = PipelineVariant::LdgRegister;
     reasons.push_back(
@@ -919,7 +933,9 @@ const TargetInfo *mlir::pk::lookupTargetOrEmitError(Operation *op,
   return nullptr;
 }
 
-LogicalResult mlir::pk::verifyAnalysisOptions(Operation *op, int64_t stages,
+LogicalResult mlir::pk::verifyAnalysisOptions(Operation *op,
+                                              const TargetInfo &target,
+                                              int64_t stages,
                                               int64_t minBlocksPerSM,
                                               int64_t blockSize,
                                               int64_t regsPerThread) {
@@ -928,12 +944,40 @@ LogicalResult mlir::pk::verifyAnalysisOptions(Operation *op, int64_t stages,
   if (minBlocksPerSM < 1)
     return mlir::emitError(op->getLoc()) << "min-blocks-per-sm must be at least 1, got "
                            << minBlocksPerSM;
+  if (minBlocksPerSM > target.maxBlocksPerSM)
+    return mlir::emitError(op->getLoc())
+           << "min-blocks-per-sm=" << minBlocksPerSM << " exceeds the "
+           << target.maxBlocksPerSM << " resident blocks per SM of "
+           << target.arch;
   if (blockSize < 0 || blockSize > 1024)
     return mlir::emitError(op->getLoc()) << "block-size must be in [0, 1024], got "
                            << blockSize;
   if (regsPerThread < 0 || regsPerThread > 255)
     return mlir::emitError(op->getLoc()) << "regs-per-thread must be in [0, 255], got "
                            << regsPerThread;
+  return success();
+}
+
+LogicalResult mlir::pk::writeReportLines(Location loc, StringRef path,
+                                         StringRef lines) {
+  if (path == "-") {
+    llvm::outs() << lines;
+    llvm::outs().flush();
+    return success();
+  }
+  // Paths written by this process: append after the first write.
+  static llvm::sys::SmartMutex<true> mutex;
+  static llvm::StringSet<> written;
+  llvm::sys::SmartScopedLock<true> lock(mutex);
+  bool append = !written.insert(path).second;
+  std::error_code ec;
+  llvm::raw_fd_ostream os(path, ec,
+                          append ? llvm::sys::fs::OF_Append
+                                 : llvm::sys::fs::OF_None);
+  if (ec)
+    return mlir::emitError(loc)
+           << "cannot write the report '" << path << "': " << ec.message();
+  os << lines;
   return success();
 }
 

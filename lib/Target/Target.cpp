@@ -110,6 +110,8 @@ Occupancy mlir::pk::computeOccupancy(const TargetInfo &target,
       smemPerBlock + target.smemReservedPerBlock, target.smemAllocUnit);
   if (smemPerBlock > target.smemPerBlockOptIn)
     occ.bySharedMemory = 0;
+  else if (occ.allocatedSmemPerBlock == 0)
+    occ.bySharedMemory = target.maxBlocksPerSM; // No shared memory: no limit.
   else
     occ.bySharedMemory = target.smemPerSM / occ.allocatedSmemPerBlock;
 

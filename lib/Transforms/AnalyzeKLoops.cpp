@@ -39,7 +39,7 @@ struct AnalyzeKLoopsPass final
   void runOnOperation() override {
     ModuleOp module = getOperation();
     const TargetInfo *target = lookupTargetOrEmitError(module, arch);
-    if (!target || failed(verifyAnalysisOptions(module, stages, minBlocksPerSM,
+    if (!target || failed(verifyAnalysisOptions(module, *target, stages, minBlocksPerSM,
                                                 blockSize, regsPerThread)))
       return signalPassFailure();
 
@@ -62,16 +62,8 @@ struct AnalyzeKLoopsPass final
                  });
     if (report.empty())
       return;
-    std::string error;
-    std::unique_ptr<llvm::ToolOutputFile> file =
-        openOutputFile(report, &error);
-    if (!file) {
-      mlir::emitError(module.getLoc()) << "cannot write the report '" << report
-                         << "': " << error;
+    if (failed(writeReportLines(module.getLoc(), report, lines)))
       return signalPassFailure();
-    }
-    file->os() << lines;
-    file->keep();
   }
 };
 } // namespace

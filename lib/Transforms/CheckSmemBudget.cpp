@@ -129,7 +129,7 @@ struct CheckSmemBudgetPass final
   void runOnOperation() override {
     ModuleOp module = getOperation();
     const TargetInfo *target = lookupTargetOrEmitError(module, arch);
-    if (!target || failed(verifyAnalysisOptions(module, stages, minBlocksPerSM,
+    if (!target || failed(verifyAnalysisOptions(module, *target, stages, minBlocksPerSM,
                                                 blockSize, regsPerThread)))
       return signalPassFailure();
     KLoopAnalysisOptions options;
@@ -173,9 +173,15 @@ struct CheckSmemBudgetPass final
     }
     InFlightDiagnostic remark = mlir::emitRemark(info.forOp.getLoc());
     remark << "shared-memory budget ok: " << budget.smemMultiBytes
-           << " bytes with " << budget.stages << " stages, within the "
-           << target.arch << " cliff of " << budget.cliffBytes << " bytes for "
-           << budget.minBlocksPerSM << " blocks/SM (" << occupancy << ")";
+           << " bytes with " << budget.stages << " stages, "
+           << (budget.smemMultiBytes <= budget.cliffBytes ? "within"
+                                                          : "above")
+           << " the " << target.arch << " cliff of " << budget.cliffBytes
+           << " bytes for " << budget.minBlocksPerSM << " blocks/SM ("
+           << occupancy << ")";
+    if (budget.smemMultiBytes > budget.cliffBytes)
+      remark << ": the kernel is already below " << budget.minBlocksPerSM
+             << " blocks/SM, doubling costs no occupancy";
     if (budget.smemMultiBytes > target.smemPerBlockDefault)
       remark << "; above the " << target.smemPerBlockDefault
              << "-byte static limit: the kernel needs dynamic shared memory "

@@ -349,10 +349,15 @@ static LogicalResult planCpAsync(const KLoopInfo &info,
   return success();
 }
 
-LogicalResult mlir::pk::checkCpAsyncCopies(const KLoopInfo &info,
-                                           std::string &reason) {
+FailureOr<int64_t> mlir::pk::getCpAsyncCopyWidth(const KLoopInfo &info,
+                                                 std::string &reason) {
   SmallVector<AsyncCopyPlan> plans;
-  return planCpAsync(info, plans, reason);
+  if (failed(planCpAsync(info, plans, reason)))
+    return failure();
+  int64_t width = 16;
+  for (const AsyncCopyPlan &plan : plans)
+    width = std::min(width, plan.width);
+  return width;
 }
 
 /// Replaces each planned copy by nvgpu.device_async_copy ops at the store's

@@ -65,7 +65,7 @@ struct PipelineKLoopsPass final
   void runOnOperation() override {
     ModuleOp module = getOperation();
     const TargetInfo *target = lookupTargetOrEmitError(module, arch);
-    if (!target || failed(verifyAnalysisOptions(module, stages, minBlocksPerSM,
+    if (!target || failed(verifyAnalysisOptions(module, *target, stages, minBlocksPerSM,
                                                 blockSize, regsPerThread)))
       return signalPassFailure();
     FailureOr<std::optional<PipelineVariant>> forced = parseVariant(variant);
@@ -101,16 +101,8 @@ struct PipelineKLoopsPass final
     }
     if (report.empty())
       return;
-    std::string error;
-    std::unique_ptr<llvm::ToolOutputFile> file =
-        openOutputFile(report, &error);
-    if (!file) {
-      mlir::emitError(module.getLoc()) << "cannot write the report '" << report
-                         << "': " << error;
+    if (failed(writeReportLines(module.getLoc(), report, lines)))
       return signalPassFailure();
-    }
-    file->os() << lines;
-    file->keep();
   }
 
   /// Decides and applies; returns the loop's JSON report line.
@@ -151,10 +143,22 @@ struct PipelineKLoopsPass final
     }
     if (chosen == PipelineVariant::CpAsync) {
       std::string why;
-      if (failed(checkCpAsyncCopies(*info, why))) {
+      FailureOr<int64_t> width = getCpAsyncCopyWidth(*info, why);
+      if (failed(width)) {
         chosen = PipelineVariant::LdgRegister;
         reasons.push_back("cp.async not possible: " + why +
                           "; falling back to ldg-register");
+      } else if (!forced && *width < 16) {
+        // Measured: SGEMM with 4-byte cp.async (transposed tile stores) ran
+        // 0.84x its baseline on an H200, ldg-register 1.16x
+        // (integration/results/2026-11-29-h200-pipelining).
+        chosen = PipelineVariant::LdgRegister;
+        reasons.push_back(llvm::formatv(
+            "cp.async would copy only {0} bytes per instruction (16-byte "
+            "copies need contiguous, 16-byte aligned tiles); narrow cp.async "
+            "measured slower than ldg-register on an H200: ldg-register "
+            "(variant=cp-async forces it)",
+            *width));
       }
     }
 

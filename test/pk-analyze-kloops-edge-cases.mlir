@@ -1,0 +1,149 @@
+// Edge cases found by review: each was a wrong number, a crash or a wrong
+// sentence before.
+// RUN: rm -f %t.json
+// RUN: pk-opt %s -split-input-file --pk-analyze-kloops='report=%t.json' -o /dev/null
+// RUN: FileCheck %s --input-file=%t.json
+// RUN: grep -c '"arch":"sm_86"' %t.json | FileCheck %s --check-prefix=LINES
+// RUN: pk-opt %s -split-input-file --pk-analyze-kloops='arch=sm_75 report=-' -o /dev/null | FileCheck %s --check-prefix=SM75
+// RUN: pk-opt %s -split-input-file --pk-check-smem-budget='regs-per-thread=255' -o /dev/null 2>&1 | FileCheck %s --check-prefix=BUDGET
+// RUN: not pk-opt %s -split-input-file --pk-analyze-kloops='min-blocks-per-sm=17' -o /dev/null 2>&1 | FileCheck %s --check-prefix=MINBLOCKS
+// RUN: pk-opt %s -split-input-file --pk-analyze-kloops -o /dev/null 2>&1 | FileCheck %s --check-prefix=REMARK
+
+// MINBLOCKS: error: min-blocks-per-sm=17 exceeds the 16 resident blocks per SM of sm_86
+
+// With -split-input-file every chunk's line reaches the report file (the
+// first write truncates, later chunks append): three loops, three lines.
+// LINES: 3
+
+// Two memref.get_global of one symbol are one buffer: 8192 bytes single and
+// per stage (128 x 16 x 4), 16384 with two stages.
+// CHECK{LITERAL}: "buffers":[{"bytes":8192,"bytes_per_stage":8192,"copied":true,"element_type":"f32","kind":"global","name":"@smem","shape":[128,16],"source":"%arg0"}]
+// CHECK-SAME: "smem":{"cliff_bytes":50176,"multi_bytes":16384,"per_block_max_bytes":101376,"per_sm_bytes":102400,"per_stage_bytes":8192,"reserved_per_block_bytes":1024,"single_bytes":8192,"stages":2,"static_max_bytes":49152}
+module attributes {gpu.container_module} {
+  gpu.module @m {
+    memref.global "private" @smem : memref<128x16xf32, 3>
+    gpu.func @two_handles(%A: memref<128x64xf32>, %out: memref<128xf32>)
+        kernel attributes {known_block_size = array<i32: 128, 1, 1>} {
+      %c0 = arith.constant 0 : index
+      %c4 = arith.constant 4 : index
+      %c8 = arith.constant 8 : index
+      %c16 = arith.constant 16 : index
+      %c64 = arith.constant 64 : index
+      %s1 = memref.get_global @smem : memref<128x16xf32, 3>
+      %s2 = memref.get_global @smem : memref<128x16xf32, 3>
+      %tid = gpu.thread_id x
+      %init = arith.constant dense<0.0> : vector<4xf32>
+      %r = scf.for %k = %c0 to %c64 step %c16 iter_args(%acc = %init) -> (vector<4xf32>) {
+        %k8 = arith.addi %k, %c8 : index
+        %v = vector.load %A[%tid, %k] : memref<128x64xf32>, vector<4xf32>
+        vector.store %v, %s1[%tid, %c0] : memref<128x16xf32, 3>, vector<4xf32>
+        %w = vector.load %A[%tid, %k8] : memref<128x64xf32>, vector<4xf32>
+        vector.store %w, %s2[%tid, %c8] : memref<128x16xf32, 3>, vector<4xf32>
+        gpu.barrier
+        %x = vector.load %s1[%tid, %c4] : memref<128x16xf32, 3>, vector<4xf32>
+        %d = vector.fma %x, %x, %acc : vector<4xf32>
+        gpu.barrier
+        scf.yield %d : vector<4xf32>
+      }
+      %e = vector.extract %r[0] : f32 from vector<4xf32>
+      memref.store %e, %out[%tid] : memref<128xf32>
+      gpu.return
+    }
+  }
+}
+
+// -----
+
+// No shared memory other than a zero-sized tile on sm_75 (no per-block
+// reservation): shared memory does not limit occupancy (this divided by zero).
+// SM75: "kernel":"m::empty_tile"
+// SM75-SAME: "single":{"allocated_smem_per_block":0,"blocks_per_sm":{{[0-9]+}},"by_blocks":16,"by_registers":{{[0-9]+}},"by_shared_memory":16,
+module attributes {gpu.container_module} {
+  gpu.module @m {
+    gpu.func @empty_tile(%A: memref<128x64xf32>, %out: memref<128xf32>)
+        workgroup(%s: memref<0x16xf32, #gpu.address_space<workgroup>>)
+        kernel attributes {known_block_size = array<i32: 128, 1, 1>} {
+      %c0 = arith.constant 0 : index
+      %c16 = arith.constant 16 : index
+      %c64 = arith.constant 64 : index
+      %tid = gpu.thread_id x
+      %init = arith.constant dense<0.0> : vector<4xf32>
+      %r = scf.for %k = %c0 to %c64 step %c16 iter_args(%acc = %init) -> (vector<4xf32>) {
+        %v = vector.load %A[%tid, %k] : memref<128x64xf32>, vector<4xf32>
+        vector.store %v, %s[%tid, %c0] : memref<0x16xf32, #gpu.address_space<workgroup>>, vector<4xf32>
+        gpu.barrier
+        %x = vector.load %s[%tid, %c0] : memref<0x16xf32, #gpu.address_space<workgroup>>, vector<4xf32>
+        %d = vector.fma %x, %x, %acc : vector<4xf32>
+        gpu.barrier
+        scf.yield %d : vector<4xf32>
+      }
+      %e = vector.extract %r[0] : f32 from vector<4xf32>
+      memref.store %e, %out[%tid] : memref<128xf32>
+      gpu.return
+    }
+  }
+}
+
+// -----
+
+// 28 KB single-buffered, 57344 doubled: above the sm_86 cliff of 50176, but
+// with 255 registers per thread a 256-thread block already fits only once
+// per SM, so doubling costs nothing and the sentence says so.
+// BUDGET: remark: shared-memory budget ok: 57344 bytes with 2 stages, above the sm_86 cliff of 50176 bytes for 2 blocks/SM (blocks/SM 1 -> 1, limited by registers): the kernel is already below 2 blocks/SM, doubling costs no occupancy
+module attributes {gpu.container_module} {
+  gpu.module @m {
+    gpu.func @smem_28k(%A: memref<448x256xf16>, %out: memref<448xf32>)
+        workgroup(%s: memref<448x32xf16, #gpu.address_space<workgroup>>)
+        kernel attributes {known_block_size = array<i32: 256, 1, 1>} {
+      %c0 = arith.constant 0 : index
+      %c8 = arith.constant 8 : index
+      %c32 = arith.constant 32 : index
+      %c256 = arith.constant 256 : index
+      %tid = gpu.thread_id x
+      %init = arith.constant dense<0.0> : vector<8xf32>
+      %r = scf.for %k = %c0 to %c256 step %c32 iter_args(%acc = %init) -> (vector<8xf32>) {
+        %v = vector.load %A[%tid, %k] : memref<448x256xf16>, vector<8xf16>
+        vector.store %v, %s[%tid, %c0] : memref<448x32xf16, #gpu.address_space<workgroup>>, vector<8xf16>
+        gpu.barrier
+        %x = vector.load %s[%tid, %c8] : memref<448x32xf16, #gpu.address_space<workgroup>>, vector<8xf16>
+        %xf = arith.extf %x : vector<8xf16> to vector<8xf32>
+        %d = vector.fma %xf, %xf, %acc : vector<8xf32>
+        gpu.barrier
+        scf.yield %d : vector<8xf32>
+      }
+      %e = vector.extract %r[0] : f32 from vector<8xf32>
+      memref.store %e, %out[%tid] : memref<448xf32>
+      gpu.return
+    }
+  }
+}
+
+// -----
+
+// An out-of-range pk.regs_per_thread is named, not used.
+// REMARK: remark: not a pk K-loop: pk.regs_per_thread must be in [1, 255], got 300
+module attributes {gpu.container_module} {
+  gpu.module @m {
+    gpu.func @bad_regs(%A: memref<128x64xf32>, %out: memref<128xf32>)
+        workgroup(%s: memref<128x16xf32, #gpu.address_space<workgroup>>)
+        kernel attributes {known_block_size = array<i32: 128, 1, 1>, pk.regs_per_thread = 300 : i64} {
+      %c0 = arith.constant 0 : index
+      %c16 = arith.constant 16 : index
+      %c64 = arith.constant 64 : index
+      %tid = gpu.thread_id x
+      %init = arith.constant dense<0.0> : vector<4xf32>
+      %r = scf.for %k = %c0 to %c64 step %c16 iter_args(%acc = %init) -> (vector<4xf32>) {
+        %v = vector.load %A[%tid, %k] : memref<128x64xf32>, vector<4xf32>
+        vector.store %v, %s[%tid, %c0] : memref<128x16xf32, #gpu.address_space<workgroup>>, vector<4xf32>
+        gpu.barrier
+        %x = vector.load %s[%tid, %c0] : memref<128x16xf32, #gpu.address_space<workgroup>>, vector<4xf32>
+        %d = vector.fma %x, %x, %acc : vector<4xf32>
+        gpu.barrier
+        scf.yield %d : vector<4xf32>
+      }
+      %e = vector.extract %r[0] : f32 from vector<4xf32>
+      memref.store %e, %out[%tid] : memref<128xf32>
+      gpu.return
+    }
+  }
+}

@@ -1,0 +1,935 @@
+// RUN: pk-opt %s -split-input-file -verify-diagnostics --pk-analyze-kloops -o /dev/null
+//
+// Option errors are emitted on the module before any loop is looked at; they
+// are checked on the seed input, one RUN line each.
+// RUN: not pk-opt %S/Inputs/seed-64x64x16.mlir --pk-analyze-kloops='arch=sm_99' -o /dev/null 2>&1 | FileCheck %s --check-prefix=ARCH
+// RUN: not pk-opt %S/Inputs/seed-64x64x16.mlir --pk-analyze-kloops='stages=1' -o /dev/null 2>&1 | FileCheck %s --check-prefix=STAGES1
+// RUN: not pk-opt %S/Inputs/seed-64x64x16.mlir --pk-analyze-kloops='stages=9' -o /dev/null 2>&1 | FileCheck %s --check-prefix=STAGES9
+// RUN: not pk-opt %S/Inputs/seed-64x64x16.mlir --pk-analyze-kloops='min-blocks-per-sm=0' -o /dev/null 2>&1 | FileCheck %s --check-prefix=MINBLOCKS
+// RUN: not pk-opt %S/Inputs/seed-64x64x16.mlir --pk-analyze-kloops='block-size=1025' -o /dev/null 2>&1 | FileCheck %s --check-prefix=BLOCKSIZE
+// RUN: not pk-opt %S/Inputs/seed-64x64x16.mlir --pk-analyze-kloops='regs-per-thread=256' -o /dev/null 2>&1 | FileCheck %s --check-prefix=REGS
+// RUN: not pk-opt %S/Inputs/seed-64x64x16.mlir --pk-analyze-kloops='report=%t.missing-dir/report.json' -o /dev/null 2>&1 | FileCheck %s --check-prefix=REPORT
+
+// ARCH: seed-64x64x16.mlir:3:1: error: unknown arch 'sm_99'; pk knows: sm_75, sm_80, sm_86, sm_87, sm_89, sm_90
+// ARCH-NOT: remark
+// STAGES1: error: stages must be in [2, 8], got 1
+// STAGES9: error: stages must be in [2, 8], got 9
+// MINBLOCKS: error: min-blocks-per-sm must be at least 1, got 0
+// BLOCKSIZE: error: block-size must be in [0, 1024], got 1025
+// REGS: error: regs-per-thread must be in [0, 255], got 256
+// REPORT: error: cannot write the report '{{.*}}.missing-dir/report.json': {{.+}}
+
+// Every kernel below is the same minimal K-loop (128 threads, one 128x16xf32
+// tile, one vector<4xf32> copy, one vector.fma) with one thing changed.
+
+// A matched loop gets the summary remark and one note per reason.
+// 128 * 16 * 4 = 8192 bytes single and per stage, 16384 with 2 stages;
+// cliff 102400 / 2 - 1024 = 50176; 4 warps * 128 registers -> 4 blocks/SM
+// (shared memory: 102400 / (16384 + 1024) = 5); 256 / 16 = 16 trips;
+// ratio (8 FLOP * 128) / (16 bytes * 128) = 0.5.
+
+module attributes {gpu.container_module} {
+  gpu.module @m {
+    gpu.func @matched(%A: memref<128x256xf32>) workgroup(%sA: memref<128x16xf32, 3>)
+        kernel attributes {known_block_size = array<i32: 128, 1, 1>} {
+      %c0 = arith.constant 0 : index
+      %c16 = arith.constant 16 : index
+      %c256 = arith.constant 256 : index
+      %tid = gpu.thread_id x
+      %zero = arith.constant dense<0.0> : vector<4xf32>
+      // expected-remark @below {{K-loop: trip count 16, 1 copied buffer(s), shared memory 8192 B single / 8192 B per stage / 16384 B with 2 stages (cliff 50176 B for 2 blocks/SM on sm_86), blocks/SM 4 -> 4 (limit: registers), ratio 0.5 FLOP/B, variant cp-async}}
+      // expected-note @below {{2 stages need 16384 bytes of shared memory, within the sm_86 cliff of 50176 bytes for 2 blocks/SM}}
+      // expected-note @below {{ratio 0.5 < 5: cp.async preferred (the seed measured +35% on IGEMM)}}
+      %r = scf.for %k = %c0 to %c256 step %c16 iter_args(%acc = %zero) -> (vector<4xf32>) {
+        %a = vector.load %A[%tid, %k] : memref<128x256xf32>, vector<4xf32>
+        vector.store %a, %sA[%tid, %c0] : memref<128x16xf32, 3>, vector<4xf32>
+        gpu.barrier
+        %x = vector.load %sA[%tid, %c0] : memref<128x16xf32, 3>, vector<4xf32>
+        %d = vector.fma %x, %x, %acc : vector<4xf32>
+        gpu.barrier
+        scf.yield %d : vector<4xf32>
+      }
+      gpu.return
+    }
+  }
+}
+
+// -----
+
+// Loops without a gpu.barrier directly in their body, and loops outside a
+// gpu.func, are not candidates: no remark at all.
+
+module attributes {gpu.container_module} {
+  gpu.module @m {
+    gpu.func @no_barrier(%A: memref<128x256xf32>) workgroup(%sA: memref<128x16xf32, 3>)
+        kernel attributes {known_block_size = array<i32: 128, 1, 1>} {
+      %c0 = arith.constant 0 : index
+      %c16 = arith.constant 16 : index
+      %c256 = arith.constant 256 : index
+      %tid = gpu.thread_id x
+      %zero = arith.constant dense<0.0> : vector<4xf32>
+      %r = scf.for %k = %c0 to %c256 step %c16 iter_args(%acc = %zero) -> (vector<4xf32>) {
+        %a = vector.load %A[%tid, %k] : memref<128x256xf32>, vector<4xf32>
+        vector.store %a, %sA[%tid, %c0] : memref<128x16xf32, 3>, vector<4xf32>
+        %x = vector.load %sA[%tid, %c0] : memref<128x16xf32, 3>, vector<4xf32>
+        %d = vector.fma %x, %x, %acc : vector<4xf32>
+        scf.yield %d : vector<4xf32>
+      }
+      gpu.return
+    }
+  }
+  func.func @host(%n: index) {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    scf.for %i = %c0 to %n step %c1 {
+      gpu.barrier
+      gpu.barrier
+    }
+    return
+  }
+}
+
+// -----
+
+module attributes {gpu.container_module} {
+  gpu.module @m {
+    gpu.func @not_a_kernel(%A: memref<128x256xf32>) workgroup(%sA: memref<128x16xf32, 3>)
+        attributes {known_block_size = array<i32: 128, 1, 1>} {
+      %c0 = arith.constant 0 : index
+      %c16 = arith.constant 16 : index
+      %c256 = arith.constant 256 : index
+      %tid = gpu.thread_id x
+      %zero = arith.constant dense<0.0> : vector<4xf32>
+      // expected-remark @below {{not a pk K-loop: enclosing gpu.func is not a kernel}}
+      %r = scf.for %k = %c0 to %c256 step %c16 iter_args(%acc = %zero) -> (vector<4xf32>) {
+        %a = vector.load %A[%tid, %k] : memref<128x256xf32>, vector<4xf32>
+        vector.store %a, %sA[%tid, %c0] : memref<128x16xf32, 3>, vector<4xf32>
+        gpu.barrier
+        %x = vector.load %sA[%tid, %c0] : memref<128x16xf32, 3>, vector<4xf32>
+        %d = vector.fma %x, %x, %acc : vector<4xf32>
+        gpu.barrier
+        scf.yield %d : vector<4xf32>
+      }
+      gpu.return
+    }
+  }
+}
+
+// -----
+
+module attributes {gpu.container_module} {
+  gpu.module @m {
+    // expected-note @below {{here}}
+    gpu.func @block_size_unknown(%A: memref<128x256xf32>) workgroup(%sA: memref<128x16xf32, 3>) kernel {
+      %c0 = arith.constant 0 : index
+      %c16 = arith.constant 16 : index
+      %c256 = arith.constant 256 : index
+      %tid = gpu.thread_id x
+      %zero = arith.constant dense<0.0> : vector<4xf32>
+      // expected-remark @below {{not a pk K-loop: block size unknown: give the kernel gpu.known_block_size (or nvvm.reqntid / nvvm.maxntid) or set block-size}}
+      %r = scf.for %k = %c0 to %c256 step %c16 iter_args(%acc = %zero) -> (vector<4xf32>) {
+        %a = vector.load %A[%tid, %k] : memref<128x256xf32>, vector<4xf32>
+        vector.store %a, %sA[%tid, %c0] : memref<128x16xf32, 3>, vector<4xf32>
+        gpu.barrier
+        %x = vector.load %sA[%tid, %c0] : memref<128x16xf32, 3>, vector<4xf32>
+        %d = vector.fma %x, %x, %acc : vector<4xf32>
+        gpu.barrier
+        scf.yield %d : vector<4xf32>
+      }
+      gpu.return
+    }
+  }
+}
+
+// -----
+
+module attributes {gpu.container_module} {
+  gpu.module @m {
+    gpu.func @one_barrier(%A: memref<128x256xf32>) workgroup(%sA: memref<128x16xf32, 3>)
+        kernel attributes {known_block_size = array<i32: 128, 1, 1>} {
+      %c0 = arith.constant 0 : index
+      %c16 = arith.constant 16 : index
+      %c256 = arith.constant 256 : index
+      %tid = gpu.thread_id x
+      %zero = arith.constant dense<0.0> : vector<4xf32>
+      // expected-remark @below {{not a pk K-loop: expected exactly 2 gpu.barrier in the K-loop body (after the load phase and after the compute phase), found 1}}
+      %r = scf.for %k = %c0 to %c256 step %c16 iter_args(%acc = %zero) -> (vector<4xf32>) {
+        %a = vector.load %A[%tid, %k] : memref<128x256xf32>, vector<4xf32>
+        vector.store %a, %sA[%tid, %c0] : memref<128x16xf32, 3>, vector<4xf32>
+        gpu.barrier
+        %x = vector.load %sA[%tid, %c0] : memref<128x16xf32, 3>, vector<4xf32>
+        %d = vector.fma %x, %x, %acc : vector<4xf32>
+        scf.yield %d : vector<4xf32>
+      }
+      gpu.return
+    }
+  }
+}
+
+// -----
+
+module attributes {gpu.container_module} {
+  gpu.module @m {
+    gpu.func @three_barriers(%A: memref<128x256xf32>) workgroup(%sA: memref<128x16xf32, 3>)
+        kernel attributes {known_block_size = array<i32: 128, 1, 1>} {
+      %c0 = arith.constant 0 : index
+      %c16 = arith.constant 16 : index
+      %c256 = arith.constant 256 : index
+      %tid = gpu.thread_id x
+      %zero = arith.constant dense<0.0> : vector<4xf32>
+      // expected-remark @below {{not a pk K-loop: expected exactly 2 gpu.barrier in the K-loop body (after the load phase and after the compute phase), found 3}}
+      %r = scf.for %k = %c0 to %c256 step %c16 iter_args(%acc = %zero) -> (vector<4xf32>) {
+        %a = vector.load %A[%tid, %k] : memref<128x256xf32>, vector<4xf32>
+        vector.store %a, %sA[%tid, %c0] : memref<128x16xf32, 3>, vector<4xf32>
+        gpu.barrier
+        %x = vector.load %sA[%tid, %c0] : memref<128x16xf32, 3>, vector<4xf32>
+        gpu.barrier
+        %d = vector.fma %x, %x, %acc : vector<4xf32>
+        // expected-note @below {{here}}
+        gpu.barrier
+        scf.yield %d : vector<4xf32>
+      }
+      gpu.return
+    }
+  }
+}
+
+// -----
+
+module attributes {gpu.container_module} {
+  gpu.module @m {
+    gpu.func @barrier_not_last(%A: memref<128x256xf32>) workgroup(%sA: memref<128x16xf32, 3>)
+        kernel attributes {known_block_size = array<i32: 128, 1, 1>} {
+      %c0 = arith.constant 0 : index
+      %c16 = arith.constant 16 : index
+      %c256 = arith.constant 256 : index
+      %tid = gpu.thread_id x
+      %zero = arith.constant dense<0.0> : vector<4xf32>
+      // expected-remark @below {{not a pk K-loop: the second gpu.barrier must be the last operation before scf.yield}}
+      %r = scf.for %k = %c0 to %c256 step %c16 iter_args(%acc = %zero) -> (vector<4xf32>) {
+        %a = vector.load %A[%tid, %k] : memref<128x256xf32>, vector<4xf32>
+        vector.store %a, %sA[%tid, %c0] : memref<128x16xf32, 3>, vector<4xf32>
+        gpu.barrier
+        %x = vector.load %sA[%tid, %c0] : memref<128x16xf32, 3>, vector<4xf32>
+        // expected-note @below {{here}}
+        gpu.barrier
+        %d = vector.fma %x, %x, %acc : vector<4xf32>
+        scf.yield %d : vector<4xf32>
+      }
+      gpu.return
+    }
+  }
+}
+
+// -----
+
+module attributes {gpu.container_module} {
+  gpu.module @m {
+    gpu.func @no_iter_args(%A: memref<128x256xf32>, %C: memref<128x4xf32>) workgroup(%sA: memref<128x16xf32, 3>)
+        kernel attributes {known_block_size = array<i32: 128, 1, 1>} {
+      %c0 = arith.constant 0 : index
+      %c16 = arith.constant 16 : index
+      %c256 = arith.constant 256 : index
+      %tid = gpu.thread_id x
+      // expected-remark @below {{not a pk K-loop: no accumulators in iter_args: the compute phase must carry its results across iterations}}
+      scf.for %k = %c0 to %c256 step %c16 {
+        %a = vector.load %A[%tid, %k] : memref<128x256xf32>, vector<4xf32>
+        vector.store %a, %sA[%tid, %c0] : memref<128x16xf32, 3>, vector<4xf32>
+        gpu.barrier
+        %x = vector.load %sA[%tid, %c0] : memref<128x16xf32, 3>, vector<4xf32>
+        %d = vector.fma %x, %x, %x : vector<4xf32>
+        gpu.barrier
+      }
+      gpu.return
+    }
+  }
+}
+
+// -----
+
+module attributes {gpu.container_module} {
+  gpu.module @m {
+    gpu.func @empty_compute(%A: memref<128x256xf32>) workgroup(%sA: memref<128x16xf32, 3>)
+        kernel attributes {known_block_size = array<i32: 128, 1, 1>} {
+      %c0 = arith.constant 0 : index
+      %c16 = arith.constant 16 : index
+      %c256 = arith.constant 256 : index
+      %tid = gpu.thread_id x
+      %zero = arith.constant dense<0.0> : vector<4xf32>
+      // expected-remark @below {{not a pk K-loop: compute phase is empty}}
+      %r = scf.for %k = %c0 to %c256 step %c16 iter_args(%acc = %zero) -> (vector<4xf32>) {
+        %a = vector.load %A[%tid, %k] : memref<128x256xf32>, vector<4xf32>
+        vector.store %a, %sA[%tid, %c0] : memref<128x16xf32, 3>, vector<4xf32>
+        // expected-note @below {{here}}
+        gpu.barrier
+        gpu.barrier
+        scf.yield %acc : vector<4xf32>
+      }
+      gpu.return
+    }
+  }
+}
+
+// -----
+
+module attributes {gpu.container_module} {
+  gpu.module @m {
+    // expected-note @below {{here}}
+    gpu.func @vector_elements(%A: memref<128x256xf32>) workgroup(%sA: memref<128x4xvector<4xf32>, 3>)
+        kernel attributes {known_block_size = array<i32: 128, 1, 1>} {
+      %c0 = arith.constant 0 : index
+      %c16 = arith.constant 16 : index
+      %c256 = arith.constant 256 : index
+      %tid = gpu.thread_id x
+      %zero = arith.constant dense<0.0> : vector<4xf32>
+      // expected-remark @below {{not a pk K-loop: workgroup attribution #0 has a dynamic shape or non-scalar elements}}
+      %r = scf.for %k = %c0 to %c256 step %c16 iter_args(%acc = %zero) -> (vector<4xf32>) {
+        %a = vector.load %A[%tid, %k] : memref<128x256xf32>, vector<4xf32>
+        memref.store %a, %sA[%tid, %c0] : memref<128x4xvector<4xf32>, 3>
+        gpu.barrier
+        %x = memref.load %sA[%tid, %c0] : memref<128x4xvector<4xf32>, 3>
+        %d = vector.fma %x, %x, %acc : vector<4xf32>
+        gpu.barrier
+        scf.yield %d : vector<4xf32>
+      }
+      gpu.return
+    }
+  }
+}
+
+// -----
+
+module attributes {gpu.container_module} {
+  gpu.module @m {
+    gpu.func @dynamic_alloc(%A: memref<128x256xf32>, %n: index)
+        kernel attributes {known_block_size = array<i32: 128, 1, 1>} {
+      %c0 = arith.constant 0 : index
+      %c16 = arith.constant 16 : index
+      %c256 = arith.constant 256 : index
+      // expected-note @below {{here}}
+      %sA = memref.alloc(%n) : memref<?x16xf32, 3>
+      %tid = gpu.thread_id x
+      %zero = arith.constant dense<0.0> : vector<4xf32>
+      // expected-remark @below {{not a pk K-loop: shared memory allocation has a dynamic shape}}
+      %r = scf.for %k = %c0 to %c256 step %c16 iter_args(%acc = %zero) -> (vector<4xf32>) {
+        %a = vector.load %A[%tid, %k] : memref<128x256xf32>, vector<4xf32>
+        vector.store %a, %sA[%tid, %c0] : memref<?x16xf32, 3>, vector<4xf32>
+        gpu.barrier
+        %x = vector.load %sA[%tid, %c0] : memref<?x16xf32, 3>, vector<4xf32>
+        %d = vector.fma %x, %x, %acc : vector<4xf32>
+        gpu.barrier
+        scf.yield %d : vector<4xf32>
+      }
+      gpu.return
+    }
+  }
+}
+
+// -----
+
+module attributes {gpu.container_module} {
+  gpu.module @m {
+    gpu.func @loop_carried_in_load(%A: memref<128x256xf32>) workgroup(%sA: memref<128x16xf32, 3>)
+        kernel attributes {known_block_size = array<i32: 128, 1, 1>} {
+      %c0 = arith.constant 0 : index
+      %c4 = arith.constant 4 : index
+      %c16 = arith.constant 16 : index
+      %c256 = arith.constant 256 : index
+      %tid = gpu.thread_id x
+      %zero = arith.constant dense<0.0> : vector<4xf32>
+      // expected-remark @below {{not a pk K-loop: load phase uses a loop-carried value (iter_args): the next tile's addresses must not depend on the compute}}
+      %r:2 = scf.for %k = %c0 to %c256 step %c16 iter_args(%acc = %zero, %off = %c0) -> (vector<4xf32>, index) {
+        // expected-note @below {{here}}
+        %row = arith.addi %tid, %off : index
+        %a = vector.load %A[%row, %k] : memref<128x256xf32>, vector<4xf32>
+        vector.store %a, %sA[%tid, %c0] : memref<128x16xf32, 3>, vector<4xf32>
+        gpu.barrier
+        %x = vector.load %sA[%tid, %c0] : memref<128x16xf32, 3>, vector<4xf32>
+        %d = vector.fma %x, %x, %acc : vector<4xf32>
+        %next = arith.addi %off, %c4 : index
+        gpu.barrier
+        scf.yield %d, %next : vector<4xf32>, index
+      }
+      gpu.return
+    }
+  }
+}
+
+// -----
+
+// A barrier inside a loop of the load phase: the outer loop does not match,
+// and the inner loop (one barrier in its body) is a candidate of its own.
+
+module attributes {gpu.container_module} {
+  gpu.module @m {
+    gpu.func @nested_barrier_load(%A: memref<128x256xf32>) workgroup(%sA: memref<128x16xf32, 3>)
+        kernel attributes {known_block_size = array<i32: 128, 1, 1>} {
+      %c0 = arith.constant 0 : index
+      %c1 = arith.constant 1 : index
+      %c2 = arith.constant 2 : index
+      %c16 = arith.constant 16 : index
+      %c256 = arith.constant 256 : index
+      %tid = gpu.thread_id x
+      %zero = arith.constant dense<0.0> : vector<4xf32>
+      // expected-remark @below {{not a pk K-loop: load phase: gpu.barrier inside a nested region}}
+      %r = scf.for %k = %c0 to %c256 step %c16 iter_args(%acc = %zero) -> (vector<4xf32>) {
+        // expected-remark @below {{not a pk K-loop: expected exactly 2 gpu.barrier in the K-loop body (after the load phase and after the compute phase), found 1}}
+        scf.for %i = %c0 to %c2 step %c1 {
+          %a = vector.load %A[%tid, %k] : memref<128x256xf32>, vector<4xf32>
+          vector.store %a, %sA[%tid, %c0] : memref<128x16xf32, 3>, vector<4xf32>
+          // expected-note @below {{here}}
+          gpu.barrier
+        }
+        gpu.barrier
+        %x = vector.load %sA[%tid, %c0] : memref<128x16xf32, 3>, vector<4xf32>
+        %d = vector.fma %x, %x, %acc : vector<4xf32>
+        gpu.barrier
+        scf.yield %d : vector<4xf32>
+      }
+      gpu.return
+    }
+  }
+}
+
+// -----
+
+module attributes {gpu.container_module} {
+  gpu.module @m {
+    gpu.func @dynamic_nested_load(%A: memref<128x256xf32>, %n: index) workgroup(%sA: memref<128x16xf32, 3>)
+        kernel attributes {known_block_size = array<i32: 128, 1, 1>} {
+      %c0 = arith.constant 0 : index
+      %c1 = arith.constant 1 : index
+      %c16 = arith.constant 16 : index
+      %c256 = arith.constant 256 : index
+      %tid = gpu.thread_id x
+      %zero = arith.constant dense<0.0> : vector<4xf32>
+      // expected-remark @below {{not a pk K-loop: load phase: nested loop has a dynamic trip count}}
+      %r = scf.for %k = %c0 to %c256 step %c16 iter_args(%acc = %zero) -> (vector<4xf32>) {
+        // expected-note @below {{here}}
+        scf.for %i = %c0 to %n step %c1 {
+          %a = vector.load %A[%tid, %k] : memref<128x256xf32>, vector<4xf32>
+          vector.store %a, %sA[%tid, %c0] : memref<128x16xf32, 3>, vector<4xf32>
+        }
+        gpu.barrier
+        %x = vector.load %sA[%tid, %c0] : memref<128x16xf32, 3>, vector<4xf32>
+        %d = vector.fma %x, %x, %acc : vector<4xf32>
+        gpu.barrier
+        scf.yield %d : vector<4xf32>
+      }
+      gpu.return
+    }
+  }
+}
+
+// -----
+
+module attributes {gpu.container_module} {
+  gpu.module @m {
+    gpu.func @already_cp_async(%A: memref<128x256xf32>) workgroup(%sA: memref<128x16xf32, 3>)
+        kernel attributes {known_block_size = array<i32: 128, 1, 1>} {
+      %c0 = arith.constant 0 : index
+      %c16 = arith.constant 16 : index
+      %c256 = arith.constant 256 : index
+      %tid = gpu.thread_id x
+      %zero = arith.constant dense<0.0> : vector<4xf32>
+      // expected-remark @below {{not a pk K-loop: load phase already uses cp.async (nvgpu.device_async_copy): the loop looks pipelined}}
+      %r = scf.for %k = %c0 to %c256 step %c16 iter_args(%acc = %zero) -> (vector<4xf32>) {
+        // expected-note @below {{here}}
+        %t = nvgpu.device_async_copy %A[%tid, %k], %sA[%tid, %c0], 4 : memref<128x256xf32> to memref<128x16xf32, 3>
+        %g = nvgpu.device_async_create_group %t
+        nvgpu.device_async_wait %g
+        gpu.barrier
+        %x = vector.load %sA[%tid, %c0] : memref<128x16xf32, 3>, vector<4xf32>
+        %d = vector.fma %x, %x, %acc : vector<4xf32>
+        gpu.barrier
+        scf.yield %d : vector<4xf32>
+      }
+      gpu.return
+    }
+  }
+}
+
+// -----
+
+module attributes {gpu.container_module} {
+  gpu.module @m {
+    gpu.func @load_reads_shared(%A: memref<128x256xf32>) workgroup(%sA: memref<128x16xf32, 3>, %sB: memref<128x16xf32, 3>)
+        kernel attributes {known_block_size = array<i32: 128, 1, 1>} {
+      %c0 = arith.constant 0 : index
+      %c16 = arith.constant 16 : index
+      %c256 = arith.constant 256 : index
+      %tid = gpu.thread_id x
+      %zero = arith.constant dense<0.0> : vector<4xf32>
+      // expected-remark @below {{not a pk K-loop: load phase reads memory that is not global (vector.load)}}
+      %r = scf.for %k = %c0 to %c256 step %c16 iter_args(%acc = %zero) -> (vector<4xf32>) {
+        %a = vector.load %A[%tid, %k] : memref<128x256xf32>, vector<4xf32>
+        vector.store %a, %sA[%tid, %c0] : memref<128x16xf32, 3>, vector<4xf32>
+        // expected-note @below {{here}}
+        %b = vector.load %sB[%tid, %c0] : memref<128x16xf32, 3>, vector<4xf32>
+        vector.store %b, %sA[%tid, %c0] : memref<128x16xf32, 3>, vector<4xf32>
+        gpu.barrier
+        %x = vector.load %sA[%tid, %c0] : memref<128x16xf32, 3>, vector<4xf32>
+        %d = vector.fma %x, %x, %acc : vector<4xf32>
+        gpu.barrier
+        scf.yield %d : vector<4xf32>
+      }
+      gpu.return
+    }
+  }
+}
+
+// -----
+
+module attributes {gpu.container_module} {
+  gpu.module @m {
+    gpu.func @load_writes_global(%A: memref<128x256xf32>, %C: memref<128x16xf32, 1>) workgroup(%sA: memref<128x16xf32, 3>)
+        kernel attributes {known_block_size = array<i32: 128, 1, 1>} {
+      %c0 = arith.constant 0 : index
+      %c16 = arith.constant 16 : index
+      %c256 = arith.constant 256 : index
+      %tid = gpu.thread_id x
+      %zero = arith.constant dense<0.0> : vector<4xf32>
+      // expected-remark @below {{not a pk K-loop: load phase writes memory that is not shared (vector.store)}}
+      %r = scf.for %k = %c0 to %c256 step %c16 iter_args(%acc = %zero) -> (vector<4xf32>) {
+        %a = vector.load %A[%tid, %k] : memref<128x256xf32>, vector<4xf32>
+        vector.store %a, %sA[%tid, %c0] : memref<128x16xf32, 3>, vector<4xf32>
+        // expected-note @below {{here}}
+        vector.store %a, %C[%tid, %c0] : memref<128x16xf32, 1>, vector<4xf32>
+        gpu.barrier
+        %x = vector.load %sA[%tid, %c0] : memref<128x16xf32, 3>, vector<4xf32>
+        %d = vector.fma %x, %x, %acc : vector<4xf32>
+        gpu.barrier
+        scf.yield %d : vector<4xf32>
+      }
+      gpu.return
+    }
+  }
+}
+
+// -----
+
+// A bounds guard around the copy is a region op the matcher does not handle.
+
+module attributes {gpu.container_module} {
+  gpu.module @m {
+    gpu.func @guarded_copy(%A: memref<128x256xf32>, %limit: index) workgroup(%sA: memref<128x16xf32, 3>)
+        kernel attributes {known_block_size = array<i32: 128, 1, 1>} {
+      %c0 = arith.constant 0 : index
+      %c16 = arith.constant 16 : index
+      %c256 = arith.constant 256 : index
+      %tid = gpu.thread_id x
+      %zero = arith.constant dense<0.0> : vector<4xf32>
+      // expected-remark @below {{not a pk K-loop: load phase: unsupported region operation 'scf.if'}}
+      %r = scf.for %k = %c0 to %c256 step %c16 iter_args(%acc = %zero) -> (vector<4xf32>) {
+        %in = arith.cmpi ult, %k, %limit : index
+        // expected-note @below {{here}}
+        scf.if %in {
+          %a = vector.load %A[%tid, %k] : memref<128x256xf32>, vector<4xf32>
+          vector.store %a, %sA[%tid, %c0] : memref<128x16xf32, 3>, vector<4xf32>
+        }
+        gpu.barrier
+        %x = vector.load %sA[%tid, %c0] : memref<128x16xf32, 3>, vector<4xf32>
+        %d = vector.fma %x, %x, %acc : vector<4xf32>
+        gpu.barrier
+        scf.yield %d : vector<4xf32>
+      }
+      gpu.return
+    }
+  }
+}
+
+// -----
+
+module attributes {gpu.container_module} {
+  gpu.module @m {
+    gpu.func @load_side_effect(%A: memref<128x16xf32>) workgroup(%sA: memref<128x16xf32, 3>)
+        kernel attributes {known_block_size = array<i32: 128, 1, 1>} {
+      %c0 = arith.constant 0 : index
+      %c16 = arith.constant 16 : index
+      %c256 = arith.constant 256 : index
+      %tid = gpu.thread_id x
+      %zero = arith.constant dense<0.0> : vector<4xf32>
+      // expected-remark @below {{not a pk K-loop: load phase: unsupported operation with side effects 'memref.copy'}}
+      %r = scf.for %k = %c0 to %c256 step %c16 iter_args(%acc = %zero) -> (vector<4xf32>) {
+        // expected-note @below {{here}}
+        memref.copy %A, %sA : memref<128x16xf32> to memref<128x16xf32, 3>
+        gpu.barrier
+        %x = vector.load %sA[%tid, %c0] : memref<128x16xf32, 3>, vector<4xf32>
+        %d = vector.fma %x, %x, %acc : vector<4xf32>
+        gpu.barrier
+        scf.yield %d : vector<4xf32>
+      }
+      gpu.return
+    }
+  }
+}
+
+// -----
+
+module attributes {gpu.container_module} {
+  gpu.module @m {
+    gpu.func @no_global_load(%A: memref<128x256xf32>) workgroup(%sA: memref<128x16xf32, 3>)
+        kernel attributes {known_block_size = array<i32: 128, 1, 1>} {
+      %c0 = arith.constant 0 : index
+      %c16 = arith.constant 16 : index
+      %c256 = arith.constant 256 : index
+      %tid = gpu.thread_id x
+      %zero = arith.constant dense<0.0> : vector<4xf32>
+      // expected-remark @below {{not a pk K-loop: load phase has no global load (vector.load, vector.transfer_read or memref.load of global memory)}}
+      %r = scf.for %k = %c0 to %c256 step %c16 iter_args(%acc = %zero) -> (vector<4xf32>) {
+        vector.store %zero, %sA[%tid, %c0] : memref<128x16xf32, 3>, vector<4xf32>
+        // expected-note @below {{here}}
+        gpu.barrier
+        %x = vector.load %sA[%tid, %c0] : memref<128x16xf32, 3>, vector<4xf32>
+        %d = vector.fma %x, %x, %acc : vector<4xf32>
+        gpu.barrier
+        scf.yield %d : vector<4xf32>
+      }
+      gpu.return
+    }
+  }
+}
+
+// -----
+
+module attributes {gpu.container_module} {
+  gpu.module @m {
+    gpu.func @no_shared_store(%A: memref<128x256xf32>) workgroup(%sA: memref<128x16xf32, 3>)
+        kernel attributes {known_block_size = array<i32: 128, 1, 1>} {
+      %c0 = arith.constant 0 : index
+      %c16 = arith.constant 16 : index
+      %c256 = arith.constant 256 : index
+      %tid = gpu.thread_id x
+      %zero = arith.constant dense<0.0> : vector<4xf32>
+      // expected-remark @below {{not a pk K-loop: load phase has no store to shared memory}}
+      %r = scf.for %k = %c0 to %c256 step %c16 iter_args(%acc = %zero) -> (vector<4xf32>) {
+        %a = vector.load %A[%tid, %k] : memref<128x256xf32>, vector<4xf32>
+        // expected-note @below {{here}}
+        gpu.barrier
+        %x = vector.load %sA[%tid, %c0] : memref<128x16xf32, 3>, vector<4xf32>
+        %d = vector.fma %x, %x, %acc : vector<4xf32>
+        gpu.barrier
+        scf.yield %d : vector<4xf32>
+      }
+      gpu.return
+    }
+  }
+}
+
+// -----
+
+module attributes {gpu.container_module} {
+  gpu.module @m {
+    gpu.func @store_not_a_copy(%A: memref<128x256xf32>) workgroup(%sA: memref<128x16xf32, 3>)
+        kernel attributes {known_block_size = array<i32: 128, 1, 1>} {
+      %c0 = arith.constant 0 : index
+      %c4 = arith.constant 4 : index
+      %c16 = arith.constant 16 : index
+      %c256 = arith.constant 256 : index
+      %tid = gpu.thread_id x
+      %zero = arith.constant dense<0.0> : vector<4xf32>
+      // expected-remark @below {{not a pk K-loop: store to shared memory does not copy a value loaded from global memory in the load phase}}
+      %r = scf.for %k = %c0 to %c256 step %c16 iter_args(%acc = %zero) -> (vector<4xf32>) {
+        %a = vector.load %A[%tid, %k] : memref<128x256xf32>, vector<4xf32>
+        vector.store %a, %sA[%tid, %c0] : memref<128x16xf32, 3>, vector<4xf32>
+        // expected-note @below {{here}}
+        vector.store %zero, %sA[%tid, %c4] : memref<128x16xf32, 3>, vector<4xf32>
+        gpu.barrier
+        %x = vector.load %sA[%tid, %c0] : memref<128x16xf32, 3>, vector<4xf32>
+        %d = vector.fma %x, %x, %acc : vector<4xf32>
+        gpu.barrier
+        scf.yield %d : vector<4xf32>
+      }
+      gpu.return
+    }
+  }
+}
+
+// -----
+
+module attributes {gpu.container_module} {
+  gpu.module @m {
+    memref.global "private" @smem : memref<128x16xf32, 3>
+    gpu.func @buffer_in_loop(%A: memref<128x256xf32>)
+        kernel attributes {known_block_size = array<i32: 128, 1, 1>} {
+      %c0 = arith.constant 0 : index
+      %c16 = arith.constant 16 : index
+      %c256 = arith.constant 256 : index
+      %tid = gpu.thread_id x
+      %zero = arith.constant dense<0.0> : vector<4xf32>
+      // expected-remark @below {{not a pk K-loop: shared buffer @smem is defined inside the K-loop}}
+      %r = scf.for %k = %c0 to %c256 step %c16 iter_args(%acc = %zero) -> (vector<4xf32>) {
+        %sA = memref.get_global @smem : memref<128x16xf32, 3>
+        %a = vector.load %A[%tid, %k] : memref<128x256xf32>, vector<4xf32>
+        // expected-note @below {{here}}
+        vector.store %a, %sA[%tid, %c0] : memref<128x16xf32, 3>, vector<4xf32>
+        gpu.barrier
+        %x = vector.load %sA[%tid, %c0] : memref<128x16xf32, 3>, vector<4xf32>
+        %d = vector.fma %x, %x, %acc : vector<4xf32>
+        gpu.barrier
+        scf.yield %d : vector<4xf32>
+      }
+      gpu.return
+    }
+  }
+}
+
+// -----
+
+module attributes {gpu.container_module} {
+  gpu.module @m {
+    gpu.func @shared_argument(%A: memref<128x256xf32>, %sA: memref<128x16xf32, 3>)
+        kernel attributes {known_block_size = array<i32: 128, 1, 1>} {
+      %c0 = arith.constant 0 : index
+      %c16 = arith.constant 16 : index
+      %c256 = arith.constant 256 : index
+      %tid = gpu.thread_id x
+      %zero = arith.constant dense<0.0> : vector<4xf32>
+      // expected-remark @below {{not a pk K-loop: shared memref is not a workgroup attribution, a workgroup memref.global or a workgroup memref.alloc of the kernel}}
+      %r = scf.for %k = %c0 to %c256 step %c16 iter_args(%acc = %zero) -> (vector<4xf32>) {
+        %a = vector.load %A[%tid, %k] : memref<128x256xf32>, vector<4xf32>
+        // expected-note @below {{here}}
+        vector.store %a, %sA[%tid, %c0] : memref<128x16xf32, 3>, vector<4xf32>
+        gpu.barrier
+        %x = vector.load %sA[%tid, %c0] : memref<128x16xf32, 3>, vector<4xf32>
+        %d = vector.fma %x, %x, %acc : vector<4xf32>
+        gpu.barrier
+        scf.yield %d : vector<4xf32>
+      }
+      gpu.return
+    }
+  }
+}
+
+// -----
+
+module attributes {gpu.container_module} {
+  gpu.module @m {
+    gpu.func @load_not_stored(%A: memref<128x256xf32>) workgroup(%sA: memref<128x16xf32, 3>)
+        kernel attributes {known_block_size = array<i32: 128, 1, 1>} {
+      %c0 = arith.constant 0 : index
+      %c4 = arith.constant 4 : index
+      %c16 = arith.constant 16 : index
+      %c256 = arith.constant 256 : index
+      %tid = gpu.thread_id x
+      %zero = arith.constant dense<0.0> : vector<4xf32>
+      // expected-remark @below {{not a pk K-loop: value loaded from global memory is not stored to shared memory in the load phase}}
+      %r = scf.for %k = %c0 to %c256 step %c16 iter_args(%acc = %zero) -> (vector<4xf32>) {
+        %a = vector.load %A[%tid, %k] : memref<128x256xf32>, vector<4xf32>
+        vector.store %a, %sA[%tid, %c0] : memref<128x16xf32, 3>, vector<4xf32>
+        %k4 = arith.addi %k, %c4 : index
+        // expected-note @below {{here}}
+        %b = vector.load %A[%tid, %k4] : memref<128x256xf32>, vector<4xf32>
+        gpu.barrier
+        %x = vector.load %sA[%tid, %c0] : memref<128x16xf32, 3>, vector<4xf32>
+        %d = vector.fma %x, %x, %acc : vector<4xf32>
+        gpu.barrier
+        scf.yield %d : vector<4xf32>
+      }
+      gpu.return
+    }
+  }
+}
+
+// -----
+
+module attributes {gpu.container_module} {
+  gpu.module @m {
+    gpu.func @global_value_in_compute(%A: memref<128x256xf32>) workgroup(%sA: memref<128x16xf32, 3>)
+        kernel attributes {known_block_size = array<i32: 128, 1, 1>} {
+      %c0 = arith.constant 0 : index
+      %c16 = arith.constant 16 : index
+      %c256 = arith.constant 256 : index
+      %tid = gpu.thread_id x
+      %zero = arith.constant dense<0.0> : vector<4xf32>
+      // expected-remark @below {{not a pk K-loop: value loaded from global memory is used outside the load phase}}
+      %r = scf.for %k = %c0 to %c256 step %c16 iter_args(%acc = %zero) -> (vector<4xf32>) {
+        %a = vector.load %A[%tid, %k] : memref<128x256xf32>, vector<4xf32>
+        vector.store %a, %sA[%tid, %c0] : memref<128x16xf32, 3>, vector<4xf32>
+        gpu.barrier
+        %x = vector.load %sA[%tid, %c0] : memref<128x16xf32, 3>, vector<4xf32>
+        // expected-note @below {{here}}
+        %d = vector.fma %x, %a, %acc : vector<4xf32>
+        gpu.barrier
+        scf.yield %d : vector<4xf32>
+      }
+      gpu.return
+    }
+  }
+}
+
+// -----
+
+module attributes {gpu.container_module} {
+  gpu.module @m {
+    gpu.func @compute_writes(%A: memref<128x256xf32>) workgroup(%sA: memref<128x16xf32, 3>)
+        kernel attributes {known_block_size = array<i32: 128, 1, 1>} {
+      %c0 = arith.constant 0 : index
+      %c16 = arith.constant 16 : index
+      %c256 = arith.constant 256 : index
+      %tid = gpu.thread_id x
+      %zero = arith.constant dense<0.0> : vector<4xf32>
+      // expected-remark @below {{not a pk K-loop: compute phase writes memory (vector.store): results must stay in iter_args}}
+      %r = scf.for %k = %c0 to %c256 step %c16 iter_args(%acc = %zero) -> (vector<4xf32>) {
+        %a = vector.load %A[%tid, %k] : memref<128x256xf32>, vector<4xf32>
+        vector.store %a, %sA[%tid, %c0] : memref<128x16xf32, 3>, vector<4xf32>
+        gpu.barrier
+        %x = vector.load %sA[%tid, %c0] : memref<128x16xf32, 3>, vector<4xf32>
+        %d = vector.fma %x, %x, %acc : vector<4xf32>
+        // expected-note @below {{here}}
+        vector.store %d, %A[%tid, %k] : memref<128x256xf32>, vector<4xf32>
+        gpu.barrier
+        scf.yield %d : vector<4xf32>
+      }
+      gpu.return
+    }
+  }
+}
+
+// -----
+
+module attributes {gpu.container_module} {
+  gpu.module @m {
+    gpu.func @compute_reads_global(%A: memref<128x256xf32>) workgroup(%sA: memref<128x16xf32, 3>)
+        kernel attributes {known_block_size = array<i32: 128, 1, 1>} {
+      %c0 = arith.constant 0 : index
+      %c16 = arith.constant 16 : index
+      %c256 = arith.constant 256 : index
+      %tid = gpu.thread_id x
+      %zero = arith.constant dense<0.0> : vector<4xf32>
+      // expected-remark @below {{not a pk K-loop: compute phase reads memory that is not shared (vector.load)}}
+      %r = scf.for %k = %c0 to %c256 step %c16 iter_args(%acc = %zero) -> (vector<4xf32>) {
+        %a = vector.load %A[%tid, %k] : memref<128x256xf32>, vector<4xf32>
+        vector.store %a, %sA[%tid, %c0] : memref<128x16xf32, 3>, vector<4xf32>
+        gpu.barrier
+        %x = vector.load %sA[%tid, %c0] : memref<128x16xf32, 3>, vector<4xf32>
+        // expected-note @below {{here}}
+        %y = vector.load %A[%tid, %c0] : memref<128x256xf32>, vector<4xf32>
+        %d = vector.fma %x, %y, %acc : vector<4xf32>
+        gpu.barrier
+        scf.yield %d : vector<4xf32>
+      }
+      gpu.return
+    }
+  }
+}
+
+// -----
+
+module attributes {gpu.container_module} {
+  gpu.module @m {
+    gpu.func @nested_barrier_compute(%A: memref<128x256xf32>) workgroup(%sA: memref<128x16xf32, 3>)
+        kernel attributes {known_block_size = array<i32: 128, 1, 1>} {
+      %c0 = arith.constant 0 : index
+      %c1 = arith.constant 1 : index
+      %c2 = arith.constant 2 : index
+      %c16 = arith.constant 16 : index
+      %c256 = arith.constant 256 : index
+      %tid = gpu.thread_id x
+      %zero = arith.constant dense<0.0> : vector<4xf32>
+      // expected-remark @below {{not a pk K-loop: compute phase: gpu.barrier inside a nested region}}
+      %r = scf.for %k = %c0 to %c256 step %c16 iter_args(%acc = %zero) -> (vector<4xf32>) {
+        %a = vector.load %A[%tid, %k] : memref<128x256xf32>, vector<4xf32>
+        vector.store %a, %sA[%tid, %c0] : memref<128x16xf32, 3>, vector<4xf32>
+        gpu.barrier
+        // expected-remark @below {{not a pk K-loop: expected exactly 2 gpu.barrier in the K-loop body (after the load phase and after the compute phase), found 1}}
+        %s = scf.for %i = %c0 to %c2 step %c1 iter_args(%y = %acc) -> (vector<4xf32>) {
+          %x = vector.load %sA[%tid, %c0] : memref<128x16xf32, 3>, vector<4xf32>
+          %d = vector.fma %x, %x, %y : vector<4xf32>
+          // expected-note @below {{here}}
+          gpu.barrier
+          scf.yield %d : vector<4xf32>
+        }
+        gpu.barrier
+        scf.yield %s : vector<4xf32>
+      }
+      gpu.return
+    }
+  }
+}
+
+// -----
+
+module attributes {gpu.container_module} {
+  gpu.module @m {
+    gpu.func @dynamic_nested_compute(%A: memref<128x256xf32>, %n: index) workgroup(%sA: memref<128x16xf32, 3>)
+        kernel attributes {known_block_size = array<i32: 128, 1, 1>} {
+      %c0 = arith.constant 0 : index
+      %c1 = arith.constant 1 : index
+      %c16 = arith.constant 16 : index
+      %c256 = arith.constant 256 : index
+      %tid = gpu.thread_id x
+      %zero = arith.constant dense<0.0> : vector<4xf32>
+      // expected-remark @below {{not a pk K-loop: compute phase: nested loop has a dynamic trip count}}
+      %r = scf.for %k = %c0 to %c256 step %c16 iter_args(%acc = %zero) -> (vector<4xf32>) {
+        %a = vector.load %A[%tid, %k] : memref<128x256xf32>, vector<4xf32>
+        vector.store %a, %sA[%tid, %c0] : memref<128x16xf32, 3>, vector<4xf32>
+        gpu.barrier
+        // expected-note @below {{here}}
+        %s = scf.for %i = %c0 to %n step %c1 iter_args(%y = %acc) -> (vector<4xf32>) {
+          %x = vector.load %sA[%tid, %c0] : memref<128x16xf32, 3>, vector<4xf32>
+          %d = vector.fma %x, %x, %y : vector<4xf32>
+          scf.yield %d : vector<4xf32>
+        }
+        gpu.barrier
+        scf.yield %s : vector<4xf32>
+      }
+      gpu.return
+    }
+  }
+}
+
+// -----
+
+module attributes {gpu.container_module} {
+  gpu.module @m {
+    gpu.func @compute_side_effect(%A: memref<128x256xf32>) workgroup(%sA: memref<128x16xf32, 3>)
+        kernel attributes {known_block_size = array<i32: 128, 1, 1>} {
+      %c0 = arith.constant 0 : index
+      %c16 = arith.constant 16 : index
+      %c256 = arith.constant 256 : index
+      %tid = gpu.thread_id x
+      %zero = arith.constant dense<0.0> : vector<4xf32>
+      // expected-remark @below {{not a pk K-loop: compute phase: unsupported operation with side effects 'gpu.printf'}}
+      %r = scf.for %k = %c0 to %c256 step %c16 iter_args(%acc = %zero) -> (vector<4xf32>) {
+        %a = vector.load %A[%tid, %k] : memref<128x256xf32>, vector<4xf32>
+        vector.store %a, %sA[%tid, %c0] : memref<128x16xf32, 3>, vector<4xf32>
+        gpu.barrier
+        %x = vector.load %sA[%tid, %c0] : memref<128x16xf32, 3>, vector<4xf32>
+        %d = vector.fma %x, %x, %acc : vector<4xf32>
+        // expected-note @below {{here}}
+        gpu.printf "k = %d\n", %k : index
+        gpu.barrier
+        scf.yield %d : vector<4xf32>
+      }
+      gpu.return
+    }
+  }
+}
+
+// -----
+
+module attributes {gpu.container_module} {
+  gpu.module @m {
+    gpu.func @no_compute_op(%A: memref<128x256xf32>) workgroup(%sA: memref<128x16xf32, 3>)
+        kernel attributes {known_block_size = array<i32: 128, 1, 1>} {
+      %c0 = arith.constant 0 : index
+      %c16 = arith.constant 16 : index
+      %c256 = arith.constant 256 : index
+      %tid = gpu.thread_id x
+      %zero = arith.constant dense<0.0> : vector<4xf32>
+      // expected-remark @below {{not a pk K-loop: compute phase has no nvgpu.mma.sync, vector.contract, fma or multiply-add}}
+      %r = scf.for %k = %c0 to %c256 step %c16 iter_args(%acc = %zero) -> (vector<4xf32>) {
+        %a = vector.load %A[%tid, %k] : memref<128x256xf32>, vector<4xf32>
+        vector.store %a, %sA[%tid, %c0] : memref<128x16xf32, 3>, vector<4xf32>
+        gpu.barrier
+        %x = vector.load %sA[%tid, %c0] : memref<128x16xf32, 3>, vector<4xf32>
+        %d = arith.addf %x, %acc : vector<4xf32>
+        // expected-note @below {{here}}
+        gpu.barrier
+        scf.yield %d : vector<4xf32>
+      }
+      gpu.return
+    }
+  }
+}
