@@ -31,6 +31,7 @@ llvm_config.with_environment("PATH", config.pk_tools_dir, append_path=True)
 
 tools = [
     "pk-opt",
+    "pk-sass-check",
     ToolSubst("mlir-opt", os.path.join(config.llvm_tools_dir, "mlir-opt"),
               unresolved="fatal"),
 ]
@@ -40,6 +41,32 @@ llvm_config.add_tool_substitutions(tools, [config.pk_tools_dir, config.llvm_tool
 if config.cuda_path and os.path.exists(os.path.join(config.cuda_path, "bin", "ptxas")):
     config.available_features.add("ptxas")
     config.substitutions.append(("%ptxas", os.path.join(config.cuda_path, "bin", "ptxas")))
+
+# cuobjdump (with nvdisasm next to it) for the pk-sass-check tests that
+# disassemble cubins: $CUOBJDUMP, PATH, the CUDA toolkit, or the PyPI package
+# nvidia-cuda-cuobjdump (<site-packages>/nvidia/cu13/bin, found with python3).
+def find_cuobjdump():
+    import shutil
+    import subprocess
+    candidates = [os.environ.get("CUOBJDUMP"), shutil.which("cuobjdump")]
+    if config.cuda_path:
+        candidates.append(os.path.join(config.cuda_path, "bin", "cuobjdump"))
+    try:
+        dirs = subprocess.run(
+            ["python3", "-c", "import nvidia; print('\\n'.join(nvidia.__path__))"],
+            capture_output=True, text=True, timeout=60).stdout.split()
+        candidates += [os.path.join(d, "cu13", "bin", "cuobjdump") for d in dirs]
+    except (OSError, subprocess.SubprocessError):
+        pass
+    for candidate in candidates:
+        if candidate and os.access(candidate, os.X_OK):
+            return candidate
+    return None
+
+cuobjdump = find_cuobjdump()
+if cuobjdump:
+    config.available_features.add("cuobjdump")
+    config.substitutions.append(("%cuobjdump", cuobjdump))
 
 config.substitutions.append(("%pk_obj_root", config.pk_obj_root))
 config.substitutions.append(("%cmake", config.cmake_command))

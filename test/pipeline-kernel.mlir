@@ -97,4 +97,16 @@
 // EMIT-FILES: hgemm_f16_128x128x32.sm_86.cubin
 // EMIT-FILES-NEXT: hgemm_f16_128x128x32.sm_86.ptx
 // EMIT-REPORT: "decision":{"pipelined":true
-// EMIT-REPORT-SAME: "ptxas":{"below_target":false,"blocks_per_sm":2,"limit":"registers","registers":{{[0-9]+}},"shared_bytes":40960,"spill_loads_bytes":0,"spill_stores_bytes":0,"stack_frame_bytes":0}
+// EMIT-REPORT-SAME: "ptxas":{"below_target":false,"blocks_per_sm":2,"dynamic_shared_bytes":0,"limit":"registers","registers":{{[0-9]+}},"shared_bytes":40960,"spill_loads_bytes":0,"spill_stores_bytes":0,"stack_frame_bytes":0}
+
+// Four cp.async stages of the HGEMM on sm_90 need 81920 bytes: the tiles move
+// to dynamic shared memory (the workgroup attributions are dropped) and the
+// cubin assembles.
+// RUN: rm -rf %t.s4 && pk-opt %examples/hgemm_f16_128x128x32.mlir --pipeline-kernel='arch=sm_90 stages=4 emit=cubin out-dir=%t.s4 cuda-path=%cuda_path' 2>%t.s4.log | FileCheck %s --check-prefix=STAGES4
+// RUN: FileCheck %s --check-prefix=STAGES4-REMARK --input-file=%t.s4.log
+// STAGES4: gpu.func @hgemm_f16_128x128x32(%{{[^)]*}}) kernel attributes {known_block_size = array<i32: 256, 1, 1>, known_grid_size = array<i32: 32, 32, 1>, pk.dynamic_shared_memory_bytes = 81920 : i64}
+// STAGES4: gpu.dynamic_shared_memory
+// STAGES4-COUNT-2: memref.view
+// STAGES4: nvgpu.device_async_wait %{{.*}} {numGroups = 2 : i32}
+// STAGES4-REMARK: remark: pipelined: variant cp-async, 4 shared buffer(s); 4 stages need 81920 bytes of shared memory, within the sm_90 cliff of 115712 bytes for 2 blocks/SM
+// STAGES4-REMARK: remark: ptxas (sm_90): {{[0-9]+}} registers, 0 bytes spill stores, 0 bytes spill loads, 0 bytes stack frame, {{[0-9]+}} bytes shared memory + 81920 bytes dynamic shared memory; 2 blocks/SM

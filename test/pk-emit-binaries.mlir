@@ -30,7 +30,7 @@
 // PTX86: .entry big_block(
 
 // REPORT: "kernel":"m::attr_trip3"
-// REPORT-SAME: "ptxas":{"below_target":false,"blocks_per_sm":{{[0-9]+}},"limit":"{{[a-z_]+}}","registers":{{[0-9]+}},"shared_bytes":8192,"spill_loads_bytes":0,"spill_stores_bytes":0,"stack_frame_bytes":0}
+// REPORT-SAME: "ptxas":{"below_target":false,"blocks_per_sm":{{[0-9]+}},"dynamic_shared_bytes":0,"limit":"{{[a-z_]+}}","registers":{{[0-9]+}},"shared_bytes":8192,"spill_loads_bytes":0,"spill_stores_bytes":0,"stack_frame_bytes":0}
 
 // PTX90: .version 8.0
 // PTX90: .target sm_90

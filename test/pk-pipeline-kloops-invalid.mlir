@@ -1,12 +1,14 @@
 // RUN: pk-opt %s -split-input-file -verify-diagnostics --pk-pipeline-kloops | FileCheck %s
-// RUN: pk-opt %s -split-input-file --pk-pipeline-kloops='stages=3' -o /dev/null 2>&1 | FileCheck %s --check-prefix=STAGES3
+// RUN: pk-opt %s -split-input-file --pk-pipeline-kloops='stages=3 schedule=seed' -o /dev/null 2>&1 | FileCheck %s --check-prefix=STAGES3
+// RUN: not pk-opt %s --pk-pipeline-kloops='schedule=fancy' -o /dev/null 2>&1 | FileCheck %s --check-prefix=BADSCHEDULE
 // RUN: not pk-opt %s --pk-pipeline-kloops='variant=fastest' -o /dev/null 2>&1 | FileCheck %s --check-prefix=BADVARIANT
 // RUN: not pk-opt %s --pk-pipeline-kloops='variant=cp-async arch=sm_75' -o /dev/null 2>&1 | FileCheck %s --check-prefix=NOCPASYNC
 
 // BADVARIANT: error: unknown variant 'fastest'; expected auto, cp-async, ldg-register or register-prefetch
 // NOCPASYNC: error: variant=cp-async needs cp.async (sm_80 and later); sm_75 has none
-// N-stage pipelining is not implemented yet: the attribution kernel stays as is.
-// STAGES3: remark: not pipelined; {{.*}}not pipelined: stages=3: only double buffering (stages=2) is implemented
+// The seed's order has two stages only.
+// STAGES3: remark: not pipelined; {{.*}}not pipelined: schedule=seed is the seed's two-stage order; stages=3 needs schedule=multistage
+// BADSCHEDULE: error: unknown schedule 'fancy'; expected auto, seed or multistage
 
 // Every loop below stays untouched (checked with FileCheck on the output)
 // unless its remark says "pipelined".

@@ -1,9 +1,16 @@
 // RUN: pk-opt %s -split-input-file --pk-pipeline-kloops --canonicalize --cse | FileCheck %s --check-prefix=CPA
 // RUN: pk-opt %s -split-input-file --pk-pipeline-kloops=variant=ldg-register --canonicalize --cse | FileCheck %s --check-prefix=LDG
 // RUN: pk-opt %s -split-input-file --pk-pipeline-kloops=variant=register-prefetch --canonicalize --cse | FileCheck %s --check-prefix=RPF
+// RUN: pk-opt %s -split-input-file --pk-pipeline-kloops='stages=4' --canonicalize --cse | FileCheck %s --check-prefix=MS4
+// RUN: pk-opt %s -split-input-file --pk-pipeline-kloops='stages=4' -o /dev/null 2>&1 | FileCheck %s --check-prefix=MS4-REMARK
+// RUN: pk-opt %s -split-input-file --pk-pipeline-kloops='stages=8 arch=sm_90' --canonicalize --cse | FileCheck %s --check-prefix=DYN
 // Without cleanup the transform's output verifies too.
 // RUN: pk-opt %s -split-input-file --pk-pipeline-kloops -o /dev/null
 // RUN: pk-opt %s -split-input-file --pk-pipeline-kloops=variant=ldg-register -o /dev/null
+// RUN: pk-opt %s -split-input-file --pk-pipeline-kloops=stages=4 -o /dev/null
+
+// Trip count 3 with stages=4 needs only 3 buffers.
+// MS4-REMARK: remark: pipelined: variant cp-async, 3 shared buffer(s); trip count 3 < stages=4: 3 buffers; 3 stages need 12288 bytes
 
 // Workgroup attribution, trip count 3 (k = 16, 48, 80: a non-zero lower
 // bound), one 16-byte copy per thread, vector.fma compute. The steady-state
@@ -330,3 +337,74 @@ module attributes {gpu.container_module} {
 
 // RPF-LABEL: gpu.func @alloc_trip8_mma
 // RPF:         memref.alloc() : memref<64x32xf16, #gpu.address_space<workgroup>>
+
+// N stages (the CUDA guide's multistage order): stages=4 on trip count 8.
+// The prologue commits tiles 0, 1, 2 into buf[0..2]; each of the 5
+// steady-state iterations waits for all but 2 groups (tile t is complete),
+// synchronizes, issues tile t+3 into buf[(t+3)%4] and computes buf[t%4];
+// the epilogue computes tiles 5, 6, 7 from buf[1], buf[2], buf[3] with
+// waits for all but 2, 1, 0 groups.
+// MS4-LABEL: gpu.func @alloc_trip8_mma
+// MS4-DAG:     %[[SA:.*]] = memref.alloc() {alignment = 16 : i64} : memref<4x64x32xf16, #gpu.address_space<workgroup>>
+// MS4-DAG:     %[[SB:.*]] = memref.alloc() {alignment = 16 : i64} : memref<4x64x32xf16, #gpu.address_space<workgroup>>
+// MS4-DAG:     %[[C0:.*]] = arith.constant 0 : index
+// MS4-DAG:     %[[C1:.*]] = arith.constant 1 : index
+// MS4-DAG:     %[[C2:.*]] = arith.constant 2 : index
+// MS4-DAG:     %[[C3:.*]] = arith.constant 3 : index
+// MS4-DAG:     %[[C4:.*]] = arith.constant 4 : index
+// MS4-DAG:     %[[C160:.*]] = arith.constant 160 : index
+// Prologue.
+// MS4-COUNT-3: nvgpu.device_async_copy {{.*}}[%[[C0]], {{.*}} 8 {bypassL1}
+// MS4-NEXT:    %[[G0:.*]] = nvgpu.device_async_create_group
+// MS4:         nvgpu.device_async_copy {{.*}}[%[[C1]], {{.*}} 8 {bypassL1}
+// MS4:         %[[G1:.*]] = nvgpu.device_async_create_group
+// MS4:         nvgpu.device_async_copy {{.*}}[%[[C2]], {{.*}} 8 {bypassL1}
+// MS4:         %[[G2:.*]] = nvgpu.device_async_create_group
+// MS4-NOT:     nvgpu.device_async_wait
+// Kernel: the three in-flight groups ride in iter_args.
+// MS4:         %[[R:.*]]:4 = scf.for %[[K:.*]] = %[[C0]] to %[[C160]] step %{{.*}} iter_args(%[[ACC:.*]] = %{{.*}}, %[[T0:.*]] = %[[G0]], %[[T1:.*]] = %[[G1]], %[[T2:.*]] = %[[G2]])
+// MS4-NEXT:      nvgpu.device_async_wait %[[T0]] {numGroups = 2 : i32}
+// MS4-NEXT:      gpu.barrier
+// MS4-NEXT:      %[[KN:.*]] = arith.addi %[[K]], %{{.*}} : index
+// MS4-NEXT:      %[[N1:.*]] = arith.divui %[[KN]], %{{.*}} : index
+// MS4-NEXT:      %[[NEXT:.*]] = arith.remui %[[N1]], %[[C4]] : index
+// MS4-COUNT-3:   nvgpu.device_async_copy {{.*}}[%[[NEXT]], {{.*}} 8 {bypassL1}
+// MS4-NEXT:      %[[G:.*]] = nvgpu.device_async_create_group
+// MS4-NEXT:      %[[T:.*]] = arith.divui %[[K]], %{{.*}} : index
+// MS4-NEXT:      %[[CUR:.*]] = arith.remui %[[T]], %[[C4]] : index
+// MS4-NEXT:      scf.for
+// MS4-NEXT:        nvgpu.ldmatrix %[[SA]][%[[CUR]],
+// MS4-NEXT:        nvgpu.ldmatrix %[[SB]][%[[CUR]],
+// MS4-NEXT:        nvgpu.mma.sync
+// MS4-NEXT:        scf.yield
+// MS4-NEXT:      }
+// MS4-NEXT:      scf.yield %{{.*}}, %[[T1]], %[[T2]], %[[G]]
+// MS4-NEXT:    }
+// Epilogue.
+// MS4-NEXT:    nvgpu.device_async_wait %[[R]]#1 {numGroups = 2 : i32}
+// MS4-NEXT:    gpu.barrier
+// MS4-NEXT:    scf.for
+// MS4-NEXT:      nvgpu.ldmatrix %[[SA]][%[[C1]],
+// MS4:         nvgpu.device_async_wait %[[R]]#2 {numGroups = 1 : i32}
+// MS4-NEXT:    gpu.barrier
+// MS4-NEXT:    scf.for
+// MS4-NEXT:      nvgpu.ldmatrix %[[SA]][%[[C2]],
+// MS4:         nvgpu.device_async_wait %[[R]]#3 {numGroups = 0 : i32}
+// MS4-NEXT:    gpu.barrier
+// MS4-NEXT:    scf.for
+// MS4-NEXT:      nvgpu.ldmatrix %[[SA]][%[[C3]],
+// MS4:         gpu.barrier
+// MS4-NEXT:    vector.extract
+// MS4-NOT:     nvgpu.device_async
+
+// Eight stages of 8192 bytes (65536) exceed the 48 KB of static shared
+// memory: the tiles become views of dynamic shared memory (128-byte aligned
+// offsets 0 and 32768) and the kernel records the bytes to launch with.
+// DYN-LABEL: gpu.func @alloc_trip8_mma
+// DYN-SAME:    pk.dynamic_shared_memory_bytes = 65536 : i64
+// DYN-NOT:     memref.alloc
+// DYN:         %[[DYN:.*]] = gpu.dynamic_shared_memory : memref<?xi8, #gpu.address_space<workgroup>>
+// DYN-DAG:     %[[SA:.*]] = memref.view %[[DYN]][%{{.*}}][] : memref<?xi8, #gpu.address_space<workgroup>> to memref<8x64x32xf16, #gpu.address_space<workgroup>>
+// DYN-DAG:     %[[SB:.*]] = memref.view %[[DYN]][%{{.*}}][] : memref<?xi8, #gpu.address_space<workgroup>> to memref<8x64x32xf16, #gpu.address_space<workgroup>>
+// DYN:         nvgpu.device_async_copy %arg0{{.*}}, %[[SA]]
+// DYN:         nvgpu.ldmatrix %[[SA]]

@@ -30,6 +30,9 @@ struct PtxasKernelInfo {
   int64_t spillStores = 0, spillLoads = 0;
   int64_t stackFrame = 0;
   int64_t sharedBytes = 0;
+  /// Dynamic shared memory the kernel is launched with (not from ptxas:
+  /// pk.dynamic_shared_memory_bytes).
+  int64_t dynamicSharedBytes = 0;
 };
 
 /// Parses the output of `ptxas -v` (one entry per "Compiling entry

@@ -62,6 +62,10 @@ struct PipelineKernelOptions
       *this, "report",
       llvm::cl::desc("JSON report path, one object per loop ('-': stdout)"),
       llvm::cl::init("")};
+  PassOptions::Option<std::string> schedule{
+      *this, "schedule",
+      llvm::cl::desc("cp-async order: auto, seed (2 stages) or multistage"),
+      llvm::cl::init("auto")};
   PassOptions::Option<std::string> emit{
       *this, "emit",
       llvm::cl::desc("mlir (default), llvm, ptx or cubin: also write "

@@ -24,14 +24,50 @@
 namespace mlir {
 namespace pk {
 
+/// The order of a cp-async iteration.
+enum class PipelineSchedule {
+  /// Seed for 2 stages, Multistage for more.
+  Auto,
+  /// The seed procedure's two-stage order: issue tile t+1, commit, compute
+  /// tile t, wait for all groups, barrier.
+  Seed,
+  /// The CUDA guide's multistage order: wait for all but N-2 groups,
+  /// barrier, issue tile t+N-1, commit, compute tile t.
+  Multistage,
+};
+
+/// Returns "auto", "seed" or "multistage".
+llvm::StringRef stringifyPipelineSchedule(PipelineSchedule schedule);
+
 /// Options of `pipelineKLoop`.
 struct PipelineKLoopOptions {
   /// CpAsync, LdgRegister or RegisterPrefetch (not None).
   PipelineVariant variant = PipelineVariant::CpAsync;
-  /// Number of shared-memory buffers (2: double buffering). RegisterPrefetch
-  /// always keeps one buffer.
+  /// Number of shared-memory buffers: 2 (double buffering) to 8 for
+  /// cp-async; the register variants use 2 (ldg-register) or 1
+  /// (register-prefetch) whatever this says.
   int64_t stages = 2;
+  /// The cp-async order.
+  PipelineSchedule schedule = PipelineSchedule::Auto;
+  /// Above this many bytes of shared memory per block (the 48 KB limit of
+  /// static shared memory) the multi-buffered tiles move to dynamic shared
+  /// memory (`gpu.dynamic_shared_memory` + `memref.view`) and the kernel gets
+  /// the `pk.dynamic_shared_memory_bytes` attribute: launch it with that
+  /// many bytes of dynamic shared memory (and the opt-in attribute above
+  /// 48 KB).
+  int64_t staticSharedMemoryLimit = 48 * 1024;
 };
+
+/// The kernel attribute that records the dynamic shared memory a pipelined
+/// kernel must be launched with.
+constexpr llvm::StringLiteral kDynamicSharedMemoryAttrName =
+    "pk.dynamic_shared_memory_bytes";
+
+/// The number of shared buffers `pipelineKLoop` creates for `info`:
+/// 1 for register-prefetch, 2 for ldg-register, else `options.stages`
+/// capped by the static trip count.
+int64_t getEffectiveStages(const KLoopInfo &info,
+                           const PipelineKLoopOptions &options);
 
 /// Checks, without changing anything, that every global -> shared copy of
 /// `info` can become `nvgpu.device_async_copy` with a 4, 8 or 16-byte width

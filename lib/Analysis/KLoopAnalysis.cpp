@@ -683,7 +683,11 @@ KLoopBudget mlir::pk::analyzeBudget(const KLoopInfo &info,
                                     const KLoopAnalysisOptions &options) {
   KLoopBudget budget;
   budget.target = &target;
+  // A loop of n < stages tiles needs only n buffers.
   budget.stages = options.stages;
+  if (info.tripCount && *info.tripCount >= 2 &&
+      *info.tripCount < options.stages)
+    budget.stages = *info.tripCount;
   budget.minBlocksPerSM = options.minBlocksPerSM;
   if (options.regsPerThread > 0) {
     budget.regsPerThread = options.regsPerThread;
@@ -697,7 +701,7 @@ KLoopBudget mlir::pk::analyzeBudget(const KLoopInfo &info,
     budget.regsSource = "default";
   }
   budget.smemSingleBytes = info.smemSingleBytes;
-  budget.smemMultiBytes = info.smemMultiBytes(options.stages);
+  budget.smemMultiBytes = info.smemMultiBytes(budget.stages);
   budget.cliffBytes = computeSmemCliff(target, options.minBlocksPerSM);
   budget.single = computeOccupancy(target, info.threadsPerBlock,
                                    budget.regsPerThread, budget.smemSingleBytes);
@@ -727,6 +731,9 @@ KLoopBudget mlir::pk::analyzeBudget(const KLoopInfo &info,
   if (!info.tripCount)
     reasons.push_back("dynamic trip count: the pipelined loop needs a "
                       "runtime guard (trip count >= 2)");
+  if (budget.stages != options.stages)
+    reasons.push_back(llvm::formatv("trip count {0} < stages={1}: {0} buffers",
+                                    budget.stages, options.stages));
   if (budget.exceedsPerBlockMax || budget.crossesCliff) {
     budget.variant = PipelineVariant::RegisterPrefetch;
     if (budget.exceedsPerBlockMax)
@@ -734,14 +741,14 @@ KLoopBudget mlir::pk::analyzeBudget(const KLoopInfo &info,
           "{0} stages need {1} bytes of shared memory, above the {2} "
           "per-block maximum of {3} bytes: register prefetch keeps one "
           "buffer",
-          options.stages, budget.smemMultiBytes, target.arch,
+          budget.stages, budget.smemMultiBytes, target.arch,
           target.smemPerBlockOptIn));
     else
       reasons.push_back(llvm::formatv(
           "{0} stages need {1} bytes of shared memory, above the {2} cliff "
           "of {3} bytes for {4} blocks/SM (blocks/SM {5} -> {6}): register "
           "prefetch keeps one buffer",
-          options.stages, budget.smemMultiBytes, target.arch,
+          budget.stages, budget.smemMultiBytes, target.arch,
           budget.cliffBytes, options.minBlocksPerSM,
           budget.single.blocksPerSM, budget.multi.blocksPerSM));
     return budget;
@@ -750,14 +757,14 @@ KLoopBudget mlir::pk::analyzeBudget(const KLoopInfo &info,
     reasons.push_back(llvm::formatv(
         "{0} stages need {1} bytes of shared memory, within the {2} cliff of "
         "{3} bytes for {4} blocks/SM",
-        options.stages, budget.smemMultiBytes, target.arch, budget.cliffBytes,
+        budget.stages, budget.smemMultiBytes, target.arch, budget.cliffBytes,
         options.minBlocksPerSM));
   else
     reasons.push_back(llvm::formatv(
         "{0} stages need {1} bytes of shared memory, above the {2} cliff of "
         "{3} bytes for {4} blocks/SM, but blocks/SM stay at {5} (limited by "
         "{6}): doubling costs no occupancy",
-        options.stages, budget.smemMultiBytes, target.arch, budget.cliffBytes,
+        budget.stages, budget.smemMultiBytes, target.arch, budget.cliffBytes,
         options.minBlocksPerSM, budget.multi.blocksPerSM,
         stringifyOccupancyLimit(budget.single.limit)));
   if (!target.hasCpAsync) {

@@ -14,6 +14,7 @@
 #include "pk/Emit.h"
 #include "pk/KLoopAnalysis.h"
 #include "pk/Passes.h"
+#include "pk/Pipelining.h"
 
 #include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
 #include "mlir/IR/BuiltinOps.h"
@@ -101,6 +102,16 @@ static LogicalResult checkTargetSupport(gpu::GPUModuleOp gpuModule,
     return WalkResult::advance();
   });
   return failure(walk.wasInterrupted());
+}
+
+/// The dynamic shared memory pk's pipelining gave `func`, or 0.
+static int64_t getDynamicSharedBytes(gpu::GPUFuncOp func) {
+  if (!func)
+    return 0;
+  if (auto attr =
+          func->getAttrOfType<IntegerAttr>(kDynamicSharedMemoryAttrName))
+    return attr.getInt();
+  return 0;
 }
 
 namespace {
@@ -220,7 +231,10 @@ struct EmitBinariesPass final
       if (info == kernels->end())
         continue;
       reportKernel(gpuModule, *info, target);
-      resources[(gpuModule.getName() + "::" + info->name).str()] = *info;
+      PtxasKernelInfo &entry =
+          resources[(gpuModule.getName() + "::" + info->name).str()];
+      entry = *info;
+      entry.dynamicSharedBytes = getDynamicSharedBytes(func);
     }
     return success();
   }
@@ -237,11 +251,14 @@ struct EmitBinariesPass final
            << info.spillLoads << " bytes spill loads, " << info.stackFrame
            << " bytes stack frame, " << info.sharedBytes
            << " bytes shared memory";
+    int64_t dynamicBytes = getDynamicSharedBytes(func);
+    if (dynamicBytes)
+      remark << " + " << dynamicBytes << " bytes dynamic shared memory";
     int64_t threads = func ? getKernelBlockSize(func) : 0;
     if (threads <= 0)
       return;
     Occupancy occ = computeOccupancy(target, threads, info.registers,
-                                     info.sharedBytes);
+                                     info.sharedBytes + dynamicBytes);
     remark << "; " << occ.blocksPerSM << " blocks/SM (limited by "
            << stringifyOccupancyLimit(occ.limit) << ")";
     remark.report();
@@ -278,9 +295,11 @@ struct EmitBinariesPass final
         if (it != res.end() && objArch == target.arch) {
           const PtxasKernelInfo &info = it->second;
           int64_t threads = obj->getInteger("threads_per_block").value_or(0);
-          Occupancy occ = computeOccupancy(target, threads, info.registers,
-                                           info.sharedBytes);
+          Occupancy occ =
+              computeOccupancy(target, threads, info.registers,
+                               info.sharedBytes + info.dynamicSharedBytes);
           (*obj)["ptxas"] = llvm::json::Object{
+              {"dynamic_shared_bytes", info.dynamicSharedBytes},
               {"registers", info.registers},
               {"spill_stores_bytes", info.spillStores},
               {"spill_loads_bytes", info.spillLoads},

@@ -47,7 +47,8 @@ using namespace mlir;
 using namespace mlir::pk;
 
 /// Alignment pk gives the multi-buffered shared buffers, and assumes for the
-/// base of global memrefs (device allocations are 256-byte aligned).
+/// base of global memrefs (device allocations are 256-byte aligned) and of
+/// dynamic shared memory.
 static constexpr int64_t kBaseAlignment = 16;
 
 //===----------------------------------------------------------------------===//
@@ -499,7 +500,8 @@ static Value createStageIndex(RewriterBase &rewriter, Location loc,
 /// tile being loaded, compute-phase accesses to the stage being computed,
 /// accesses outside the loop to stage 0.
 static void multiBufferCopiedBuffers(RewriterBase &rewriter,
-                                     const KLoopInfo &info, int64_t stages) {
+                                     const KLoopInfo &info, int64_t stages,
+                                     bool useDynamic) {
   scf::ForOp forOp = info.forOp;
   gpu::GPUFuncOp kernel = info.kernel;
   Operation *loadBarrier = info.loadBarrier;
@@ -529,6 +531,21 @@ static void multiBufferCopiedBuffers(RewriterBase &rewriter,
   };
   auto alignAttr = rewriter.getI64IntegerAttr(kBaseAlignment);
 
+  // Above the 48 KB static limit the multi-buffered tiles become views of
+  // dynamic shared memory, laid out one after the other at 128-byte
+  // boundaries; the kernel records the size to launch with.
+  Value dynamicBase;
+  int64_t dynamicBytes = 0;
+  auto workgroup = gpu::AddressSpaceAttr::get(ctx, gpu::AddressSpace::Workgroup);
+  if (useDynamic) {
+    rewriter.setInsertionPointToStart(&kernel.getBody().front());
+    dynamicBase = gpu::DynamicSharedMemoryOp::create(
+        rewriter, kernel.getLoc(),
+        MemRefType::get({ShapedType::kDynamic}, rewriter.getI8Type(),
+                        MemRefLayoutAttrInterface(), workgroup));
+  }
+  SmallVector<unsigned> erasedAttributions;
+
   for (const SharedBuffer &buffer : info.buffers) {
     if (!buffer.copied)
       continue;
@@ -537,6 +554,40 @@ static void multiBufferCopiedBuffers(RewriterBase &rewriter,
     auto newType = MemRefType::get(shape, buffer.type.getElementType(),
                                    MemRefLayoutAttrInterface(),
                                    buffer.type.getMemorySpace());
+    if (useDynamic) {
+      newType = MemRefType::get(shape, buffer.type.getElementType(),
+                                MemRefLayoutAttrInterface(), workgroup);
+      dynamicBytes = llvm::alignTo(dynamicBytes, 128);
+      OpBuilder::InsertionGuard guard(rewriter);
+      rewriter.setInsertionPointAfter(dynamicBase.getDefiningOp());
+      Value offset = arith::ConstantIndexOp::create(rewriter, kernel.getLoc(),
+                                                    dynamicBytes);
+      Value view = memref::ViewOp::create(rewriter, kernel.getLoc(), newType,
+                                          dynamicBase, offset, ValueRange());
+      dynamicBytes += getMemRefBytes(newType);
+      for (Value handle : getBufferHandles(buffer, kernel))
+        redirectUses(handle, view);
+      switch (buffer.kind) {
+      case SharedBufferKind::Attribution:
+        erasedAttributions.push_back(
+            cast<BlockArgument>(buffer.root).getArgNumber());
+        break;
+      case SharedBufferKind::Alloc:
+        rewriter.eraseOp(buffer.root.getDefiningOp());
+        break;
+      case SharedBufferKind::Global: {
+        auto module = kernel->getParentOfType<gpu::GPUModuleOp>();
+        Operation *oldGlobal =
+            SymbolTable::lookupSymbolIn(module, buffer.globalName);
+        for (Value handle : getBufferHandles(buffer, kernel))
+          rewriter.eraseOp(handle.getDefiningOp());
+        if (SymbolTable::symbolKnownUseEmpty(oldGlobal, module))
+          rewriter.eraseOp(oldGlobal);
+        break;
+      }
+      }
+      continue;
+    }
     switch (buffer.kind) {
     case SharedBufferKind::Attribution: {
       auto arg = cast<BlockArgument>(buffer.root);
@@ -593,6 +644,29 @@ static void multiBufferCopiedBuffers(RewriterBase &rewriter,
     }
     }
   }
+  if (!useDynamic)
+    return;
+  // Drop the attributions that moved to dynamic shared memory, last first.
+  llvm::sort(erasedAttributions, std::greater<unsigned>());
+  rewriter.modifyOpInPlace(kernel, [&] {
+    unsigned numArgs = kernel.getNumArguments();
+    SmallVector<Attribute> attribAttrs;
+    if (ArrayAttr attrs = kernel.getWorkgroupAttribAttrsAttr())
+      attribAttrs.assign(attrs.begin(), attrs.end());
+    for (unsigned argNumber : erasedAttributions) {
+      kernel.getBody().front().eraseArgument(argNumber);
+      if (!attribAttrs.empty())
+        attribAttrs.erase(attribAttrs.begin() + (argNumber - numArgs));
+    }
+    kernel->setAttr(kernel.getNumWorkgroupAttributionsAttrName(),
+                    rewriter.getI64IntegerAttr(
+                        kernel.getNumWorkgroupAttributions() -
+                        erasedAttributions.size()));
+    if (kernel.getWorkgroupAttribAttrsAttr())
+      kernel.setWorkgroupAttribAttrsAttr(rewriter.getArrayAttr(attribAttrs));
+    kernel->setAttr(kDynamicSharedMemoryAttrName,
+                    rewriter.getI64IntegerAttr(dynamicBytes));
+  });
 }
 
 //===----------------------------------------------------------------------===//
@@ -620,8 +694,8 @@ static bool isSharedStore(Operation *op) {
 static FailureOr<scf::ForOp>
 restructure(RewriterBase &rewriter, scf::ForOp forOp,
             gpu::BarrierOp loadBarrier, gpu::BarrierOp computeBarrier,
-            PipelineVariant variant, ArrayRef<Value> tokens,
-            std::string &reason) {
+            PipelineVariant variant, PipelineSchedule schedule, int64_t stages,
+            ArrayRef<Value> tokens, std::string &reason) {
   Block *body = forOp.getBody();
   SmallVector<Operation *> loadOps, computeOps;
   for (Operation &op : body->without_terminator()) {
@@ -631,13 +705,40 @@ restructure(RewriterBase &rewriter, scf::ForOp forOp,
     (op.isBeforeInBlock(loadBarrier) ? loadOps : computeOps).push_back(&op);
   }
 
-  std::vector<std::pair<Operation *, unsigned>> schedule;
+  std::vector<std::pair<Operation *, unsigned>> order;
   auto add = [&](ArrayRef<Operation *> ops, unsigned stage) {
     for (Operation *op : ops)
-      schedule.push_back({op, stage});
+      order.push_back({op, stage});
   };
   Location loc = forOp.getLoc();
-  if (variant == PipelineVariant::CpAsync) {
+  // The stage of the compute: the loads run stages - 1 tiles ahead.
+  unsigned computeStage =
+      variant == PipelineVariant::CpAsync && schedule ==
+                                                 PipelineSchedule::Multistage
+          ? static_cast<unsigned>(stages - 1)
+          : 1;
+  bool reorderBody = true;
+  if (variant == PipelineVariant::CpAsync &&
+      schedule == PipelineSchedule::Multistage) {
+    rewriter.setInsertionPoint(loadBarrier);
+    auto group = nvgpu::DeviceAsyncCreateGroupOp::create(
+        rewriter, loc, nvgpu::DeviceAsyncTokenType::get(rewriter.getContext()),
+        tokens);
+    // Waits on tile t's group (carried from stage 0 by the pipeliner); the
+    // token only orders the IR, cp.async.wait_group counts groups.
+    rewriter.setInsertionPoint(computeBarrier);
+    auto wait = nvgpu::DeviceAsyncWaitOp::create(
+        rewriter, loc, group.getAsyncToken(),
+        rewriter.getI32IntegerAttr(stages - 2));
+    rewriter.eraseOp(loadBarrier);
+    loadOps.push_back(group);
+    add({wait, computeBarrier}, computeStage);
+    add(loadOps, 0);
+    add(computeOps, computeStage);
+    // The wait uses the group defined later in the schedule: keep the body
+    // in its (dominance-respecting) order, the pipeliner emits the schedule.
+    reorderBody = false;
+  } else if (variant == PipelineVariant::CpAsync) {
     rewriter.setInsertionPoint(loadBarrier);
     auto group = nvgpu::DeviceAsyncCreateGroupOp::create(
         rewriter, loc, nvgpu::DeviceAsyncTokenType::get(rewriter.getContext()),
@@ -661,14 +762,27 @@ restructure(RewriterBase &rewriter, scf::ForOp forOp,
     add({loadBarrier}, 0);
   }
   // Make the body's order the schedule's order.
-  for (auto &[op, stage] : schedule)
-    op->moveBefore(body->getTerminator());
+  if (reorderBody)
+    for (auto &[op, stage] : order)
+      op->moveBefore(body->getTerminator());
 
   scf::PipeliningOption options;
   options.getScheduleFn =
       [&](scf::ForOp, std::vector<std::pair<Operation *, unsigned>> &s) {
-        s = schedule;
+        s = order;
       };
+  // Epilogue iteration k (0-based) computes tile n-N+1+k; no group is
+  // committed after the loop, so its wait allows N-2-k pending groups.
+  options.annotateFn = [&](Operation *op,
+                           scf::PipeliningOption::PipelinerPart part,
+                           unsigned iteration) {
+    auto wait = dyn_cast<nvgpu::DeviceAsyncWaitOp>(op);
+    if (!wait || part != scf::PipeliningOption::PipelinerPart::Epilogue ||
+        computeStage < 2)
+      return;
+    int64_t pending = std::max<int64_t>(stages - 2 - iteration, 0);
+    wait.setNumGroupsAttr(rewriter.getI32IntegerAttr(pending));
+  };
   options.peelEpilogue = true;
   // The op after the loop survives the pipeliner, which emits the epilogue
   // right before it.
@@ -695,6 +809,30 @@ restructure(RewriterBase &rewriter, scf::ForOp forOp,
 // Entry point
 //===----------------------------------------------------------------------===//
 
+int64_t mlir::pk::getEffectiveStages(const KLoopInfo &info,
+                                     const PipelineKLoopOptions &options) {
+  if (options.variant == PipelineVariant::RegisterPrefetch)
+    return 1;
+  if (options.variant == PipelineVariant::LdgRegister)
+    return 2;
+  // Fewer tiles than buffers: one buffer per tile.
+  if (info.tripCount && *info.tripCount >= 2)
+    return std::min(options.stages, *info.tripCount);
+  return options.stages;
+}
+
+StringRef mlir::pk::stringifyPipelineSchedule(PipelineSchedule schedule) {
+  switch (schedule) {
+  case PipelineSchedule::Auto:
+    return "auto";
+  case PipelineSchedule::Seed:
+    return "seed";
+  case PipelineSchedule::Multistage:
+    return "multistage";
+  }
+  llvm_unreachable("unknown schedule");
+}
+
 FailureOr<scf::ForOp>
 mlir::pk::pipelineKLoop(RewriterBase &rewriter, KLoopInfo &info,
                         const PipelineKLoopOptions &options,
@@ -714,11 +852,17 @@ mlir::pk::pipelineKLoop(RewriterBase &rewriter, KLoopInfo &info,
   if (*info.tripCount < 2)
     return bail("trip count " + Twine(*info.tripCount) +
                 " < 2: no next tile to overlap");
-  int64_t stages =
-      variant == PipelineVariant::RegisterPrefetch ? 1 : options.stages;
-  if (variant != PipelineVariant::RegisterPrefetch && stages != 2)
-    return bail("stages=" + Twine(stages) +
-                ": only double buffering (stages=2) is implemented");
+  if (options.stages < 2 || options.stages > 8)
+    return bail("stages=" + Twine(options.stages) + ": pk supports 2 to 8");
+  int64_t stages = getEffectiveStages(info, options);
+  PipelineSchedule schedule = options.schedule;
+  if (schedule == PipelineSchedule::Auto)
+    schedule = stages > 2 ? PipelineSchedule::Multistage
+                          : PipelineSchedule::Seed;
+  if (variant == PipelineVariant::CpAsync &&
+      schedule == PipelineSchedule::Seed && stages != 2)
+    return bail("schedule=seed is the seed's two-stage order; stages=" +
+                Twine(stages) + " needs schedule=multistage");
   if (variant != PipelineVariant::RegisterPrefetch &&
       failed(checkBufferUses(info, reason)))
     return bail(reason);
@@ -754,10 +898,12 @@ mlir::pk::pipelineKLoop(RewriterBase &rewriter, KLoopInfo &info,
   if (variant == PipelineVariant::CpAsync)
     tokens = convertToAsyncCopies(rewriter, plans, info.forOp);
   if (stages > 1)
-    multiBufferCopiedBuffers(rewriter, info, stages);
+    multiBufferCopiedBuffers(rewriter, info, stages,
+                             info.smemMultiBytes(stages) >
+                                 options.staticSharedMemoryLimit);
   FailureOr<scf::ForOp> newLoop =
       restructure(rewriter, info.forOp, info.loadBarrier, info.computeBarrier,
-                  variant, tokens, reason);
+                  variant, schedule, stages, tokens, reason);
   if (failed(newLoop))
     return restore(reason);
 

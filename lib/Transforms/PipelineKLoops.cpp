@@ -62,6 +62,8 @@ struct PipelineKLoopsPass final
     : public pk::impl::PKPipelineKLoopsBase<PipelineKLoopsPass> {
   using Base::Base;
 
+  PipelineSchedule scheduleKind = PipelineSchedule::Auto;
+
   void runOnOperation() override {
     ModuleOp module = getOperation();
     const TargetInfo *target = lookupTargetOrEmitError(module, arch);
@@ -75,6 +77,18 @@ struct PipelineKLoopsPass final
                             "register-prefetch";
       return signalPassFailure();
     }
+    std::optional<PipelineSchedule> parsedSchedule;
+    for (PipelineSchedule sch :
+         {PipelineSchedule::Auto, PipelineSchedule::Seed,
+          PipelineSchedule::Multistage})
+      if (schedule == stringifyPipelineSchedule(sch))
+        parsedSchedule = sch;
+    if (!parsedSchedule) {
+      emitError(module.getLoc()) << "unknown schedule '" << schedule
+                                 << "'; expected auto, seed or multistage";
+      return signalPassFailure();
+    }
+    scheduleKind = *parsedSchedule;
     if (*forced == PipelineVariant::CpAsync && !target->hasCpAsync) {
       mlir::emitError(module.getLoc()) << "variant=cp-async needs cp.async (sm_80 and "
                             "later); "
@@ -164,11 +178,15 @@ struct PipelineKLoopsPass final
 
     llvm::json::Object json = toJSON(*info, budget);
     bool pipelined = false;
+    int64_t effectiveStages = 0;
     if (chosen != PipelineVariant::None) {
       IRRewriter rewriter(forOp.getContext());
       PipelineKLoopOptions pipeOptions;
       pipeOptions.variant = chosen;
       pipeOptions.stages = stages;
+      pipeOptions.schedule = scheduleKind;
+      pipeOptions.staticSharedMemoryLimit = target.smemPerBlockDefault;
+      effectiveStages = getEffectiveStages(*info, pipeOptions);
       std::string why;
       Location loc = forOp.getLoc();
       if (succeeded(pipelineKLoop(rewriter, *info, pipeOptions, why))) {
@@ -176,9 +194,9 @@ struct PipelineKLoopsPass final
       } else {
         reasons.push_back("not pipelined: " + why);
       }
-      emitDecision(loc, pipelined, chosen, reasons);
+      emitDecision(loc, pipelined, chosen, effectiveStages, reasons);
     } else {
-      emitDecision(forOp.getLoc(), false, chosen, reasons);
+      emitDecision(forOp.getLoc(), false, chosen, 0, reasons);
     }
 
     llvm::json::Array jsonReasons;
@@ -187,22 +205,18 @@ struct PipelineKLoopsPass final
     json["decision"] = llvm::json::Object{
         {"pipelined", pipelined},
         {"variant", stringifyPipelineVariant(chosen)},
-        {"stages",
-         chosen == PipelineVariant::RegisterPrefetch ? int64_t(1)
-                                                     : int64_t(stages)},
+        {"stages", effectiveStages},
         {"reasons", std::move(jsonReasons)},
     };
     return llvm::formatv("{0}\n", llvm::json::Value(std::move(json))).str();
   }
 
   void emitDecision(Location loc, bool pipelined, PipelineVariant variant,
-                    ArrayRef<std::string> reasons) {
+                    int64_t buffers, ArrayRef<std::string> reasons) {
     InFlightDiagnostic diag = mlir::emitRemark(loc);
     if (pipelined)
       diag << "pipelined: variant " << stringifyPipelineVariant(variant)
-           << ", "
-           << (variant == PipelineVariant::RegisterPrefetch ? int64_t(1) : int64_t(stages))
-           << " shared buffer(s)";
+           << ", " << buffers << " shared buffer(s)";
     else
       diag << "not pipelined";
     for (const std::string &reason : reasons)

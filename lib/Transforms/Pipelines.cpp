@@ -49,6 +49,7 @@ void mlir::pk::buildPipelineKernelPipeline(
   pipeline.blockSize = options.blockSize;
   pipeline.regsPerThread = options.regsPerThread;
   pipeline.variant = options.variant;
+  pipeline.schedule = options.schedule;
   pipeline.skipHighRatio = options.skipHighRatio;
   pipeline.report = options.report;
   pipeline.remarkMismatches = false;
