@@ -1,0 +1,1504 @@
+//===- pk-sass-check.cpp - Verify load/compute overlap in SASS ------------===//
+//
+// pk-sass-check verifies Step 7 of the seed procedure on a cubin: in the
+// kernel's main loop, the global loads of the next tile (LDGSTS for cp.async,
+// LDG for register prefetch) are issued before, and overlap, the tensor-core
+// (HMMA/IMMA/...) or FFMA compute of the current tile.
+//
+// It disassembles the cubin with `cuobjdump -sass` (or reads SASS text with
+// --sass-input), finds each kernel's main loop (the backward branch enclosing
+// the most compute instructions), and checks:
+//
+//   main_loop                            a loop around the compute exists
+//   loads_before_compute                 first global load < first compute
+//   no_barrier_between_loads_and_compute no BAR.SYNC from that load to the
+//                                        next compute
+//   barrier_after_compute                a BAR.SYNC after the last compute
+//   compute_per_iteration (--baseline)   loop compute == baseline loop compute
+//   compute_total (--baseline)           compute outside the loop (the peeled
+//                                        epilogue tile) == one tile's compute
+//   no_spills                            no STL/LDL; LOCAL:0 and STACK:0
+//
+// Exit status: 0 all checks pass, 1 a check fails, 2 usage or tool errors.
+// Tests: test/pk-sass-check/.
+//
+//===----------------------------------------------------------------------===//
+
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/SmallString.h"
+#include "llvm/ADT/SmallVector.h"
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/ADT/StringMap.h"
+#include "llvm/ADT/StringRef.h"
+#include "llvm/Support/CommandLine.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/FileUtilities.h"
+#include "llvm/Support/Format.h"
+#include "llvm/Support/InitLLVM.h"
+#include "llvm/Support/JSON.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/Process.h"
+#include "llvm/Support/Program.h"
+#include "llvm/Support/WithColor.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <cstdlib>
+#include <map>
+#include <numeric>
+#include <optional>
+#include <string>
+#include <vector>
+
+using namespace llvm;
+
+//===----------------------------------------------------------------------===//
+// Command line
+//===----------------------------------------------------------------------===//
+
+static cl::OptionCategory toolCategory("pk-sass-check options");
+
+static cl::opt<std::string> inputPath(cl::Positional, cl::Required,
+                                      cl::desc("<pipelined.cubin>"),
+                                      cl::cat(toolCategory));
+
+static cl::opt<std::string>
+    baselinePath("baseline",
+                 cl::desc("Unpipelined cubin of the same kernel: enables "
+                          "compute_per_iteration and compute_total"),
+                 cl::value_desc("unpipelined.cubin"), cl::cat(toolCategory));
+
+static cl::opt<std::string>
+    kernelName("kernel",
+               cl::desc("Check only this kernel (default: every kernel)"),
+               cl::value_desc("name"), cl::cat(toolCategory));
+
+static cl::opt<std::string>
+    jsonPath("json",
+             cl::desc("Write every number as JSON to <file> ('-': stdout, "
+                      "and the text report is not printed)"),
+             cl::value_desc("file"), cl::cat(toolCategory));
+
+static cl::opt<std::string> cuobjdumpOpt(
+    "cuobjdump",
+    cl::desc("cuobjdump to run (default: $CUOBJDUMP, PATH, then the PyPI "
+             "package nvidia-cuda-cuobjdump found through python3)"),
+    cl::value_desc("path"), cl::cat(toolCategory));
+
+static cl::opt<bool>
+    printFullSass("sass",
+                  cl::desc("Print every instruction of the main loop, "
+                           "annotated, instead of the elided excerpt"),
+                  cl::cat(toolCategory));
+
+static cl::opt<bool> sassInput(
+    "sass-input",
+    cl::desc("The inputs are SASS text (the output of `cuobjdump -sass`), "
+             "not cubins; cuobjdump is not run and -res-usage is not read"),
+    cl::cat(toolCategory));
+
+static const char *const toolOverview =
+    R"(verify that global loads overlap compute in a kernel's main loop
+
+Disassembles <pipelined.cubin> with `cuobjdump -sass` (and reads
+`cuobjdump -res-usage`), finds each kernel's main loop -- the body of a backward
+branch (BRA to an address <= its own); of several, the one with the most compute
+instructions -- and checks, printing an annotated excerpt of the loop and a
+PASS/FAIL table:
+
+  main_loop                             a backward branch encloses compute
+  loads_before_compute                  the loop's first global load (LDGSTS,
+                                        LDG, UTMALDG) precedes its first compute
+  no_barrier_between_loads_and_compute  no BAR.SYNC between that load and the
+                                        next compute (around the back edge if
+                                        the load comes after every compute)
+  barrier_after_compute                 a BAR.SYNC between the last compute and
+                                        the backward branch
+  compute_per_iteration  (--baseline)   compute in the loop == compute in the
+                                        baseline's main loop
+  compute_total          (--baseline)   compute outside the pipelined loop minus
+                                        compute outside the baseline's loop ==
+                                        one tile's compute
+  no_spills                             no STL/LDL; with a cubin, -res-usage
+                                        reports LOCAL:0 and STACK:0
+
+Compute is HMMA/IMMA/HGMMA/IGMMA/QGMMA/BGMMA/DMMA/BMMA; in a kernel without
+any of those, FFMA (FP32 kernels).
+
+Why compute_total: pipelining peels one tile. The prologue issues the loads of
+tile 0, the loop runs n-1 iterations (loads of tile t+1, compute of tile t) and
+the epilogue computes the last tile. With C compute instructions per tile, the
+pipelined kernel executes (n-1)*C + E where E is the compute outside its loop;
+the baseline executes n*C + E0. They match exactly when the loop bodies hold the
+same count and E - E0 == C: the peeled epilogue is one full tile.
+
+ptxas may unroll a loop. When the counts differ, one tile is taken to be their
+greatest common divisor and each loop unrolled by its count / tile; the check
+passes, naming the unrolled loop and the factor, when both factors are <= 8
+and the global-memory bytes loaded per thread per iteration (from the load
+widths) have the same ratio; otherwise compute was lost or duplicated: FAIL.
+An unrolled loop may leave remainder tiles outside it, so compute_total then
+accepts 1 - r .. k tiles (pipelined loop unrolled by k; r <= the baseline's
+remainder tiles).
+
+cuobjdump: --cuobjdump, else $CUOBJDUMP, else PATH, else
+<site-packages>/nvidia/cu13/bin/cuobjdump located with python3 (pip install
+nvidia-cuda-cuobjdump nvidia-cuda-nvdisasm). `cuobjdump -sass` runs nvdisasm:
+NVDISASM_PATH is set to cuobjdump's directory when it holds nvdisasm.
+
+Exit status: 0 every check passes, 1 a check fails, 2 usage or tool error.
+)";
+
+//===----------------------------------------------------------------------===//
+// SASS model
+//===----------------------------------------------------------------------===//
+
+namespace {
+
+/// One SASS instruction: `/*0750*/ @!P0 BRA 0x750 ;`.
+struct Instruction {
+  uint64_t address = 0;
+  /// The guard predicate with its `@`, e.g. `@!P0`; empty when unguarded.
+  std::string predicate;
+  /// The full opcode with modifiers, e.g. `LDGSTS.E.BYPASS.128`.
+  std::string opcode;
+  /// The opcode up to the first `.`, e.g. `LDGSTS`.
+  std::string baseOpcode;
+  std::string operands;
+  /// The branch target of a BRA, when it names an address.
+  std::optional<uint64_t> branchTarget;
+
+  /// The instruction as disassembled, without the trailing `;`.
+  std::string text() const {
+    std::string result;
+    if (!predicate.empty())
+      result = predicate + " ";
+    result += opcode;
+    if (!operands.empty())
+      result += " " + operands;
+    return result;
+  }
+};
+
+/// Resource usage of one function from `cuobjdump -res-usage`.
+struct Resources {
+  int64_t reg = -1, stack = -1, shared = -1, local = -1;
+};
+
+/// One kernel of the disassembly (one `Function :` section).
+struct Kernel {
+  std::string name;
+  /// The `code for sm_XX` section the kernel came from.
+  std::string arch;
+  std::vector<Instruction> insts;
+  std::optional<Resources> resources;
+};
+
+/// What an instruction is, for the checks and the annotated excerpt.
+enum class InstClass {
+  Other,
+  GlobalLoad,
+  Compute,
+  Barrier,
+  AsyncSync,
+  SharedStore,
+  Spill,
+  BackwardBranch
+};
+
+/// The main loop: instructions [begin, end] where `end` is the backward
+/// branch.
+struct Loop {
+  size_t begin = 0, end = 0;
+  unsigned compute = 0;
+};
+
+/// Everything measured on one kernel.
+struct KernelAnalysis {
+  const Kernel *kernel = nullptr;
+  /// True when HMMA/IMMA/... are the compute; false when FFMA is.
+  bool computeIsMma = false;
+  SmallVector<InstClass> classes;
+  /// Number of backward branches (candidate loops) in the kernel.
+  unsigned backwardBranches = 0;
+  std::optional<Loop> loop;
+
+  // Loop body numbers (valid when `loop` is set).
+  unsigned loopInstructions = 0, loopLoads = 0, loopCompute = 0,
+           loopBarriers = 0, loopAsyncSyncs = 0;
+  std::map<std::string, unsigned> loopComputeOpcodes;
+  /// Bytes per thread loaded from global memory by one loop iteration, from
+  /// the width of each load (`.128`: 16, `.64`: 8, ...); std::nullopt when a
+  /// load's width is unknown (UTMALDG copies a whole tile).
+  std::optional<uint64_t> loopLoadBytes = 0;
+  /// Compute instructions after the first global load in the loop body: the
+  /// compute that the load overlaps within its own iteration.
+  unsigned computeAfterFirstLoad = 0;
+  std::optional<size_t> firstLoad, firstCompute, lastCompute;
+  /// The compute that follows the first load (possibly in the next
+  /// iteration), and the BAR.SYNCs on the way.
+  std::optional<size_t> computeAfterLoad;
+  bool computeAfterLoadWraps = false;
+  unsigned barriersBetweenLoadAndCompute = 0;
+  std::optional<size_t> firstBarrierBetween;
+  std::optional<size_t> barrierAfterCompute;
+
+  // Whole-kernel numbers.
+  unsigned totalCompute = 0, computeBeforeLoop = 0, computeAfterLoop = 0;
+  unsigned stlCount = 0, ldlCount = 0;
+};
+
+/// The result of one check.
+struct CheckResult {
+  enum Status { Pass, Fail, Skip };
+  std::string name;
+  Status status = Skip;
+  std::string detail;
+  /// The numbers behind the check, for the JSON report.
+  SmallVector<std::pair<std::string, json::Value>> values;
+};
+
+/// The --baseline comparison numbers.
+struct BaselineComparison {
+  const Kernel *kernel = nullptr;
+  bool hasLoop = false;
+  unsigned loopCompute = 0, outsideCompute = 0;
+  unsigned computePerTile = 0, pipelinedUnroll = 1, baselineUnroll = 1;
+};
+
+} // namespace
+
+static StringRef statusName(CheckResult::Status status) {
+  switch (status) {
+  case CheckResult::Pass:
+    return "PASS";
+  case CheckResult::Fail:
+    return "FAIL";
+  case CheckResult::Skip:
+    return "SKIP";
+  }
+  llvm_unreachable("unknown status");
+}
+
+/// Formats an address the way cuobjdump does: `/*08b0*/`.
+static std::string formatAddress(uint64_t address) {
+  std::string result;
+  raw_string_ostream os(result);
+  os << "/*" << format_hex_no_prefix(address, 4) << "*/";
+  return result;
+}
+
+/// Formats an address for the JSON report: `0x08b0`.
+static std::string jsonAddress(uint64_t address) {
+  std::string result;
+  raw_string_ostream os(result);
+  os << format_hex(address, 6);
+  return result;
+}
+
+//===----------------------------------------------------------------------===//
+// Parsing
+//===----------------------------------------------------------------------===//
+
+/// Parses the last `0x...` token of a branch's operands.
+static std::optional<uint64_t> parseBranchTarget(StringRef operands) {
+  size_t pos = operands.rfind("0x");
+  if (pos == StringRef::npos)
+    return std::nullopt;
+  StringRef digits = operands.substr(pos + 2);
+  digits = digits.take_while(isHexDigit);
+  uint64_t target;
+  if (digits.empty() || digits.getAsInteger(16, target))
+    return std::nullopt;
+  return target;
+}
+
+/// Parses one instruction line, `/*0750*/ @!P0 BRA 0x750 ;  /* 0x... */`.
+/// Returns std::nullopt for other lines (headers, encoding-only lines).
+static std::optional<Instruction> parseInstructionLine(StringRef line) {
+  line = line.trim();
+  if (!line.consume_front("/*"))
+    return std::nullopt;
+  size_t close = line.find("*/");
+  if (close == StringRef::npos)
+    return std::nullopt;
+  Instruction inst;
+  if (line.take_front(close).getAsInteger(16, inst.address))
+    return std::nullopt;
+  StringRef body = line.drop_front(close + 2);
+  size_t semi = body.find(';');
+  if (semi == StringRef::npos)
+    return std::nullopt;
+  body = body.take_front(semi).trim();
+  if (body.empty())
+    return std::nullopt;
+  if (body.starts_with("@")) {
+    auto [pred, rest] = body.split(' ');
+    inst.predicate = pred.str();
+    body = rest.trim();
+  }
+  auto [opcode, operands] = body.split(' ');
+  inst.opcode = opcode.str();
+  inst.baseOpcode = opcode.split('.').first.str();
+  inst.operands = operands.trim().str();
+  if (inst.baseOpcode == "BRA")
+    inst.branchTarget = parseBranchTarget(inst.operands);
+  return inst;
+}
+
+/// Parses the output of `cuobjdump -sass`: `code for sm_XX` sections holding
+/// `Function : name` kernels.
+static std::vector<Kernel> parseSass(StringRef text) {
+  std::vector<Kernel> kernels;
+  std::string arch;
+  SmallVector<StringRef> lines;
+  text.split(lines, '\n');
+  for (StringRef line : lines) {
+    StringRef trimmed = line.trim();
+    if (trimmed.consume_front("code for ")) {
+      arch = trimmed.trim().str();
+      continue;
+    }
+    if (trimmed.consume_front("Function :")) {
+      Kernel kernel;
+      kernel.name = trimmed.trim().str();
+      kernel.arch = arch;
+      kernels.push_back(std::move(kernel));
+      continue;
+    }
+    if (kernels.empty())
+      continue;
+    if (std::optional<Instruction> inst = parseInstructionLine(line))
+      kernels.back().insts.push_back(std::move(*inst));
+  }
+  return kernels;
+}
+
+/// Parses `cuobjdump -res-usage`: ` Function NAME:` followed by
+/// `  REG:126 STACK:0 SHARED:40960 LOCAL:0 ...`.
+static StringMap<Resources> parseResourceUsage(StringRef text) {
+  StringMap<Resources> result;
+  SmallVector<StringRef> lines;
+  text.split(lines, '\n');
+  std::string current;
+  for (StringRef line : lines) {
+    StringRef trimmed = line.trim();
+    if (trimmed.consume_front("Function ")) {
+      current = trimmed.rtrim(':').trim().str();
+      continue;
+    }
+    if (current.empty() || !trimmed.contains(':'))
+      continue;
+    Resources res;
+    SmallVector<StringRef> fields;
+    trimmed.split(fields, ' ', -1, /*KeepEmpty=*/false);
+    for (StringRef field : fields) {
+      auto [key, value] = field.split(':');
+      int64_t number;
+      if (value.getAsInteger(10, number))
+        continue;
+      if (key == "REG")
+        res.reg = number;
+      else if (key == "STACK")
+        res.stack = number;
+      else if (key == "SHARED")
+        res.shared = number;
+      else if (key == "LOCAL")
+        res.local = number;
+    }
+    result.try_emplace(current, res);
+    current.clear();
+  }
+  return result;
+}
+
+//===----------------------------------------------------------------------===//
+// Running cuobjdump
+//===----------------------------------------------------------------------===//
+
+/// Prints `pk-sass-check: error: <message>` and returns exit status 2.
+static int toolError(const Twine &message) {
+  WithColor::error(errs(), "pk-sass-check") << message << "\n";
+  return 2;
+}
+
+/// Runs `program args...`, capturing stdout (and stderr) as strings.
+/// Returns the exit status, or -1 when the program could not be started.
+static int runProgram(StringRef program, ArrayRef<StringRef> args,
+                      std::string &out, std::string &err) {
+  SmallString<128> outPath, errPath;
+  if (sys::fs::createTemporaryFile("pk-sass-check", "out", outPath) ||
+      sys::fs::createTemporaryFile("pk-sass-check", "err", errPath)) {
+    err = "cannot create a temporary file";
+    return -1;
+  }
+  FileRemover outRemover(outPath), errRemover(errPath);
+  SmallVector<StringRef> argv = {program};
+  argv.append(args.begin(), args.end());
+  std::optional<StringRef> redirects[] = {StringRef(""), StringRef(outPath),
+                                          StringRef(errPath)};
+  std::string execError;
+  bool failed = false;
+  int rc = sys::ExecuteAndWait(program, argv, /*Env=*/std::nullopt, redirects,
+                               /*SecondsToWait=*/0, /*MemoryLimit=*/0,
+                               &execError, &failed);
+  if (auto buf = MemoryBuffer::getFile(outPath))
+    out = (*buf)->getBuffer().str();
+  if (auto buf = MemoryBuffer::getFile(errPath))
+    err = (*buf)->getBuffer().str();
+  if (!execError.empty())
+    err = execError + (err.empty() ? "" : "\n" + err);
+  return failed ? -1 : rc;
+}
+
+/// Looks for cuobjdump under the `nvidia` Python namespace package
+/// (pip install nvidia-cuda-cuobjdump), asking python3 where it lives.
+static std::optional<std::string> findPyPICuobjdump(std::string &tried) {
+  ErrorOr<std::string> python = sys::findProgramByName("python3");
+  if (!python) {
+    tried = "python3 is not on PATH";
+    return std::nullopt;
+  }
+  std::string out, err;
+  int rc = runProgram(
+      *python,
+      {"-c", "import nvidia, os; print(os.linesep.join(nvidia.__path__))"}, out,
+      err);
+  if (rc != 0) {
+    tried = *python + " cannot import the nvidia package";
+    return std::nullopt;
+  }
+  SmallVector<StringRef> dirs;
+  StringRef(out).split(dirs, '\n', -1, /*KeepEmpty=*/false);
+  for (StringRef dir : dirs) {
+    for (StringRef sub : {"cu13/bin", "cu12/bin", "cuda_cuobjdump/bin"}) {
+      SmallString<256> candidate(dir.trim());
+      sys::path::append(candidate, sub, "cuobjdump");
+      if (sys::fs::can_execute(candidate))
+        return std::string(candidate);
+    }
+  }
+  tried = "no nvidia/cu13/bin/cuobjdump under " + join(dirs, ", ");
+  return std::nullopt;
+}
+
+/// Finds cuobjdump: --cuobjdump, $CUOBJDUMP, PATH, then the PyPI package.
+static std::optional<std::string> findCuobjdump(std::string &why) {
+  if (!cuobjdumpOpt.empty()) {
+    if (sys::fs::can_execute(cuobjdumpOpt))
+      return cuobjdumpOpt.getValue();
+    why = "--cuobjdump=" + cuobjdumpOpt + " is not an executable file";
+    return std::nullopt;
+  }
+  if (std::optional<std::string> env = sys::Process::GetEnv("CUOBJDUMP")) {
+    if (sys::fs::can_execute(*env))
+      return *env;
+    why = "$CUOBJDUMP=" + *env + " is not an executable file";
+    return std::nullopt;
+  }
+  if (ErrorOr<std::string> onPath = sys::findProgramByName("cuobjdump"))
+    return *onPath;
+  std::string tried;
+  if (std::optional<std::string> pypi = findPyPICuobjdump(tried))
+    return pypi;
+  why = "cuobjdump not found: no --cuobjdump, $CUOBJDUMP is unset, it is not "
+        "on PATH, and the PyPI package was not found (" +
+        tried +
+        "); install it with `pip install nvidia-cuda-cuobjdump "
+        "nvidia-cuda-nvdisasm`, or pass disassembled SASS with --sass-input";
+  return std::nullopt;
+}
+
+/// Lets `cuobjdump -sass` find nvdisasm: NVDISASM_PATH is set to
+/// cuobjdump's directory when it holds nvdisasm and the variable is unset.
+static void exportNvdisasmPath(StringRef cuobjdump) {
+  if (sys::Process::GetEnv("NVDISASM_PATH"))
+    return;
+  SmallString<256> dir(cuobjdump);
+  sys::path::remove_filename(dir);
+  SmallString<256> nvdisasm(dir);
+  sys::path::append(nvdisasm, "nvdisasm");
+  if (!sys::fs::can_execute(nvdisasm))
+    return;
+#ifdef _WIN32
+  _putenv_s("NVDISASM_PATH", dir.c_str());
+#else
+  setenv("NVDISASM_PATH", dir.c_str(), /*overwrite=*/1);
+#endif
+}
+
+/// Reads the kernels of one input: SASS text with --sass-input, else the
+/// cubin through `cuobjdump -sass` and `cuobjdump -res-usage`. Returns false
+/// after printing an error.
+static bool loadKernels(StringRef path, std::optional<std::string> &cuobjdump,
+                        std::vector<Kernel> &kernels) {
+  ErrorOr<std::unique_ptr<MemoryBuffer>> buffer = MemoryBuffer::getFile(path);
+  if (!buffer) {
+    toolError("cannot read '" + path + "': " + buffer.getError().message());
+    return false;
+  }
+  StringRef contents = (*buffer)->getBuffer();
+  if (sassInput) {
+    kernels = parseSass(contents);
+  } else {
+    bool isElf = contents.starts_with("\x7f"
+                                      "ELF");
+    bool isFatbin = contents.starts_with("\x50\xed\x55\xba");
+    if (!isElf && !isFatbin) {
+      toolError("'" + path + "' is not a cubin (no ELF or fatbin header)" +
+                (contents.contains("Function :")
+                     ? "; it looks like SASS text: pass --sass-input"
+                     : ""));
+      return false;
+    }
+    if (!cuobjdump) {
+      std::string why;
+      cuobjdump = findCuobjdump(why);
+      if (!cuobjdump) {
+        toolError(why);
+        return false;
+      }
+      exportNvdisasmPath(*cuobjdump);
+    }
+    std::string out, err;
+    int rc = runProgram(*cuobjdump, {"-sass", path}, out, err);
+    if (rc != 0) {
+      StringRef message = StringRef(err).trim();
+      toolError("'" + *cuobjdump + " -sass " + path + "' failed (exit " +
+                Twine(rc) + "): " + (message.empty() ? "no message" : message) +
+                "\n  (cuobjdump -sass runs nvdisasm: put it next to "
+                "cuobjdump, on PATH, or its directory in $NVDISASM_PATH; "
+                "pip install nvidia-cuda-nvdisasm)");
+      return false;
+    }
+    kernels = parseSass(out);
+    rc = runProgram(*cuobjdump, {"-res-usage", path}, out, err);
+    if (rc != 0) {
+      toolError("'" + *cuobjdump + " -res-usage " + path + "' failed (exit " +
+                Twine(rc) + "): " + StringRef(err).trim());
+      return false;
+    }
+    StringMap<Resources> resources = parseResourceUsage(out);
+    for (Kernel &kernel : kernels) {
+      auto it = resources.find(kernel.name);
+      if (it != resources.end())
+        kernel.resources = it->second;
+    }
+  }
+  if (kernels.empty()) {
+    toolError("no kernel (`Function : name`) in the SASS of '" + path + "'");
+    return false;
+  }
+  return true;
+}
+
+//===----------------------------------------------------------------------===//
+// Analysis
+//===----------------------------------------------------------------------===//
+
+static bool isGlobalLoad(const Instruction &inst) {
+  return inst.baseOpcode == "LDG" || inst.baseOpcode == "LDGSTS" ||
+         inst.baseOpcode == "UTMALDG";
+}
+
+/// Tensor-core instructions: mma.sync (HMMA, IMMA, DMMA, BMMA) and the
+/// sm_90 warpgroup wgmma forms (HGMMA, IGMMA, QGMMA, BGMMA).
+static bool isMma(const Instruction &inst) {
+  static constexpr StringLiteral mmaOpcodes[] = {
+      "HMMA", "IMMA", "DMMA", "BMMA", "HGMMA", "IGMMA", "QGMMA", "BGMMA"};
+  return is_contained(mmaOpcodes, StringRef(inst.baseOpcode));
+}
+
+static bool isFfma(const Instruction &inst) {
+  return StringRef(inst.baseOpcode).starts_with("FFMA");
+}
+
+static bool isBarrier(const Instruction &inst) {
+  return StringRef(inst.opcode).starts_with("BAR.SYNC");
+}
+
+/// cp.async commit/wait and friends: shown in the excerpt, not checked.
+static bool isAsyncSync(const Instruction &inst) {
+  return inst.baseOpcode == "DEPBAR" || inst.baseOpcode == "LDGDEPBAR" ||
+         inst.baseOpcode == "ARRIVES" || inst.baseOpcode == "SYNCS";
+}
+
+/// Bytes per thread one global load moves, from its width modifier;
+/// std::nullopt when unknown (UTMALDG).
+static std::optional<uint64_t> loadBytes(const Instruction &inst) {
+  if (inst.baseOpcode == "UTMALDG")
+    return std::nullopt;
+  SmallVector<StringRef> modifiers;
+  StringRef(inst.opcode).split(modifiers, '.');
+  for (StringRef modifier : modifiers) {
+    if (modifier == "128")
+      return 16;
+    if (modifier == "64")
+      return 8;
+    if (modifier == "U16" || modifier == "S16")
+      return 2;
+    if (modifier == "U8" || modifier == "S8")
+      return 1;
+  }
+  return 4;
+}
+
+static bool isSpill(const Instruction &inst) {
+  return inst.baseOpcode == "STL" || inst.baseOpcode == "LDL";
+}
+
+static bool isBackwardBranch(const Instruction &inst) {
+  return inst.branchTarget && *inst.branchTarget <= inst.address;
+}
+
+/// Counts `classes[i] == cls` for i in [begin, end).
+static unsigned countClass(ArrayRef<InstClass> classes, size_t begin,
+                           size_t end, InstClass cls) {
+  return llvm::count(classes.slice(begin, end - begin), cls);
+}
+
+static KernelAnalysis analyzeKernel(const Kernel &kernel) {
+  KernelAnalysis result;
+  result.kernel = &kernel;
+  const std::vector<Instruction> &insts = kernel.insts;
+  result.computeIsMma = llvm::any_of(insts, isMma);
+  auto isCompute = [&](const Instruction &inst) {
+    return result.computeIsMma ? isMma(inst) : isFfma(inst);
+  };
+
+  for (const Instruction &inst : insts) {
+    InstClass cls = InstClass::Other;
+    if (isGlobalLoad(inst))
+      cls = InstClass::GlobalLoad;
+    else if (isCompute(inst))
+      cls = InstClass::Compute;
+    else if (isBarrier(inst))
+      cls = InstClass::Barrier;
+    else if (isAsyncSync(inst))
+      cls = InstClass::AsyncSync;
+    else if (inst.baseOpcode == "STS")
+      cls = InstClass::SharedStore;
+    else if (isSpill(inst))
+      cls = InstClass::Spill;
+    else if (isBackwardBranch(inst))
+      cls = InstClass::BackwardBranch;
+    result.classes.push_back(cls);
+    if (inst.baseOpcode == "STL")
+      ++result.stlCount;
+    if (inst.baseOpcode == "LDL")
+      ++result.ldlCount;
+  }
+  ArrayRef<InstClass> classes = result.classes;
+  result.totalCompute =
+      countClass(classes, 0, classes.size(), InstClass::Compute);
+
+  // Candidate loops: every backward branch; keep the one enclosing the most
+  // compute, the larger one on ties (an outer loop over an inner one).
+  for (size_t i = 0, e = insts.size(); i < e; ++i) {
+    if (!isBackwardBranch(insts[i]))
+      continue;
+    ++result.backwardBranches;
+    uint64_t target = *insts[i].branchTarget;
+    size_t begin = llvm::partition_point(insts,
+                                         [&](const Instruction &inst) {
+                                           return inst.address < target;
+                                         }) -
+                   insts.begin();
+    Loop loop{begin, i, countClass(classes, begin, i + 1, InstClass::Compute)};
+    if (loop.compute == 0)
+      continue;
+    if (!result.loop || loop.compute > result.loop->compute ||
+        (loop.compute == result.loop->compute &&
+         loop.end - loop.begin > result.loop->end - result.loop->begin))
+      result.loop = loop;
+  }
+  if (!result.loop)
+    return result;
+
+  const Loop &loop = *result.loop;
+  result.loopInstructions = loop.end - loop.begin + 1;
+  for (size_t i = loop.begin; i <= loop.end; ++i) {
+    switch (classes[i]) {
+    case InstClass::GlobalLoad: {
+      ++result.loopLoads;
+      if (!result.firstLoad)
+        result.firstLoad = i;
+      std::optional<uint64_t> bytes = loadBytes(insts[i]);
+      if (result.loopLoadBytes && bytes)
+        *result.loopLoadBytes += *bytes;
+      else
+        result.loopLoadBytes = std::nullopt;
+      break;
+    }
+    case InstClass::Compute:
+      ++result.loopCompute;
+      if (result.firstLoad)
+        ++result.computeAfterFirstLoad;
+      ++result.loopComputeOpcodes[insts[i].opcode];
+      if (!result.firstCompute)
+        result.firstCompute = i;
+      result.lastCompute = i;
+      break;
+    case InstClass::Barrier:
+      ++result.loopBarriers;
+      break;
+    case InstClass::AsyncSync:
+      ++result.loopAsyncSyncs;
+      break;
+    default:
+      break;
+    }
+  }
+  result.computeBeforeLoop =
+      countClass(classes, 0, loop.begin, InstClass::Compute);
+  result.computeAfterLoop =
+      countClass(classes, loop.end + 1, classes.size(), InstClass::Compute);
+
+  // From the first load to the next compute, around the back edge if needed,
+  // counting the barriers on the way.
+  if (result.firstLoad) {
+    size_t length = result.loopInstructions;
+    size_t offset = *result.firstLoad - loop.begin;
+    for (size_t step = 1; step <= length; ++step) {
+      size_t i = loop.begin + (offset + step) % length;
+      if (classes[i] == InstClass::Compute) {
+        result.computeAfterLoad = i;
+        result.computeAfterLoadWraps = i < *result.firstLoad;
+        break;
+      }
+      if (classes[i] == InstClass::Barrier) {
+        if (!result.firstBarrierBetween)
+          result.firstBarrierBetween = i;
+        ++result.barriersBetweenLoadAndCompute;
+      }
+    }
+  }
+  if (result.lastCompute) {
+    for (size_t i = *result.lastCompute + 1; i < loop.end; ++i) {
+      if (classes[i] == InstClass::Barrier) {
+        result.barrierAfterCompute = i;
+        break;
+      }
+    }
+  }
+  return result;
+}
+
+/// `32 HMMA.16816.F32` or `480 FFMA + 32 FFMA.FTZ`.
+static std::string describeCompute(const KernelAnalysis &analysis) {
+  if (analysis.loopComputeOpcodes.empty())
+    return "0 compute";
+  SmallVector<std::string> parts;
+  for (const auto &[opcode, count] : analysis.loopComputeOpcodes)
+    parts.push_back(std::to_string(count) + " " + opcode);
+  return join(parts, " + ");
+}
+
+static std::string computeKind(const KernelAnalysis &analysis) {
+  if (!analysis.totalCompute)
+    return "none";
+  return analysis.computeIsMma ? "mma" : "ffma";
+}
+
+//===----------------------------------------------------------------------===//
+// Checks
+//===----------------------------------------------------------------------===//
+
+static std::string addressOf(const KernelAnalysis &analysis, size_t index) {
+  return formatAddress(analysis.kernel->insts[index].address);
+}
+
+static std::optional<json::Value>
+jsonIndexAddress(const KernelAnalysis &analysis, std::optional<size_t> index) {
+  if (!index)
+    return std::nullopt;
+  return json::Value(jsonAddress(analysis.kernel->insts[*index].address));
+}
+
+static void addValue(CheckResult &check, StringRef key, json::Value value) {
+  check.values.emplace_back(key.str(), std::move(value));
+}
+
+static void addAddress(CheckResult &check, StringRef key,
+                       const KernelAnalysis &analysis,
+                       std::optional<size_t> index) {
+  std::optional<json::Value> value = jsonIndexAddress(analysis, index);
+  addValue(check, key, value ? std::move(*value) : json::Value(nullptr));
+}
+
+/// Fails `check` because the kernel has no main loop.
+static void failNoLoop(CheckResult &check, const KernelAnalysis &analysis) {
+  check.status = CheckResult::Fail;
+  check.detail = analysis.totalCompute
+                     ? "no backward branch encloses a compute instruction"
+                     : "the kernel has no compute instruction";
+}
+
+static CheckResult checkMainLoop(const KernelAnalysis &analysis) {
+  CheckResult check{"main_loop"};
+  addValue(check, "backward_branches", analysis.backwardBranches);
+  if (!analysis.loop) {
+    failNoLoop(check, analysis);
+    return check;
+  }
+  const std::vector<Instruction> &insts = analysis.kernel->insts;
+  check.status = CheckResult::Pass;
+  check.detail = (addressOf(analysis, analysis.loop->begin) + ".." +
+                  addressOf(analysis, analysis.loop->end) + ": " +
+                  Twine(analysis.loopLoads) + " global loads, " +
+                  describeCompute(analysis) + ", " +
+                  Twine(analysis.loopBarriers) + " BAR.SYNC")
+                     .str();
+  addValue(check, "start", jsonAddress(insts[analysis.loop->begin].address));
+  addValue(check, "branch", jsonAddress(insts[analysis.loop->end].address));
+  addValue(check, "instructions", analysis.loopInstructions);
+  addValue(check, "global_loads", analysis.loopLoads);
+  addValue(check, "compute", analysis.loopCompute);
+  addValue(check, "barriers", analysis.loopBarriers);
+  return check;
+}
+
+static CheckResult checkLoadsBeforeCompute(const KernelAnalysis &analysis) {
+  CheckResult check{"loads_before_compute"};
+  addAddress(check, "first_global_load", analysis, analysis.firstLoad);
+  addAddress(check, "first_compute", analysis, analysis.firstCompute);
+  addValue(check, "compute_after_first_load", analysis.computeAfterFirstLoad);
+  addValue(check, "loop_compute", analysis.loopCompute);
+  if (!analysis.loop) {
+    failNoLoop(check, analysis);
+    return check;
+  }
+  if (!analysis.firstLoad) {
+    check.status = CheckResult::Fail;
+    check.detail = "no global load (LDGSTS/LDG) in the loop body";
+    return check;
+  }
+  bool before = *analysis.firstLoad < *analysis.firstCompute;
+  check.status = before ? CheckResult::Pass : CheckResult::Fail;
+  check.detail = "first global load " +
+                 addressOf(analysis, *analysis.firstLoad) +
+                 (before ? " precedes" : " follows") + " first compute " +
+                 addressOf(analysis, *analysis.firstCompute);
+  if (!before)
+    check.detail +=
+        (" (" + Twine(analysis.computeAfterFirstLoad) + " of " +
+         Twine(analysis.loopCompute) + " compute follow it in the iteration)")
+            .str();
+  return check;
+}
+
+static CheckResult checkNoBarrierBetween(const KernelAnalysis &analysis) {
+  CheckResult check{"no_barrier_between_loads_and_compute"};
+  addValue(check, "barriers", analysis.barriersBetweenLoadAndCompute);
+  addAddress(check, "first_global_load", analysis, analysis.firstLoad);
+  addAddress(check, "next_compute", analysis, analysis.computeAfterLoad);
+  addAddress(check, "first_barrier", analysis, analysis.firstBarrierBetween);
+  addValue(check, "wraps_around", analysis.computeAfterLoadWraps);
+  if (!analysis.loop) {
+    failNoLoop(check, analysis);
+    return check;
+  }
+  if (!analysis.firstLoad) {
+    check.status = CheckResult::Fail;
+    check.detail = "no global load (LDGSTS/LDG) in the loop body";
+    return check;
+  }
+  unsigned count = analysis.barriersBetweenLoadAndCompute;
+  check.status = count == 0 ? CheckResult::Pass : CheckResult::Fail;
+  check.detail = (Twine(count) + " BAR.SYNC between " +
+                  addressOf(analysis, *analysis.firstLoad) + " and " +
+                  addressOf(analysis, *analysis.computeAfterLoad) +
+                  (analysis.computeAfterLoadWraps ? " (next iteration)" : ""))
+                     .str();
+  if (count)
+    check.detail += ", first at " +
+                    addressOf(analysis, *analysis.firstBarrierBetween) +
+                    ": the compute waits behind the barrier (no overlap)";
+  return check;
+}
+
+static CheckResult checkBarrierAfterCompute(const KernelAnalysis &analysis) {
+  CheckResult check{"barrier_after_compute"};
+  addAddress(check, "last_compute", analysis, analysis.lastCompute);
+  addAddress(check, "barrier", analysis, analysis.barrierAfterCompute);
+  if (!analysis.loop) {
+    failNoLoop(check, analysis);
+    return check;
+  }
+  if (analysis.barrierAfterCompute) {
+    check.status = CheckResult::Pass;
+    check.detail =
+        "BAR.SYNC " + addressOf(analysis, *analysis.barrierAfterCompute) +
+        " after last compute " + addressOf(analysis, *analysis.lastCompute);
+  } else {
+    check.status = CheckResult::Fail;
+    check.detail = "no BAR.SYNC between last compute " +
+                   addressOf(analysis, *analysis.lastCompute) +
+                   " and the backward branch " +
+                   addressOf(analysis, analysis.loop->end);
+  }
+  return check;
+}
+
+/// The largest unroll factor taken as ptxas unrolling rather than a compute
+/// mismatch.
+static constexpr unsigned maxUnroll = 8;
+
+/// Compares the loop bodies; fills `cmp` with the per-tile count and unroll
+/// factors used by compute_total.
+///
+/// Equal counts pass. Otherwise the per-tile count is taken to be the greatest
+/// common divisor of the two counts, and the loops to be unrolled by
+/// count / tile; this passes when both factors are at most `maxUnroll` and
+/// the bytes of global memory loaded per iteration have the same ratio (a
+/// loop unrolled by k loads k tiles), so lost or duplicated compute fails.
+static CheckResult checkComputePerIteration(const KernelAnalysis &analysis,
+                                            const KernelAnalysis *baseline,
+                                            BaselineComparison &cmp) {
+  CheckResult check{"compute_per_iteration"};
+  if (!baseline) {
+    check.detail = "needs --baseline";
+    return check;
+  }
+  cmp.kernel = baseline->kernel;
+  cmp.hasLoop = baseline->loop.has_value();
+  cmp.loopCompute = baseline->loopCompute;
+  cmp.outsideCompute = baseline->computeBeforeLoop + baseline->computeAfterLoop;
+  auto optionalNumber = [](std::optional<uint64_t> value) {
+    return value ? json::Value(*value) : json::Value(nullptr);
+  };
+  addValue(check, "loop_compute", analysis.loopCompute);
+  addValue(check, "baseline_loop_compute", baseline->loopCompute);
+  addValue(check, "loop_load_bytes", optionalNumber(analysis.loopLoadBytes));
+  addValue(check, "baseline_loop_load_bytes",
+           optionalNumber(baseline->loopLoadBytes));
+  auto finish = [&]() {
+    addValue(check, "compute_per_tile", cmp.computePerTile);
+    addValue(check, "pipelined_unroll", cmp.pipelinedUnroll);
+    addValue(check, "baseline_unroll", cmp.baselineUnroll);
+    return check;
+  };
+  if (!analysis.loop) {
+    failNoLoop(check, analysis);
+    return finish();
+  }
+  if (!baseline->loop) {
+    check.status = CheckResult::Fail;
+    check.detail = "the baseline has no main loop";
+    return finish();
+  }
+  unsigned pipelined = analysis.loopCompute, base = baseline->loopCompute;
+  if (pipelined == base) {
+    cmp.computePerTile = pipelined;
+    check.status = CheckResult::Pass;
+    check.detail = (Twine(pipelined) + " == baseline " + Twine(base)).str();
+    return finish();
+  }
+  unsigned tile = std::gcd(pipelined, base);
+  unsigned pipelinedUnroll = pipelined / tile, baseUnroll = base / tile;
+  std::string numbers =
+      (Twine(pipelined) + " != baseline " + Twine(base)).str();
+  if (std::max(pipelinedUnroll, baseUnroll) > maxUnroll) {
+    check.status = CheckResult::Fail;
+    check.detail = numbers + " (not related by an unroll factor <= " +
+                   std::to_string(maxUnroll) +
+                   ": compute was lost or duplicated)";
+    return finish();
+  }
+  std::optional<uint64_t> pipelinedBytes = analysis.loopLoadBytes,
+                          baseBytes = baseline->loopLoadBytes;
+  if (pipelinedBytes && baseBytes &&
+      *pipelinedBytes * baseUnroll != *baseBytes * pipelinedUnroll) {
+    check.status = CheckResult::Fail;
+    check.detail = numbers + " (ratio " + std::to_string(pipelinedUnroll) +
+                   ":" + std::to_string(baseUnroll) + ", but the loops load " +
+                   std::to_string(*pipelinedBytes) + " and " +
+                   std::to_string(*baseBytes) +
+                   " bytes per thread: not an unroll; compute was lost or "
+                   "duplicated)";
+    return finish();
+  }
+  cmp.computePerTile = tile;
+  cmp.pipelinedUnroll = pipelinedUnroll;
+  cmp.baselineUnroll = baseUnroll;
+  SmallVector<std::string> unrolled;
+  if (pipelinedUnroll > 1)
+    unrolled.push_back("the pipelined loop by " +
+                       std::to_string(pipelinedUnroll));
+  if (baseUnroll > 1)
+    unrolled.push_back("the baseline's loop by " + std::to_string(baseUnroll));
+  check.status = CheckResult::Pass;
+  check.detail = numbers + ": ptxas unrolled " + join(unrolled, " and ") +
+                 "; " + std::to_string(tile) + " per tile in both";
+  if (pipelinedBytes && baseBytes)
+    check.detail += " (loads " + std::to_string(*pipelinedBytes) + " and " +
+                    std::to_string(*baseBytes) + " bytes per thread agree)";
+  return finish();
+}
+
+/// Compute outside the pipelined loop minus compute outside the baseline's
+/// must be one tile: the peeled epilogue. A loop unrolled by k may leave up
+/// to k-1 remainder tiles outside it, which widens the accepted range to
+/// [1 - baseline remainder, pipelined_unroll] tiles.
+static CheckResult checkComputeTotal(const KernelAnalysis &analysis,
+                                     const KernelAnalysis *baseline,
+                                     const BaselineComparison &cmp,
+                                     const CheckResult &perIteration) {
+  CheckResult check{"compute_total"};
+  if (!baseline) {
+    check.detail = "needs --baseline";
+    return check;
+  }
+  unsigned outside = analysis.computeBeforeLoop + analysis.computeAfterLoop;
+  addValue(check, "outside_loop_compute", outside);
+  addValue(check, "before_loop_compute", analysis.computeBeforeLoop);
+  addValue(check, "after_loop_compute", analysis.computeAfterLoop);
+  addValue(check, "baseline_outside_loop_compute", cmp.outsideCompute);
+  addValue(check, "compute_per_tile", cmp.computePerTile);
+  if (!analysis.loop) {
+    failNoLoop(check, analysis);
+    return check;
+  }
+  if (perIteration.status != CheckResult::Pass || cmp.computePerTile == 0) {
+    check.status = CheckResult::Fail;
+    check.detail = "no per-tile count: compute_per_iteration failed";
+    return check;
+  }
+  int64_t tile = cmp.computePerTile;
+  int64_t peeled = int64_t(outside) - int64_t(cmp.outsideCompute);
+  // The baseline's remainder tiles sit in its outside compute, so there are
+  // at most min(baseline_unroll - 1, outside / tile) of them.
+  int64_t baselineRemainder =
+      std::min<int64_t>(cmp.baselineUnroll - 1, cmp.outsideCompute / tile);
+  int64_t minTiles = 1 - baselineRemainder;
+  int64_t maxTiles = cmp.pipelinedUnroll;
+  addValue(check, "peeled_compute", peeled);
+  bool wholeTiles = peeled % tile == 0;
+  int64_t tiles = peeled / tile;
+  if (wholeTiles)
+    addValue(check, "peeled_tiles", tiles);
+  bool ok = wholeTiles && minTiles <= tiles && tiles <= maxTiles;
+  check.status = ok ? CheckResult::Pass : CheckResult::Fail;
+  check.detail = (Twine(outside) + " outside the loop - baseline " +
+                  Twine(cmp.outsideCompute) + " = " + Twine(peeled))
+                     .str();
+  if (wholeTiles)
+    check.detail += " = " + std::to_string(tiles) + " x " +
+                    std::to_string(tile) + " per tile";
+  else
+    check.detail += ", not a multiple of " + std::to_string(tile) + " per tile";
+  if (minTiles == maxTiles)
+    check.detail += ok ? " (the peeled epilogue)"
+                       : "; expected exactly 1 tile (the peeled epilogue)";
+  else
+    check.detail += "; expected " + std::to_string(minTiles) + ".." +
+                    std::to_string(maxTiles) +
+                    " tiles (the epilogue, give or take the remainder of "
+                    "ptxas' unrolling)";
+  return check;
+}
+
+static CheckResult checkNoSpills(const KernelAnalysis &analysis) {
+  CheckResult check{"no_spills"};
+  const std::optional<Resources> &res = analysis.kernel->resources;
+  addValue(check, "STL", analysis.stlCount);
+  addValue(check, "LDL", analysis.ldlCount);
+  addValue(check, "LOCAL",
+           res ? json::Value(res->local) : json::Value(nullptr));
+  addValue(check, "STACK",
+           res ? json::Value(res->stack) : json::Value(nullptr));
+  bool ok = analysis.stlCount == 0 && analysis.ldlCount == 0;
+  check.detail =
+      (Twine(analysis.stlCount) + " STL, " + Twine(analysis.ldlCount) + " LDL")
+          .str();
+  if (res) {
+    ok = ok && res->local == 0 && res->stack == 0;
+    check.detail +=
+        (", LOCAL:" + Twine(res->local) + " STACK:" + Twine(res->stack)).str();
+  } else {
+    check.detail += sassInput ? " (SASS input: no -res-usage)"
+                              : " (no -res-usage entry for the kernel)";
+  }
+  check.status = ok ? CheckResult::Pass : CheckResult::Fail;
+  return check;
+}
+
+//===----------------------------------------------------------------------===//
+// Text report
+//===----------------------------------------------------------------------===//
+
+static StringRef annotation(const KernelAnalysis &analysis, size_t index) {
+  switch (analysis.classes[index]) {
+  case InstClass::GlobalLoad:
+    return index == analysis.firstLoad ? "global load (first)" : "global load";
+  case InstClass::Compute:
+    return "compute";
+  case InstClass::Barrier:
+    if (index == analysis.barrierAfterCompute)
+      return "barrier (after the last compute)";
+    if (index == analysis.firstBarrierBetween)
+      return "barrier (between the first load and the compute)";
+    return "barrier";
+  case InstClass::AsyncSync: {
+    StringRef base = analysis.kernel->insts[index].baseOpcode;
+    if (base == "LDGDEPBAR")
+      return "cp.async commit";
+    if (base == "DEPBAR")
+      return "cp.async wait";
+    if (base == "ARRIVES")
+      return "cp.async arrive";
+    return "mbarrier";
+  }
+  case InstClass::SharedStore:
+    return "shared store";
+  case InstClass::Spill:
+    return "local memory (spill)";
+  case InstClass::BackwardBranch:
+    return "backward branch";
+  case InstClass::Other:
+    return "";
+  }
+  llvm_unreachable("unknown class");
+}
+
+static void printLine(raw_ostream &os, StringRef address, StringRef text,
+                      StringRef note) {
+  os << "    " << address << "  " << text;
+  if (!note.empty()) {
+    if (text.size() < 48)
+      os.indent(48 - text.size());
+    os << "  <- " << note;
+  }
+  os << "\n";
+}
+
+/// Prints the main loop: loads, computes, barriers, cp.async syncs and shared
+/// stores (which wait for register-prefetched loads) with their addresses,
+/// other instructions elided as `...` with counts and runs of one compute
+/// opcode collapsed (every instruction with --sass).
+static void printLoopExcerpt(raw_ostream &os, const KernelAnalysis &analysis) {
+  const Loop &loop = *analysis.loop;
+  const std::vector<Instruction> &insts = analysis.kernel->insts;
+  os << "  main loop " << formatAddress(insts[loop.begin].address) << ".."
+     << formatAddress(insts[loop.end].address) << ": "
+     << analysis.loopInstructions << " instructions, closed by '"
+     << insts[loop.end].text() << "'";
+  if (analysis.backwardBranches > 1)
+    os << " (the busiest of " << analysis.backwardBranches
+       << " backward branches)";
+  os << "\n";
+
+  size_t i = loop.begin;
+  while (i <= loop.end) {
+    InstClass cls = analysis.classes[i];
+    const Instruction &inst = insts[i];
+    if (printFullSass) {
+      printLine(os, formatAddress(inst.address), inst.text(),
+                annotation(analysis, i));
+      ++i;
+      continue;
+    }
+    if (cls == InstClass::Other) {
+      size_t start = i;
+      while (i <= loop.end && analysis.classes[i] == InstClass::Other)
+        ++i;
+      printLine(os, formatAddress(insts[start].address),
+                "... " + std::to_string(i - start) + " other instruction" +
+                    (i - start == 1 ? "" : "s"),
+                "");
+      continue;
+    }
+    if (cls != InstClass::Compute) {
+      printLine(os, formatAddress(inst.address), inst.text(),
+                annotation(analysis, i));
+      ++i;
+      continue;
+    }
+    // A run of one compute opcode, possibly interleaved with other
+    // (unclassified) instructions.
+    size_t last = i, next = i + 1;
+    unsigned count = 1, interleaved = 0, pendingOthers = 0;
+    for (; next <= loop.end; ++next) {
+      InstClass nextCls = analysis.classes[next];
+      if (nextCls == InstClass::Other) {
+        ++pendingOthers;
+        continue;
+      }
+      if (nextCls != InstClass::Compute || insts[next].opcode != inst.opcode)
+        break;
+      ++count;
+      interleaved += pendingOthers;
+      pendingOthers = 0;
+      last = next;
+    }
+    std::string note = "compute";
+    bool hasFirst =
+        i <= *analysis.firstCompute && *analysis.firstCompute <= last;
+    bool hasLast = i <= *analysis.lastCompute && *analysis.lastCompute <= last;
+    if (hasFirst && hasLast)
+      note += " (first and last)";
+    else if (hasFirst)
+      note += " (first)";
+    else if (hasLast)
+      note += " (last)";
+    if (count == 1) {
+      printLine(os, formatAddress(inst.address), inst.text(), note);
+    } else {
+      std::string text = inst.opcode + " x" + std::to_string(count) +
+                         " through " + formatAddress(insts[last].address);
+      if (interleaved)
+        text += " (+" + std::to_string(interleaved) + " other)";
+      printLine(os, formatAddress(inst.address), text, note);
+    }
+    i = last + 1;
+  }
+}
+
+static void printTable(raw_ostream &os, ArrayRef<CheckResult> checks) {
+  os << "  " << left_justify("check", 38) << left_justify("result", 8)
+     << "details\n";
+  for (const CheckResult &check : checks)
+    os << "  " << left_justify(check.name, 38)
+       << left_justify(statusName(check.status), 8) << check.detail << "\n";
+}
+
+//===----------------------------------------------------------------------===//
+// Driver
+//===----------------------------------------------------------------------===//
+
+/// Finds the baseline kernel matching `kernel`: same name and arch, then same
+/// name, then the only baseline kernel.
+static const KernelAnalysis *matchBaseline(const Kernel &kernel,
+                                           ArrayRef<KernelAnalysis> baselines) {
+  for (const KernelAnalysis &base : baselines)
+    if (base.kernel->name == kernel.name && base.kernel->arch == kernel.arch)
+      return &base;
+  for (const KernelAnalysis &base : baselines)
+    if (base.kernel->name == kernel.name)
+      return &base;
+  if (baselines.size() == 1)
+    return &baselines.front();
+  return nullptr;
+}
+
+static void writeKernelJson(json::OStream &j, const KernelAnalysis &analysis,
+                            const BaselineComparison *cmp,
+                            ArrayRef<CheckResult> checks, bool passed) {
+  const Kernel &kernel = *analysis.kernel;
+  j.object([&] {
+    j.attribute("kernel", kernel.name);
+    j.attribute("arch", kernel.arch);
+    j.attribute("instructions", int64_t(kernel.insts.size()));
+    j.attribute("compute_kind", computeKind(analysis));
+    j.attribute("compute_total", analysis.totalCompute);
+    j.attribute("compute_before_loop", analysis.computeBeforeLoop);
+    j.attribute("compute_after_loop", analysis.computeAfterLoop);
+    j.attribute("backward_branches", analysis.backwardBranches);
+    j.attributeBegin("main_loop");
+    if (analysis.loop) {
+      j.object([&] {
+        const std::vector<Instruction> &insts = kernel.insts;
+        j.attribute("start", jsonAddress(insts[analysis.loop->begin].address));
+        j.attribute("branch", jsonAddress(insts[analysis.loop->end].address));
+        j.attribute("branch_text", insts[analysis.loop->end].text());
+        j.attribute("instructions", analysis.loopInstructions);
+        j.attribute("global_loads", analysis.loopLoads);
+        j.attribute("compute", analysis.loopCompute);
+        j.attributeObject("compute_opcodes", [&] {
+          for (const auto &[opcode, count] : analysis.loopComputeOpcodes)
+            j.attribute(opcode, count);
+        });
+        j.attribute("barriers", analysis.loopBarriers);
+        j.attribute("async_syncs", analysis.loopAsyncSyncs);
+        j.attribute(
+            "first_global_load",
+            jsonIndexAddress(analysis, analysis.firstLoad).value_or(nullptr));
+        j.attribute("first_compute",
+                    jsonIndexAddress(analysis, analysis.firstCompute)
+                        .value_or(nullptr));
+        j.attribute(
+            "last_compute",
+            jsonIndexAddress(analysis, analysis.lastCompute).value_or(nullptr));
+        j.attribute("barriers_between_load_and_compute",
+                    analysis.barriersBetweenLoadAndCompute);
+        j.attribute("barrier_after_compute",
+                    jsonIndexAddress(analysis, analysis.barrierAfterCompute)
+                        .value_or(nullptr));
+      });
+    } else {
+      j.value(nullptr);
+    }
+    j.attributeEnd();
+    j.attributeObject("spills", [&] {
+      j.attribute("STL", analysis.stlCount);
+      j.attribute("LDL", analysis.ldlCount);
+    });
+    j.attributeBegin("resources");
+    if (kernel.resources) {
+      j.object([&] {
+        j.attribute("REG", kernel.resources->reg);
+        j.attribute("STACK", kernel.resources->stack);
+        j.attribute("SHARED", kernel.resources->shared);
+        j.attribute("LOCAL", kernel.resources->local);
+      });
+    } else {
+      j.value(nullptr);
+    }
+    j.attributeEnd();
+    j.attributeBegin("baseline");
+    if (cmp && cmp->kernel) {
+      j.object([&] {
+        j.attribute("kernel", cmp->kernel->name);
+        j.attribute("arch", cmp->kernel->arch);
+        j.attribute("has_main_loop", cmp->hasLoop);
+        j.attribute("loop_compute", cmp->loopCompute);
+        j.attribute("outside_loop_compute", cmp->outsideCompute);
+        j.attribute("compute_per_tile", cmp->computePerTile);
+        j.attribute("pipelined_unroll", cmp->pipelinedUnroll);
+        j.attribute("baseline_unroll", cmp->baselineUnroll);
+      });
+    } else {
+      j.value(nullptr);
+    }
+    j.attributeEnd();
+    j.attributeArray("checks", [&] {
+      for (const CheckResult &check : checks) {
+        j.object([&] {
+          j.attribute("name", check.name);
+          j.attribute("status", statusName(check.status));
+          j.attribute("detail", check.detail);
+          for (const auto &[key, value] : check.values)
+            j.attribute(key, value);
+        });
+      }
+    });
+    j.attribute("result", passed ? "PASS" : "FAIL");
+  });
+}
+
+int main(int argc, char **argv) {
+  InitLLVM initLLVM(argc, argv);
+  cl::HideUnrelatedOptions(toolCategory);
+  if (!cl::ParseCommandLineOptions(argc, argv, toolOverview, &errs()))
+    return 2;
+
+  std::optional<std::string> cuobjdump;
+  std::vector<Kernel> kernels, baselineKernels;
+  if (!loadKernels(inputPath, cuobjdump, kernels))
+    return 2;
+  if (!baselinePath.empty() &&
+      !loadKernels(baselinePath, cuobjdump, baselineKernels))
+    return 2;
+
+  if (!kernelName.empty()) {
+    std::vector<std::string> names;
+    for (const Kernel &kernel : kernels)
+      names.push_back(kernel.name);
+    llvm::erase_if(kernels,
+                   [](const Kernel &k) { return k.name != kernelName; });
+    if (kernels.empty())
+      return toolError("no kernel '" + kernelName + "' in '" + inputPath +
+                       "' (kernels: " + join(names, ", ") + ")");
+  }
+
+  std::vector<KernelAnalysis> baselines;
+  for (const Kernel &kernel : baselineKernels)
+    baselines.push_back(analyzeKernel(kernel));
+
+  std::unique_ptr<raw_fd_ostream> jsonFile;
+  bool jsonToStdout = jsonPath == "-";
+  if (!jsonPath.empty() && !jsonToStdout) {
+    std::error_code ec;
+    jsonFile = std::make_unique<raw_fd_ostream>(jsonPath, ec);
+    if (ec)
+      return toolError("cannot write '" + jsonPath + "': " + ec.message());
+  }
+  raw_null_ostream nullStream;
+  raw_ostream &text =
+      jsonToStdout ? static_cast<raw_ostream &>(nullStream) : outs();
+  std::optional<json::OStream> jsonStream;
+  if (jsonToStdout)
+    jsonStream.emplace(outs(), /*IndentSize=*/2);
+  else if (jsonFile)
+    jsonStream.emplace(*jsonFile, /*IndentSize=*/2);
+
+  bool allPassed = true;
+  SmallVector<std::string> kernelResults;
+  if (jsonStream) {
+    jsonStream->objectBegin();
+    jsonStream->attribute("input", inputPath);
+    jsonStream->attribute("baseline", baselinePath.empty()
+                                          ? json::Value(nullptr)
+                                          : json::Value(baselinePath));
+    jsonStream->attribute("input_kind", sassInput ? "sass" : "cubin");
+    jsonStream->attribute("cuobjdump", cuobjdump ? json::Value(*cuobjdump)
+                                                 : json::Value(nullptr));
+    jsonStream->attributeBegin("kernels");
+    jsonStream->arrayBegin();
+  }
+  for (const Kernel &kernel : kernels) {
+    KernelAnalysis analysis = analyzeKernel(kernel);
+    const KernelAnalysis *baseline = nullptr;
+    if (!baselinePath.empty()) {
+      baseline = matchBaseline(kernel, baselines);
+      if (!baseline)
+        return toolError("no kernel '" + kernel.name + "' in the baseline '" +
+                         baselinePath + "'");
+    }
+    BaselineComparison cmp;
+    SmallVector<CheckResult> checks;
+    checks.push_back(checkMainLoop(analysis));
+    checks.push_back(checkLoadsBeforeCompute(analysis));
+    checks.push_back(checkNoBarrierBetween(analysis));
+    checks.push_back(checkBarrierAfterCompute(analysis));
+    checks.push_back(checkComputePerIteration(analysis, baseline, cmp));
+    checks.push_back(checkComputeTotal(analysis, baseline, cmp, checks.back()));
+    checks.push_back(checkNoSpills(analysis));
+    unsigned failed = llvm::count_if(checks, [](const CheckResult &check) {
+      return check.status == CheckResult::Fail;
+    });
+    unsigned passed = llvm::count_if(checks, [](const CheckResult &check) {
+      return check.status == CheckResult::Pass;
+    });
+    allPassed &= failed == 0;
+
+    text << "kernel " << kernel.name;
+    if (!kernel.arch.empty())
+      text << " (" << kernel.arch << ")";
+    text << ": " << kernel.insts.size() << " instructions, compute = "
+         << (analysis.totalCompute
+                 ? (analysis.computeIsMma ? "tensor-core MMA" : "FFMA")
+                 : "none")
+         << " (" << analysis.totalCompute << " in the kernel)\n";
+    if (analysis.loop)
+      printLoopExcerpt(text, analysis);
+    if (baseline)
+      text << "  baseline " << baseline->kernel->name << ": "
+           << (baseline->loop
+                   ? std::to_string(baseline->loopCompute) +
+                         " compute in its main loop, " +
+                         std::to_string(cmp.outsideCompute) + " outside"
+                   : std::string("no main loop"))
+           << "\n";
+    printTable(text, checks);
+    text << "  result: " << (failed ? "FAIL" : "PASS") << " (" << passed
+         << " passed, " << failed << " failed, "
+         << checks.size() - passed - failed << " skipped)\n\n";
+    kernelResults.push_back(kernel.name + ": " + (failed ? "FAIL" : "PASS"));
+    if (jsonStream)
+      writeKernelJson(*jsonStream, analysis, baseline ? &cmp : nullptr, checks,
+                      failed == 0);
+  }
+  text << "pk-sass-check: " << (allPassed ? "PASS" : "FAIL") << " ("
+       << join(kernelResults, ", ") << ")\n";
+  if (jsonStream) {
+    jsonStream->arrayEnd();
+    jsonStream->attributeEnd();
+    jsonStream->attribute("result", allPassed ? "PASS" : "FAIL");
+    jsonStream->attribute("exit_code", allPassed ? 0 : 1);
+    jsonStream->objectEnd();
+    jsonStream->flush();
+    (jsonToStdout ? outs() : *jsonFile) << "\n";
+  }
+  return allPassed ? 0 : 1;
+}
