@@ -354,7 +354,7 @@ module attributes {gpu.container_module} {
 // CHECK-SAME: "single":{"allocated_smem_per_block":9472,"blocks_per_sm":4,"by_blocks":16,"by_registers":4,"by_shared_memory":10,"by_threads":12,"limit":"registers","warps_per_sm":16}
 // Ratio 4096 / 8192 = 0.5.
 // CHECK-SAME: "prediction":"+15-35% (ratio < 5:1)","ratio":0.5,
-// CHECK-SAME: "reasons":["dynamic trip count: the pipelined loop needs a runtime guard (trip count >= 2)","2 stages need 16640 bytes of shared memory, within the sm_86 cliff of 50176 bytes for 2 blocks/SM","ratio 0.5 < 5: cp.async preferred (the seed measured +35% on IGEMM)"]
+// CHECK-SAME: "reasons":["dynamic trip count: the pipelined loop runs when the trip count is at least 2, the original loop otherwise","2 stages need 16640 bytes of shared memory, within the sm_86 cliff of 50176 bytes for 2 blocks/SM","ratio 0.5 < 5: cp.async preferred (the seed measured +35% on IGEMM)"]
 // CHECK-SAME: "multi_bytes":16640,
 // CHECK-SAME: "per_stage_bytes":8192,
 // CHECK-SAME: "single_bytes":8448,

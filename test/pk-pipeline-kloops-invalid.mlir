@@ -54,7 +54,9 @@ module attributes {gpu.container_module} {
 
 // -----
 
-// Dynamic trip count: not pipelined (no runtime guard yet).
+// Dynamic trip count: versioned on the trip count. The pipelined copy runs
+// when ceildiv(%n, 32) >= 2, the original loop (marked pk.pipeline_fallback,
+// which pk then leaves alone) otherwise.
 module attributes {gpu.container_module} {
   gpu.module @m {
     gpu.func @dynamic(%A: memref<64x4096xf16>, %out: memref<64xf32>, %n: index)
@@ -69,7 +71,7 @@ module attributes {gpu.container_module} {
       %q = arith.remui %tid, %c4 : index
       %col = arith.muli %q, %c8 : index
       %init = arith.constant dense<0.0> : vector<8xf32>
-      // expected-remark @below {{not pipelined; dynamic trip count: the pipelined loop needs a runtime guard (trip count >= 2)}}
+      // expected-remark @below {{pipelined: variant cp-async, 2 shared buffer(s); dynamic trip count: the pipelined loop runs when the trip count is at least 2, the original loop otherwise}}
       %r = scf.for %k = %c0 to %n step %c32 iter_args(%acc = %init) -> (vector<8xf32>) {
         %gk = arith.addi %k, %col : index
         %v = vector.load %A[%row, %gk] : memref<64x4096xf16>, vector<8xf16>
@@ -88,8 +90,25 @@ module attributes {gpu.container_module} {
   }
 }
 // CHECK-LABEL: gpu.func @dynamic
-// CHECK-SAME:    memref<64x32xf16, #gpu.address_space<workgroup>>
-// CHECK-NOT:     nvgpu.device_async_copy
+// CHECK-SAME:    memref<2x64x32xf16, #gpu.address_space<workgroup>>
+// CHECK:         %[[N:.*]] = arith.ceildivsi %{{.*}}, %{{.*}} : index
+// CHECK:         %[[OK:.*]] = arith.cmpi sge, %[[N]], %{{.*}} : index
+// CHECK:         scf.if %[[OK]] -> (vector<8xf32>) {
+// CHECK:           nvgpu.device_async_copy
+// CHECK:           nvgpu.device_async_wait
+// CHECK-NEXT:      gpu.barrier
+// CHECK:           scf.for
+// CHECK:             nvgpu.device_async_copy
+// CHECK:             vector.fma
+// CHECK:             nvgpu.device_async_wait
+// CHECK-NEXT:        gpu.barrier
+// CHECK:           vector.fma
+// CHECK:           gpu.barrier
+// CHECK:         } else {
+// CHECK:           scf.for
+// CHECK-NOT:         nvgpu.device_async_copy
+// CHECK:             vector.store
+// CHECK:           } {pk.pipeline_fallback}
 // CHECK:         gpu.return
 
 // -----

@@ -129,9 +129,13 @@ struct KLoopInfo {
   }
 };
 
+/// Marks the original loop kept as the runtime fallback of a pipelined loop
+/// with a dynamic trip count (the trip count was below the stages).
+constexpr llvm::StringLiteral kFallbackAttrName = "pk.pipeline_fallback";
+
 /// Returns true if `forOp` is a candidate K-loop: an `scf.for` inside a
-/// `gpu.func` with a `gpu.barrier` directly in its body. Only candidates get
-/// a remark when they do not match.
+/// `gpu.func` with a `gpu.barrier` directly in its body, that is not a
+/// pipelining fallback. Only candidates get a remark when they do not match.
 bool isKLoopCandidate(scf::ForOp forOp);
 
 /// Threads per block from the kernel's `known_block_size`, `nvvm.reqntid`

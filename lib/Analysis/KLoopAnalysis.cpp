@@ -190,7 +190,8 @@ static std::string describeValue(Value value) {
 //===----------------------------------------------------------------------===//
 
 bool mlir::pk::isKLoopCandidate(scf::ForOp forOp) {
-  if (!forOp->getParentOfType<gpu::GPUFuncOp>())
+  if (!forOp->getParentOfType<gpu::GPUFuncOp>() ||
+      forOp->hasAttr(kFallbackAttrName))
     return false;
   return llvm::any_of(forOp.getBody()->getOperations(),
                       [](Operation &op) { return isa<gpu::BarrierOp>(op); });
@@ -729,8 +730,10 @@ KLoopBudget mlir::pk::analyzeBudget(const KLoopInfo &info,
     return budget;
   }
   if (!info.tripCount)
-    reasons.push_back("dynamic trip count: the pipelined loop needs a "
-                      "runtime guard (trip count >= 2)");
+    reasons.push_back(llvm::formatv(
+        "dynamic trip count: the pipelined loop runs when the trip count is "
+        "at least {0}, the original loop otherwise",
+        options.stages));
   if (budget.stages != options.stages)
     reasons.push_back(llvm::formatv("trip count {0} < stages={1}: {0} buffers",
                                     budget.stages, options.stages));

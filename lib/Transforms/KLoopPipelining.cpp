@@ -784,6 +784,8 @@ restructure(RewriterBase &rewriter, scf::ForOp forOp,
     wait.setNumGroupsAttr(rewriter.getI32IntegerAttr(pending));
   };
   options.peelEpilogue = true;
+  options.supportDynamicLoops = true;
+  options.predicateFn = [](RewriterBase &, Operation *op, Value) { return op; };
   // The op after the loop survives the pipeliner, which emits the epilogue
   // right before it.
   Operation *afterLoop = forOp->getNextNode();
@@ -803,6 +805,52 @@ restructure(RewriterBase &rewriter, scf::ForOp forOp,
     gpu::BarrierOp::create(rewriter, loc);
   }
   return newLoop;
+}
+
+//===----------------------------------------------------------------------===//
+// Dynamic trip counts
+//===----------------------------------------------------------------------===//
+
+/// Replaces `forOp` by `scf.if (ceildiv(ub - lb, step) >= minTrips)` whose
+/// then-branch holds a copy of the loop (returned, to be pipelined) and whose
+/// else-branch holds the original loop, marked with kFallbackAttrName.
+static scf::ForOp versionOnTripCount(RewriterBase &rewriter, scf::ForOp forOp,
+                                     int64_t minTrips) {
+  Location loc = forOp.getLoc();
+  rewriter.setInsertionPoint(forOp);
+  Value span = arith::SubIOp::create(rewriter, loc, forOp.getUpperBound(),
+                                     forOp.getLowerBound());
+  Value trips =
+      arith::CeilDivSIOp::create(rewriter, loc, span, forOp.getStep());
+  Value min = arith::ConstantOp::create(
+      rewriter, loc, rewriter.getIntegerAttr(trips.getType(), minTrips));
+  Value enough = arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::sge,
+                                       trips, min);
+  auto ifOp = scf::IfOp::create(rewriter, loc, forOp.getResultTypes(), enough,
+                                /*withElseRegion=*/true);
+  rewriter.replaceAllUsesWith(forOp.getResults(), ifOp.getResults());
+
+  rewriter.setInsertionPointToStart(ifOp.thenBlock());
+  auto copy = cast<scf::ForOp>(rewriter.clone(*forOp));
+  if (ifOp.getNumResults())
+    scf::YieldOp::create(rewriter, loc, copy.getResults());
+  else
+    rewriter.eraseOp(ifOp.thenBlock()->getTerminator());
+
+  Block *elseBlock = ifOp.elseBlock();
+  if (!ifOp.getNumResults() && !elseBlock->empty())
+    rewriter.eraseOp(elseBlock->getTerminator());
+  rewriter.moveOpBefore(forOp, elseBlock, elseBlock->end());
+  rewriter.setInsertionPointToEnd(elseBlock);
+  scf::YieldOp::create(rewriter, loc, forOp.getResults());
+  rewriter.modifyOpInPlace(forOp, [&] {
+    forOp->setAttr(kFallbackAttrName, rewriter.getUnitAttr());
+  });
+  if (!ifOp.getNumResults()) {
+    rewriter.setInsertionPointToEnd(ifOp.thenBlock());
+    scf::YieldOp::create(rewriter, loc);
+  }
+  return copy;
 }
 
 //===----------------------------------------------------------------------===//
@@ -846,10 +894,7 @@ mlir::pk::pipelineKLoop(RewriterBase &rewriter, KLoopInfo &info,
   PipelineVariant variant = options.variant;
   if (variant == PipelineVariant::None)
     return bail("no variant selected");
-  if (!info.tripCount)
-    return bail("dynamic trip count: pk pipelines static trip counts only "
-                "(a runtime-guarded version is not implemented yet)");
-  if (*info.tripCount < 2)
+  if (info.tripCount && *info.tripCount < 2)
     return bail("trip count " + Twine(*info.tripCount) +
                 " < 2: no next tile to overlap");
   if (options.stages < 2 || options.stages > 8)
@@ -894,16 +939,39 @@ mlir::pk::pipelineKLoop(RewriterBase &rewriter, KLoopInfo &info,
   };
 
   gpu::GPUFuncOp kernel = info.kernel;
+  // A dynamic trip count: version the loop on `trip count >= stages`; the
+  // pipelined copy runs when it holds, the original loop (marked as the
+  // fallback) otherwise.
+  KLoopInfo dynamicInfo;
+  KLoopInfo *work = &info;
+  if (!info.tripCount) {
+    scf::ForOp pipelinedCopy = versionOnTripCount(rewriter, info.forOp, stages);
+    std::string why;
+    Location where = pipelinedCopy.getLoc();
+    FailureOr<KLoopInfo> rematched =
+        matchKLoop(pipelinedCopy, why, where, info.threadsPerBlock);
+    if (failed(rematched))
+      return restore("internal error: the versioned loop does not match: " +
+                     why);
+    dynamicInfo = std::move(*rematched);
+    work = &dynamicInfo;
+    plans.clear();
+    if (variant == PipelineVariant::CpAsync &&
+        failed(planCpAsync(*work, plans, reason)))
+      return restore(reason);
+  }
+
   SmallVector<Value> tokens;
   if (variant == PipelineVariant::CpAsync)
-    tokens = convertToAsyncCopies(rewriter, plans, info.forOp);
+    tokens = convertToAsyncCopies(rewriter, plans, work->forOp);
   if (stages > 1)
-    multiBufferCopiedBuffers(rewriter, info, stages,
-                             info.smemMultiBytes(stages) >
+    multiBufferCopiedBuffers(rewriter, *work, stages,
+                             work->smemMultiBytes(stages) >
                                  options.staticSharedMemoryLimit);
   FailureOr<scf::ForOp> newLoop =
-      restructure(rewriter, info.forOp, info.loadBarrier, info.computeBarrier,
-                  variant, schedule, stages, tokens, reason);
+      restructure(rewriter, work->forOp, work->loadBarrier,
+                  work->computeBarrier, variant, schedule, stages, tokens,
+                  reason);
   if (failed(newLoop))
     return restore(reason);
 
