@@ -396,6 +396,7 @@ module attributes {gpu.container_module} {
 // MS4:         gpu.barrier
 // MS4-NEXT:    vector.extract
 // MS4-NOT:     nvgpu.device_async
+// MS4:         gpu.return
 
 // Eight stages of 8192 bytes (65536) exceed the 48 KB of static shared
 // memory: the tiles become views of dynamic shared memory (128-byte aligned
@@ -408,3 +409,67 @@ module attributes {gpu.container_module} {
 // DYN-DAG:     %[[SB:.*]] = memref.view %[[DYN]][%{{.*}}][] : memref<?xi8, #gpu.address_space<workgroup>> to memref<8x64x32xf16, #gpu.address_space<workgroup>>
 // DYN:         nvgpu.device_async_copy %arg0{{.*}}, %[[SA]]
 // DYN:         nvgpu.ldmatrix %[[SA]]
+
+// -----
+
+// A partial last tile: K = 40 with BK = 32 (trip count 2). The zero-padded
+// transfer_read becomes a cp.async with a source size: min(max(40 - col, 0), 8)
+// elements are read, the rest of the 16 bytes is zero-filled; a copy entirely
+// past K reads nothing and points at column 0.
+module attributes {gpu.container_module} {
+  gpu.module @m {
+    gpu.func @partial_k40(%A: memref<64x40xf16>, %out: memref<64xf32>)
+        workgroup(%s: memref<64x32xf16, #gpu.address_space<workgroup>>)
+        kernel attributes {known_block_size = array<i32: 256, 1, 1>} {
+      %c0 = arith.constant 0 : index
+      %c4 = arith.constant 4 : index
+      %c8 = arith.constant 8 : index
+      %c32 = arith.constant 32 : index
+      %c64 = arith.constant 64 : index
+      %pad = arith.constant 0.0 : f16
+      %tid = gpu.thread_id x
+      %row = arith.divui %tid, %c4 : index
+      %q = arith.remui %tid, %c4 : index
+      %col = arith.muli %q, %c8 : index
+      %init = arith.constant dense<0.0> : vector<8xf32>
+      %r = scf.for %k = %c0 to %c64 step %c32 iter_args(%acc = %init) -> (vector<8xf32>) {
+        %gk = arith.addi %k, %col : index
+        %v = vector.transfer_read %A[%row, %gk], %pad {in_bounds = [false]} : memref<64x40xf16>, vector<8xf16>
+        vector.store %v, %s[%row, %col] : memref<64x32xf16, #gpu.address_space<workgroup>>, vector<8xf16>
+        gpu.barrier
+        %x = vector.load %s[%row, %col] : memref<64x32xf16, #gpu.address_space<workgroup>>, vector<8xf16>
+        %xf = arith.extf %x : vector<8xf16> to vector<8xf32>
+        %d = vector.fma %xf, %xf, %acc : vector<8xf32>
+        gpu.barrier
+        scf.yield %d : vector<8xf32>
+      }
+      %e = vector.extract %r[0] : f32 from vector<8xf32>
+      memref.store %e, %out[%row] : memref<64xf32>
+      gpu.return
+    }
+  }
+}
+
+// CPA-LABEL: gpu.func @partial_k40
+// CPA-DAG:     %[[C0:.*]] = arith.constant 0 : index
+// CPA-DAG:     %[[C8:.*]] = arith.constant 8 : index
+// CPA-DAG:     %[[C40:.*]] = arith.constant 40 : index
+// CPA:         %[[COL:.*]] = arith.muli %{{.*}}, %[[C8]] : index
+// Tile 0: 40 - col elements (all 8 for every col < 32).
+// CPA-NEXT:    %[[LEFT0:.*]] = arith.subi %[[C40]], %[[COL]] : index
+// CPA-NEXT:    %[[MIN0:.*]] = arith.minsi %[[LEFT0]], %[[C8]] : index
+// CPA-NEXT:    %[[N0:.*]] = arith.maxsi %[[MIN0]], %[[C0]] : index
+// CPA-NEXT:    %[[IN0:.*]] = arith.cmpi sgt, %[[LEFT0]], %[[C0]] : index
+// CPA-NEXT:    %[[IDX0:.*]] = arith.select %[[IN0]], %[[COL]], %[[C0]] : index
+// CPA-NEXT:    nvgpu.device_async_copy %arg0[%{{.*}}, %[[IDX0]]], %{{.*}}[%[[C0]], %{{.*}}, %[[COL]]], 8, %[[N0]] {bypassL1}
+// Tile 1 (k = 32): 8 - col elements: 8 for col 0, none for the others.
+// CPA:         %[[LEFT1:.*]] = arith.subi %[[C8]], %[[COL]] : index
+// CPA-NEXT:    %[[MIN1:.*]] = arith.minsi %[[LEFT1]], %[[C8]] : index
+// CPA-NEXT:    %[[N1:.*]] = arith.maxsi %[[MIN1]], %[[C0]] : index
+// CPA:         nvgpu.device_async_copy %arg0[%{{.*}}, %{{.*}}], %{{.*}}, 8, %[[N1]] {bypassL1}
+
+// The register variants keep the masked transfer_read.
+// LDG-LABEL: gpu.func @partial_k40
+// LDG:         vector.transfer_read %arg0[{{.*}}], %{{.*}} : memref<64x40xf16>, vector<8xf16>
+// LDG:         vector.transfer_read %arg0[{{.*}}], %{{.*}} : memref<64x40xf16>, vector<8xf16>
+// LDG-NOT:     nvgpu.device_async_copy

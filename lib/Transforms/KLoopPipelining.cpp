@@ -33,6 +33,7 @@
 #include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
 #include "mlir/Dialect/SCF/Transforms/Transforms.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
+#include "mlir/IR/Matchers.h"
 #include "mlir/IR/SymbolTable.h"
 #include "mlir/IR/Verifier.h"
 #include "llvm/ADT/TypeSwitch.h"
@@ -223,7 +224,29 @@ struct AsyncCopyPlan {
   /// Bytes per nvgpu.device_async_copy (4, 8 or 16).
   int64_t width = 4;
   int64_t elemBytes = 1;
+  /// The global read is a `vector.transfer_read` that may run past the end of
+  /// the innermost dimension (a partial tile) with a zero padding: each copy
+  /// then reads only the in-bounds elements and zero-fills the rest.
+  bool masked = false;
 };
+
+/// Whether `read` is a 1-D, unmasked, minor-identity transfer_read whose
+/// out-of-bounds elements are padded with zero: exactly what cp.async with a
+/// source size does.
+static bool isZeroPaddedPartialRead(Operation *op) {
+  auto read = dyn_cast<vector::TransferReadOp>(op);
+  if (!read || read.getVectorType().getRank() != 1 || read.getMask() ||
+      !read.getPermutationMap().isMinorIdentity())
+    return false;
+  Attribute pad;
+  if (!matchPattern(read.getPadding(), m_Constant(&pad)))
+    return false;
+  if (auto f = dyn_cast<FloatAttr>(pad))
+    return f.getValue().isZero();
+  if (auto i = dyn_cast<IntegerAttr>(pad))
+    return i.getValue().isZero();
+  return false;
+}
 } // namespace
 
 /// Whether the global read or shared write `op` touches `numElements`
@@ -294,11 +317,13 @@ static LogicalResult planCpAsync(const KLoopInfo &info,
   for (const TileCopy &copy : info.copies) {
     Operation *load = copy.load;
     Value loaded = getAccessValue(load);
-    if (!isContiguousAccess(load))
-      return failWith(load, "cp.async needs a 1-D contiguous, unmasked, "
-                            "in-bounds global read");
+    bool masked = !isContiguousAccess(load) && isZeroPaddedPartialRead(load);
+    if (!isContiguousAccess(load) && !masked)
+      return failWith(load, "cp.async needs a 1-D contiguous, unmasked global "
+                            "read, in bounds or zero-padded");
     for (Operation *store : copy.stores) {
       AsyncCopyPlan plan{load, store};
+      plan.masked = masked;
       Value stored = getAccessValue(store);
       Type elemType = getElementTypeOrSelf(loaded.getType());
       plan.elemBytes = llvm::divideCeil(elemType.getIntOrFloatBitWidth(), 8);
@@ -308,7 +333,7 @@ static LogicalResult planCpAsync(const KLoopInfo &info,
                                  "in-bounds shared write");
         plan.numElements = getNumElements(loaded.getType());
       } else if (auto extract = stored.getDefiningOp<vector::ExtractOp>();
-                 extract && extract.getSource() == loaded &&
+                 !masked && extract && extract.getSource() == loaded &&
                  !isa<VectorType>(stored.getType()) &&
                  extract.getStaticPosition().size() == 1 &&
                  !ShapedType::isDynamic(extract.getStaticPosition()[0])) {
@@ -392,10 +417,30 @@ static SmallVector<Value> convertToAsyncCopies(RewriterBase &rewriter,
                   plan.elementOffset + piece * perCopy);
       SmallVector<Value> dstIndices =
           shifted(getAccessIndices(store), piece * perCopy);
+      Value srcElements;
+      if (plan.masked) {
+        // Partial tile: copy min(max(dim - index, 0), perCopy) elements, zero
+        // the rest; a copy entirely out of bounds reads nothing (and points
+        // at column 0 so that its address stays inside the row).
+        Value memref = getGlobalMemRef(plan.load);
+        unsigned innermost = cast<MemRefType>(memref.getType()).getRank() - 1;
+        Value dim = memref::DimOp::create(rewriter, loc, memref, innermost);
+        Value index = srcIndices.back();
+        Value left = arith::SubIOp::create(rewriter, loc, dim, index);
+        Value zero = arith::ConstantIndexOp::create(rewriter, loc, 0);
+        Value full = arith::ConstantIndexOp::create(rewriter, loc, perCopy);
+        srcElements = arith::MaxSIOp::create(
+            rewriter, loc, arith::MinSIOp::create(rewriter, loc, left, full),
+            zero);
+        Value inside = arith::CmpIOp::create(
+            rewriter, loc, arith::CmpIPredicate::sgt, left, zero);
+        srcIndices.back() =
+            arith::SelectOp::create(rewriter, loc, inside, index, zero);
+      }
       auto copy = nvgpu::DeviceAsyncCopyOp::create(
           rewriter, loc, tokenType, getAccessedMemRef(store), dstIndices,
           getGlobalMemRef(plan.load), srcIndices,
-          rewriter.getIndexAttr(perCopy), /*srcElements=*/Value(),
+          rewriter.getIndexAttr(perCopy), srcElements,
           plan.width == 16 ? rewriter.getUnitAttr() : UnitAttr());
       if (copy->getParentOp() == forOp.getOperation())
         tokens.push_back(copy.getAsyncToken());
