@@ -12,8 +12,8 @@
 
 // ARCH: seed-64x64x16.mlir:3:1: error: unknown arch 'sm_99'; pk knows: sm_75, sm_80, sm_86, sm_87, sm_89, sm_90
 // ARCH-NOT: remark
-// STAGES1: error: stages must be in [2, 8], got 1
-// STAGES9: error: stages must be in [2, 8], got 9
+// STAGES1: error: stages must be 2 to 8 or auto, got '1'
+// STAGES9: error: stages must be 2 to 8 or auto, got '9'
 // MINBLOCKS: error: min-blocks-per-sm must be at least 1, got 0
 // BLOCKSIZE: error: block-size must be in [0, 1024], got 1025
 // REGS: error: regs-per-thread must be in [0, 255], got 256

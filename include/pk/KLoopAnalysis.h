@@ -116,6 +116,10 @@ struct KLoopInfo {
   /// the whole block.
   int64_t loadBytesPerThread = 0;
   int64_t loadBytesPerTile = 0;
+  /// FLOPs of one K-iteration for the whole block on tensor cores
+  /// (mma.sync; `mmaInt8` when the operands are 8-bit) and on the FMA pipes.
+  int64_t mmaFlopsPerTile = 0, fmaFlopsPerTile = 0;
+  bool mmaInt8 = false;
   /// FLOPs of one K-iteration for the whole block (2 per multiply-add), and
   /// a breakdown by kind ("mma.sync m16n8k16" -> count per warp or thread).
   int64_t flopsPerTile = 0;
@@ -158,7 +162,7 @@ llvm::StringRef stringifyPipelineVariant(PipelineVariant variant);
 
 /// Knobs of the target-dependent analysis.
 struct KLoopAnalysisOptions {
-  /// Number of buffers multi-buffering creates.
+  /// Number of buffers multi-buffering creates; 0 = auto (docs/stages.md).
   int64_t stages = 2;
   /// Blocks per SM the multi-buffered kernel must keep.
   int64_t minBlocksPerSM = 2;
@@ -193,6 +197,14 @@ struct KLoopBudget {
   SmallVector<std::string> reasons;
   /// The seed's predicted gain for this ratio.
   std::string prediction;
+  /// With stages=auto: the model's inputs and outputs (docs/stages.md).
+  struct AutoStages {
+    int64_t computeCyclesPerTile = 0;
+    int64_t latencyCycles = 0;
+    int64_t latencyStages = 0;
+    int64_t budgetStages = 0;
+  };
+  std::optional<AutoStages> autoStages;
 };
 
 /// Computes the budget and the variant for `info` on `target`.
@@ -212,14 +224,18 @@ std::string locationToString(Location loc);
 /// architectures and returns null.
 const TargetInfo *lookupTargetOrEmitError(Operation *op, llvm::StringRef arch);
 
-/// Checks the option values shared by pk's passes (stages in [2, 8],
+/// Checks the option values shared by pk's passes (stages in [2, 8] or auto,
 /// min-blocks-per-sm in [1, the target's block limit], block-size in
 /// [0, 1024], regs-per-thread in [0, 255]); emits an error at `op` and fails
 /// otherwise.
 LogicalResult verifyAnalysisOptions(Operation *op, const TargetInfo &target,
-                                    int64_t stages,
+                                    llvm::StringRef stages,
                                     int64_t minBlocksPerSM, int64_t blockSize,
                                     int64_t regsPerThread);
+
+/// Parses the `stages` option: "auto" gives 0, otherwise an integer (checked
+/// by verifyAnalysisOptions).
+int64_t parseStages(llvm::StringRef stages);
 
 /// Matches every K-loop candidate under `root`, in pre-order. Calls
 /// `onMatch` for each loop that matches. Candidates that do not match get a

@@ -40,9 +40,10 @@ struct PipelineKernelOptions
   PassOptions::Option<std::string> arch{
       *this, "arch", llvm::cl::desc("Target architecture (sm_75 ... sm_90)"),
       llvm::cl::init("sm_86")};
-  PassOptions::Option<int64_t> stages{
-      *this, "stages", llvm::cl::desc("Number of shared-memory buffers"),
-      llvm::cl::init(2)};
+  PassOptions::Option<std::string> stages{
+      *this, "stages",
+      llvm::cl::desc("Number of shared-memory buffers: 2 to 8, or auto"),
+      llvm::cl::init("2")};
   PassOptions::Option<int64_t> minBlocksPerSM{
       *this, "min-blocks-per-sm",
       llvm::cl::desc("Resident blocks per SM to keep"), llvm::cl::init(2)};

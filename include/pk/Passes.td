@@ -12,8 +12,9 @@ include "mlir/Pass/PassBase.td"
 defvar pkTargetOptions = [
     Option<"arch", "arch", "std::string", /*default=*/"\"sm_86\"",
            "Target architecture: sm_75, sm_80, sm_86, sm_87, sm_89 or sm_90">,
-    Option<"stages", "stages", "int64_t", /*default=*/"2",
-           "Number of buffers multi-buffering creates">,
+    Option<"stages", "stages", "std::string", /*default=*/"\"2\"",
+           "Number of buffers multi-buffering creates: 2 to 8, or auto "
+           "(from the budget and a latency model, docs/stages.md)">,
     Option<"minBlocksPerSM", "min-blocks-per-sm", "int64_t", /*default=*/"2",
            "Resident blocks per SM the multi-buffered kernel must keep">,
     Option<"blockSize", "block-size", "int64_t", /*default=*/"0",

@@ -66,6 +66,13 @@ struct TargetInfo {
   /// (its first), 7.8 for sm_8x (the first with sm_89; covers cp.async,
   /// ldmatrix and mma.sync), 8.0 for sm_90.
   unsigned ptxVersion;
+  /// Model constants for stages=auto (docs/stages.md): dense FP16 mma.sync
+  /// FLOPs per cycle per SM (INT8 counts twice), FP32 FMA FLOPs per cycle per
+  /// SM, and a loaded global-memory latency in cycles. Approximations from
+  /// the public peak rates (peak / SMs / boost clock), not measurements.
+  int64_t mmaFlopsPerCycle;
+  int64_t fmaFlopsPerCycle;
+  int64_t memoryLatencyCycles;
 };
 
 /// Returns the table entry for `arch` (`sm_75`, `sm_80`, `sm_86`, `sm_87`,

@@ -447,6 +447,9 @@ LogicalResult KLoopMatcher::walkComputePhase(ArrayRef<Operation *> ops,
     }
     if (auto mma = dyn_cast<nvgpu::MmaSyncOp>(op)) {
       std::array<int64_t, 3> shape = mma.getMmaShapeAsArray();
+      if (getElementTypeOrSelf(mma.getMatrixA().getType())
+              .isInteger(8))
+        info.mmaInt8 = true;
       countCompute(llvm::formatv("nvgpu.mma.sync m{0}n{1}k{2}", shape[0],
                                  shape[1], shape[2])
                        .str(),
@@ -648,8 +651,9 @@ LogicalResult KLoopMatcher::match(int64_t threadsOverride) {
       info.smemPerStageBytes += buffer.bytes;
   int64_t warps = llvm::divideCeil(info.threadsPerBlock, 32);
   info.loadBytesPerTile = info.loadBytesPerThread * info.threadsPerBlock;
-  info.flopsPerTile =
-      flopsPerWarp * warps + flopsPerThread * info.threadsPerBlock;
+  info.mmaFlopsPerTile = flopsPerWarp * warps;
+  info.fmaFlopsPerTile = flopsPerThread * info.threadsPerBlock;
+  info.flopsPerTile = info.mmaFlopsPerTile + info.fmaFlopsPerTile;
   for (const std::string &key : computeOrder)
     info.computeOps.push_back({key, computeCounts.lookup(key)});
   info.ratio = info.loadBytesPerTile
@@ -679,16 +683,57 @@ FailureOr<KLoopInfo> mlir::pk::matchKLoop(scf::ForOp forOp,
 // Budget and variant
 //===----------------------------------------------------------------------===//
 
+/// stages=auto (docs/stages.md): enough tiles in flight to cover the memory
+/// latency with the compute of the others, within the shared-memory budget.
+static int64_t chooseStages(const KLoopInfo &info, const TargetInfo &target,
+                            const KLoopAnalysisOptions &options,
+                            KLoopBudget &budget) {
+  KLoopBudget::AutoStages model;
+  // Resident blocks share the SM's pipes: one tile of one block takes
+  // FLOPs x blocks / (FLOPs per cycle per SM).
+  int64_t blocks = std::max<int64_t>(budget.single.blocksPerSM, 1);
+  int64_t mmaRate = target.mmaFlopsPerCycle * (info.mmaInt8 ? 2 : 1);
+  model.computeCyclesPerTile = std::max<int64_t>(
+      1, llvm::divideCeil(info.mmaFlopsPerTile * blocks, mmaRate) +
+             llvm::divideCeil(info.fmaFlopsPerTile * blocks,
+                              target.fmaFlopsPerCycle));
+  model.latencyCycles = target.memoryLatencyCycles;
+  model.latencyStages =
+      1 + llvm::divideCeil(model.latencyCycles, model.computeCyclesPerTile);
+  // The most buffers that keep the per-block maximum and the blocks/SM.
+  int64_t maxStages = 8;
+  if (info.tripCount && *info.tripCount >= 2)
+    maxStages = std::min<int64_t>(maxStages, *info.tripCount);
+  model.budgetStages = 1;
+  for (int64_t n = 2; n <= maxStages; ++n) {
+    int64_t bytes = info.smemMultiBytes(n);
+    Occupancy occ = computeOccupancy(target, info.threadsPerBlock,
+                                     budget.regsPerThread, bytes);
+    if (bytes <= target.smemPerBlockOptIn &&
+        occ.blocksPerSM >=
+            std::min(options.minBlocksPerSM, budget.single.blocksPerSM))
+      model.budgetStages = n;
+  }
+  int64_t stages = std::clamp<int64_t>(model.latencyStages, 2,
+                                       std::max<int64_t>(model.budgetStages, 2));
+  budget.reasons.push_back(llvm::formatv(
+      "stages=auto: a tile computes in ~{0} cycles with {1} block(s)/SM "
+      "against ~{2} cycles of memory latency, so {3} tiles in flight hide "
+      "it; the budget allows {4}: {5} stages",
+      model.computeCyclesPerTile, blocks, model.latencyCycles,
+      model.latencyStages, model.budgetStages, stages));
+  budget.autoStages = model;
+  return stages;
+}
+
 KLoopBudget mlir::pk::analyzeBudget(const KLoopInfo &info,
                                     const TargetInfo &target,
                                     const KLoopAnalysisOptions &options) {
   KLoopBudget budget;
   budget.target = &target;
+  auto &reasons = budget.reasons;
   // A loop of n < stages tiles needs only n buffers.
   budget.stages = options.stages;
-  if (info.tripCount && *info.tripCount >= 2 &&
-      *info.tripCount < options.stages)
-    budget.stages = *info.tripCount;
   budget.minBlocksPerSM = options.minBlocksPerSM;
   if (options.regsPerThread > 0) {
     budget.regsPerThread = options.regsPerThread;
@@ -701,11 +746,17 @@ KLoopBudget mlir::pk::analyzeBudget(const KLoopInfo &info,
     budget.regsPerThread = kDefaultRegsPerThread;
     budget.regsSource = "default";
   }
+  budget.single = computeOccupancy(target, info.threadsPerBlock,
+                                   budget.regsPerThread, info.smemSingleBytes);
+  if (options.stages == 0)
+    budget.stages = chooseStages(info, target, options, budget);
+  int64_t requested = budget.stages;
+  if (info.tripCount && *info.tripCount >= 2 &&
+      *info.tripCount < budget.stages)
+    budget.stages = *info.tripCount;
   budget.smemSingleBytes = info.smemSingleBytes;
   budget.smemMultiBytes = info.smemMultiBytes(budget.stages);
   budget.cliffBytes = computeSmemCliff(target, options.minBlocksPerSM);
-  budget.single = computeOccupancy(target, info.threadsPerBlock,
-                                   budget.regsPerThread, budget.smemSingleBytes);
   budget.multi = computeOccupancy(target, info.threadsPerBlock,
                                   budget.regsPerThread, budget.smemMultiBytes);
   budget.exceedsPerBlockMax = budget.smemMultiBytes > target.smemPerBlockOptIn;
@@ -713,7 +764,6 @@ KLoopBudget mlir::pk::analyzeBudget(const KLoopInfo &info,
       budget.multi.blocksPerSM < options.minBlocksPerSM &&
       budget.multi.blocksPerSM < budget.single.blocksPerSM;
 
-  auto &reasons = budget.reasons;
   std::string ratio = llvm::formatv("{0:F1}", info.ratio).str();
   if (info.ratio < 5)
     budget.prediction = "+15-35% (ratio < 5:1)";
@@ -734,9 +784,9 @@ KLoopBudget mlir::pk::analyzeBudget(const KLoopInfo &info,
         "dynamic trip count: the pipelined loop runs when the trip count is "
         "at least {0}, the original loop otherwise",
         options.stages));
-  if (budget.stages != options.stages)
+  if (budget.stages != requested)
     reasons.push_back(llvm::formatv("trip count {0} < stages={1}: {0} buffers",
-                                    budget.stages, options.stages));
+                                    budget.stages, requested));
   if (budget.exceedsPerBlockMax || budget.crossesCliff) {
     budget.variant = PipelineVariant::RegisterPrefetch;
     if (budget.exceedsPerBlockMax)
@@ -922,6 +972,16 @@ llvm::json::Object mlir::pk::toJSON(const KLoopInfo &info,
            {"multi", occupancyToJSON(budget.multi, info.threadsPerBlock)},
        }},
       {"flops_per_tile", info.flopsPerTile},
+      {"stages_auto",
+       budget.autoStages
+           ? llvm::json::Value(llvm::json::Object{
+                 {"compute_cycles_per_tile",
+                  budget.autoStages->computeCyclesPerTile},
+                 {"latency_cycles", budget.autoStages->latencyCycles},
+                 {"latency_stages", budget.autoStages->latencyStages},
+                 {"budget_stages", budget.autoStages->budgetStages},
+             })
+           : llvm::json::Value(nullptr)},
       {"compute_ops", std::move(computeOps)},
       {"ratio", std::round(info.ratio * 100.0) / 100.0},
       {"variant", stringifyPipelineVariant(budget.variant)},
@@ -943,14 +1003,25 @@ const TargetInfo *mlir::pk::lookupTargetOrEmitError(Operation *op,
   return nullptr;
 }
 
+int64_t mlir::pk::parseStages(StringRef stages) {
+  if (stages == "auto")
+    return 0;
+  int64_t value = -1;
+  if (stages.getAsInteger(10, value))
+    return -1;
+  return value;
+}
+
 LogicalResult mlir::pk::verifyAnalysisOptions(Operation *op,
                                               const TargetInfo &target,
-                                              int64_t stages,
+                                              StringRef stagesOption,
                                               int64_t minBlocksPerSM,
                                               int64_t blockSize,
                                               int64_t regsPerThread) {
-  if (stages < 2 || stages > 8)
-    return mlir::emitError(op->getLoc()) << "stages must be in [2, 8], got " << stages;
+  int64_t stages = parseStages(stagesOption);
+  if (stages != 0 && (stages < 2 || stages > 8))
+    return mlir::emitError(op->getLoc())
+           << "stages must be 2 to 8 or auto, got '" << stagesOption << "'";
   if (minBlocksPerSM < 1)
     return mlir::emitError(op->getLoc()) << "min-blocks-per-sm must be at least 1, got "
                            << minBlocksPerSM;

@@ -24,19 +24,20 @@ static constexpr int64_t KiB = 1024;
 static const TargetInfo kTargets[] = {
     // arch, gpu, cc, smem/SM, smem/block opt-in, default, reserved, unit,
     // regs/SM, reg unit, max regs/thread, threads/SM, warps/SM, blocks/SM,
-    // threads/block, cp.async, PTX version
+    // threads/block, cp.async, PTX version, mma / FMA FLOPs per cycle per SM,
+    // memory latency (cycles)
     {"sm_75", "TU102", 75, 64 * KiB, 64 * KiB, 48 * KiB, 0, 256, 65536, 256,
-     255, 1024, 32, 16, 1024, false, 63},
+     255, 1024, 32, 16, 1024, false, 63, 1024, 128, 500},
     {"sm_80", "GA100", 80, 164 * KiB, 163 * KiB, 48 * KiB, 1 * KiB, 128, 65536,
-     256, 255, 2048, 64, 32, 1024, true, 78},
+     256, 255, 2048, 64, 32, 1024, true, 78, 2048, 128, 600},
     {"sm_86", "GA104", 86, 100 * KiB, 99 * KiB, 48 * KiB, 1 * KiB, 128, 65536,
-     256, 255, 1536, 48, 16, 1024, true, 78},
+     256, 255, 1536, 48, 16, 1024, true, 78, 512, 256, 500},
     {"sm_87", "GA10B", 87, 164 * KiB, 163 * KiB, 48 * KiB, 1 * KiB, 128, 65536,
-     256, 255, 1536, 48, 16, 1024, true, 78},
+     256, 255, 1536, 48, 16, 1024, true, 78, 1024, 256, 500},
     {"sm_89", "AD102", 89, 100 * KiB, 99 * KiB, 48 * KiB, 1 * KiB, 128, 65536,
-     256, 255, 1536, 48, 24, 1024, true, 78},
+     256, 255, 1536, 48, 24, 1024, true, 78, 512, 256, 500},
     {"sm_90", "GH100", 90, 228 * KiB, 227 * KiB, 48 * KiB, 1 * KiB, 128, 65536,
-     256, 255, 2048, 64, 32, 1024, true, 80},
+     256, 255, 2048, 64, 32, 1024, true, 80, 2048, 256, 800},
 };
 
 /// Number of SM sub-partitions (warp schedulers), each with a quarter of the

@@ -44,7 +44,7 @@ struct AnalyzeKLoopsPass final
       return signalPassFailure();
 
     KLoopAnalysisOptions options;
-    options.stages = stages;
+    options.stages = parseStages(stages);
     options.minBlocksPerSM = minBlocksPerSM;
     options.regsPerThread = regsPerThread;
     options.skipHighRatio = skipHighRatio;

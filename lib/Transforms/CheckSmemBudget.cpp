@@ -133,7 +133,7 @@ struct CheckSmemBudgetPass final
                                                 blockSize, regsPerThread)))
       return signalPassFailure();
     KLoopAnalysisOptions options;
-    options.stages = stages;
+    options.stages = parseStages(stages);
     options.minBlocksPerSM = minBlocksPerSM;
     options.regsPerThread = regsPerThread;
 

@@ -97,7 +97,7 @@ struct PipelineKLoopsPass final
     }
 
     KLoopAnalysisOptions options;
-    options.stages = stages;
+    options.stages = parseStages(stages);
     options.minBlocksPerSM = minBlocksPerSM;
     options.regsPerThread = regsPerThread;
     options.skipHighRatio = skipHighRatio;
@@ -150,7 +150,7 @@ struct PipelineKLoopsPass final
         reasons.push_back(llvm::formatv(
             "warning: {0} bytes with {1} stages cross the {2} budget "
             "(blocks/SM {3} -> {4})",
-            budget.smemMultiBytes, int64_t(stages), target.arch,
+            budget.smemMultiBytes, budget.stages, target.arch,
             budget.single.blocksPerSM, budget.multi.blocksPerSM));
     } else {
       llvm::append_range(reasons, budget.reasons);
@@ -183,7 +183,7 @@ struct PipelineKLoopsPass final
       IRRewriter rewriter(forOp.getContext());
       PipelineKLoopOptions pipeOptions;
       pipeOptions.variant = chosen;
-      pipeOptions.stages = stages;
+      pipeOptions.stages = budget.stages;
       pipeOptions.schedule = scheduleKind;
       pipeOptions.staticSharedMemoryLimit = target.smemPerBlockDefault;
       effectiveStages = getEffectiveStages(*info, pipeOptions);
