@@ -25,6 +25,26 @@ if ((${#missing[@]})); then
   DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -q --no-install-recommends "${missing[@]}"
 fi
 
+# cuobjdump + nvdisasm for pk-sass-check and its tests (PyPI carries them; the
+# CUDA toolkit image here has none).
+if ! command -v cuobjdump >/dev/null 2>&1 && command -v python3 >/dev/null 2>&1; then
+  have=$(python3 - <<'PY' 2>/dev/null
+import os
+try:
+    import nvidia
+    print(any(os.path.exists(os.path.join(p, "cu13", "bin", "cuobjdump")) for p in nvidia.__path__))
+except Exception:
+    print(False)
+PY
+)
+  if [ "$have" != "True" ]; then
+    echo "setup: installing cuobjdump and nvdisasm from PyPI"
+    python3 -m pip install --quiet --disable-pip-version-check \
+      nvidia-cuda-cuobjdump nvidia-cuda-nvdisasm ||
+      echo "setup: warning: could not install cuobjdump; SASS tests will be unsupported" >&2
+  fi
+fi
+
 if [ ! -f "$build/build.ninja" ]; then
   cmake -G Ninja -S "$root" -B "$build" \
     -DCMAKE_BUILD_TYPE=Release \
