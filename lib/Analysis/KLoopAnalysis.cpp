@@ -30,6 +30,7 @@
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/Mutex.h"
+#include "llvm/Support/Path.h"
 #include "llvm/Support/raw_ostream.h"
 
 #define DEBUG_TYPE "pk-kloop-analysis"
@@ -1052,6 +1053,12 @@ LogicalResult mlir::pk::writeReportLines(Location loc, StringRef path,
   llvm::sys::SmartScopedLock<true> lock(mutex);
   bool append = !written.insert(path).second;
   std::error_code ec;
+  StringRef parent = llvm::sys::path::parent_path(path);
+  if (!parent.empty())
+    ec = llvm::sys::fs::create_directories(parent);
+  if (ec)
+    return mlir::emitError(loc) << "cannot create the directory of the report '"
+                                << path << "': " << ec.message();
   llvm::raw_fd_ostream os(path, ec,
                           append ? llvm::sys::fs::OF_Append
                                  : llvm::sys::fs::OF_None);

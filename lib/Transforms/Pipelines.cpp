@@ -14,6 +14,7 @@
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Pass/PassRegistry.h"
+#include "llvm/Support/Path.h"
 #include "mlir/Transforms/Passes.h"
 
 using namespace mlir;
@@ -21,6 +22,13 @@ using namespace mlir::pk;
 
 void mlir::pk::buildPipelineKernelPipeline(
     OpPassManager &pm, const PipelineKernelOptions &options) {
+  // With artefacts, the report goes next to them unless told otherwise.
+  std::string report = options.report;
+  if (report.empty() && options.emit != "mlir") {
+    SmallString<256> path(options.outDir.getValue());
+    llvm::sys::path::append(path, "report.json");
+    report = path.str().str();
+  }
   PKAnalyzeKLoopsOptions analyze;
   analyze.arch = options.arch;
   analyze.stages = options.stages;
@@ -51,7 +59,7 @@ void mlir::pk::buildPipelineKernelPipeline(
   pipeline.variant = options.variant;
   pipeline.schedule = options.schedule;
   pipeline.skipHighRatio = options.skipHighRatio;
-  pipeline.report = options.report;
+  pipeline.report = report;
   pipeline.remarkMismatches = false;
   pm.addPass(createPKPipelineKLoops(pipeline));
 
@@ -68,7 +76,7 @@ void mlir::pk::buildPipelineKernelPipeline(
   emit.outDir = options.outDir;
   emit.cudaPath = options.cudaPath;
   emit.barePtr = options.barePtr;
-  emit.report = options.report == "-" ? std::string() : std::string(options.report);
+  emit.report = report == "-" ? std::string() : report;
   emit.minBlocksPerSM = options.minBlocksPerSM;
   pm.addPass(createPKEmitBinaries(emit));
 }
