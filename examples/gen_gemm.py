@@ -35,28 +35,69 @@ g = lane / 4 ("groupID"), t = lane % 4 ("threadID_in_group").
 Global -> shared copy (HGEMM / IGEMM)
 -------------------------------------
   VEC = 16 / sizeof(T) elements per 16-byte vector, CH = BK / VEC chunks per
-  tile row (4 for both defaults).  Vector v = tid + i*threads (i = 0 ..
-  BM*CH/threads - 1) goes to tile row  (v/8/CH)*8 + v%8  and chunk  (v/8)%CH,
-  i.e. 8 consecutive threads copy the same 16-byte chunk of 8 consecutive rows.
-  With a 16-byte shared access a warp is served per quarter warp (8 threads);
-  8 rows at the padded pitch hit 8 disjoint groups of 4 banks (see below), so
-  the shared stores are conflict-free.  Per warp the global access still
-  covers 8 full rows x 64 contiguous bytes (same sectors as row-major order).
-  Row i of the tile: row0 = (tid/(8*CH))*8 + tid%8 + i*(threads/CH),
-  col = ((tid/8)%CH)*VEC.
+  tile row (4 for both defaults: 64-byte tile rows).
+  --copy-map row (default): vector v = tid + i*threads goes to tile row v/CH,
+  chunk v%CH, i.e. CH consecutive threads copy one tile row:
+     row = tid/CH + i*(threads/CH),  col = (tid%CH)*VEC.
+  A quarter warp (8 threads, the unit in which a 16-byte-per-thread access is
+  processed) reads 2 rows x 64 contiguous bytes = 4 full 32-byte sectors of
+  2 lines.
+  --copy-map col8 (before 2026-11-29): vector v goes to row (v/8/CH)*8 + v%8,
+  chunk (v/8)%CH: 8 consecutive threads copy the same 16-byte chunk of 8 rows.
+  Per warp that is the same 8 rows x 64 bytes, but each quarter warp touches
+  8 lines with 16 bytes (half a sector) each, so if the load unit serves a
+  16-byte access per quarter warp it handles 4x the lines and 2x the sector
+  requests per warp instruction (the likely mechanism; the timing is
+  measured, the mechanism is inferred). On an H200 the col8 HGEMM ran
+  the unpipelined kernel at 142 TFLOP/s against 200 for the row mapping with
+  everything else equal (integration/results/2026-11-29-h200-hgemm-tuning/),
+  and LDG-register prefetch gained only 1.05x (the loads, not their latency,
+  were the bottleneck).
 
-Shared layout / padding
------------------------
-  HGEMM tiles sA[BM][BK+8] f16, sB[BN][BK+8] f16  -> 128x40xf16, 80-byte rows.
-  IGEMM tiles sA[BM][BK+16] i8, sB[BN][BK+16] i8  -> 128x80xi8, 80-byte rows.
-  80 bytes = 20 banks: rows r=0..7 start at banks 20r mod 32 =
-  {0,20,8,28,16,4,24,12}; each 16-byte row segment covers 4 banks, so the 8
-  row addresses of one ldmatrix 8x8 matrix (and one quarter-warp 16-byte
-  store) hit 32 distinct banks: conflict-free.
+Shared layout: XOR swizzle (default) or padding
+-----------------------------------------------
+  --layout swizzle (default): unpadded tiles sA[BM][BK], sB[BN][BK]
+  (HGEMM 128x32xf16, IGEMM 128x64xi8: 64-byte rows, 8192 bytes per tile).
+  16-byte chunk c of row r is stored at chunk  c ^ f(r),
+  f(r) = (r / q) % CH,  q = 8 / CH rows per 128 bytes (CH = 4: f = (r/2)%4).
+  * Stores (row map): a quarter warp writes 2 consecutive rows = 128
+    contiguous bytes (any chunk permutation within a row): 32 distinct banks.
+  * ldmatrix: one 8x8 matrix reads rows r0..r0+7 (r0 % 8 == 0) at the same
+    logical chunk c; even rows start at bank 0, odd rows at bank 16, and
+    c ^ f(r) takes 4 distinct values over the 4 even (and the 4 odd) rows:
+    32 distinct banks.
+  * f depends only on row bits below 8 (CH = 4: bits 1-2); warp and fragment
+    row offsets are multiples of 8, so f is lane-only: f_A = f(l%16),
+    f_B = f(l%8), and the ldmatrix k-chunk of k-step ks is
+    (ks/VEC + half) ^ f (half = l/16 for A, (l/8)%2 for B), loop-invariant.
+  --layout pad (before 2026-11-29): sA[BM][BK+pad] (default pad = 16 bytes,
+  80-byte rows): rows r=0..7 start at banks 20r mod 32 = {0,20,8,28,16,4,24,12},
+  conflict-free for ldmatrix and for col8 stores, but with the row map a
+  quarter warp's second row wraps onto the first row's banks 0-3 (2-way
+  conflict on one of four chunks). Measured on the H200 (row map): swizzle
+  235 / cp-async 302 TFLOP/s against pad 200 / 263.
   SGEMM tiles sA[BK][BM+4] f32, sB[BK][BN+4] f32 (transposed, [8][132]).
   Transposed scalar stores: thread stores sA[kc+j][row] with row = tid/2
   (16 rows per warp), kc = 4*(tid%2): bank = (4*(kc+j) + row) mod 32 -> even
   threads banks 4j+0..15, odd threads 4j+16..31: conflict-free.
+
+Kernel attributes (HGEMM / IGEMM defaults)
+------------------------------------------
+  * A, B {llvm.noalias, llvm.readonly}, C {llvm.noalias}
+    (--no-readonly-inputs drops them): the global loads of A and B become
+    ld.global.nc (LDG.E.128.CONSTANT).
+  * nvvm.minctasm = 2 (--min-blocks): PTX .minnctapersm 2, so ptxas keeps the
+    kernel at <= 128 registers = 2 blocks of 256 threads per SM (without it
+    the read-only kernel took 136 registers, 1 block/SM).
+  * The K-loop carries loop_annotation<unroll = <disable = true>>
+    (--outer-unroll drops it). Left alone, LLVM unrolls the K-loop 4x and
+    ptxas then moves half of a tile's mma.sync below the trailing barrier and
+    (with ld.global.nc) the next tiles' loads above the current compute, i.e.
+    it partly software-pipelines the "unpipelined" kernel (H200: 235-258
+    TFLOP/s instead of 215). The annotation keeps the unpipelined SASS in the
+    input contract's load-barrier-compute-barrier form, like the hand-written
+    reference integration/reference/hgemm_wmma_ref.cu; pk's pipelined loops
+    are rebuilt without it.
 
 MMA fragments (PTX ISA "Matrix Fragments for mma.m16n8k16" (f16) and
 "mma.m16n8k32" (s8)); KS = mma K (16 f16 / 32 i8), h = KS/2 (8 / 16
@@ -207,6 +248,14 @@ def unroll_attr(a):
     return " {loop_annotation = #llvm.loop_annotation<unroll = <full = true>>}"
 
 
+def outer_attr(a):
+    """--no-outer-unroll: keep LLVM from unrolling the K-loop (ptxas then cannot
+    move the next tile's ld.global.nc above the current tile's compute)."""
+    if a.outer_unroll:
+        return ""
+    return " {loop_annotation = #llvm.loop_annotation<unroll = <disable = true>>}"
+
+
 def memref(shape, t, space=None):
     s = "memref<{}x{}".format("x".join(str(d) for d in shape), t)
     if space:
@@ -230,7 +279,11 @@ def gen(a):
         sB_t = memref([BK, BN + pad], elt, SMEM)
         sA_bytes, sB_bytes = BK * (BM + pad) * 4, BK * (BN + pad) * 4
     else:
-        pad = a.pad if a.pad is not None else vec  # one 16-byte chunk
+        if a.layout == "swizzle":
+            assert not a.pad, "--layout swizzle uses no padding"
+            pad = 0
+        else:
+            pad = a.pad if a.pad is not None else vec  # one 16-byte chunk
         sA_t = memref([BM, BK + pad], elt, SMEM)
         sB_t = memref([BN, BK + pad], elt, SMEM)
         sA_bytes, sB_bytes = BM * (BK + pad) * ebytes, BN * (BK + pad) * ebytes
@@ -279,11 +332,13 @@ def gen(a):
     else:
         wg = ("\n        workgroup(%sA : {0} {{llvm.align = 16 : i64}}, "
               "%sB : {1} {{llvm.align = 16 : i64}})".format(sA_t, sB_t))
-    out.append("    gpu.func @{}(%A: {}, %B: {}, %C: {}){}".format(
-        name, gA, gB, gC, wg))
-    out.append("        kernel attributes {{known_block_size = array<i32: {}, 1, 1>, "
+    ro = " {llvm.noalias, llvm.readonly}" if a.readonly_inputs else ""
+    out.append("    gpu.func @{}(%A: {}{}, %B: {}{}, %C: {}{}){}".format(
+        name, gA, ro, gB, ro, gC, " {llvm.noalias}" if a.readonly_inputs else "", wg))
+    minb = "nvvm.minctasm = {} : i32, ".format(a.min_blocks) if a.min_blocks else ""
+    out.append("        kernel attributes {{{}known_block_size = array<i32: {}, 1, 1>, "
                "known_grid_size = array<i32: {}, {}, 1>}} {{".format(
-                   T, N // BN, M // BM))
+                   minb, T, N // BN, M // BM))
     if a.smem == "global":
         out.append("      %sA = memref.get_global @{}_smem_A : {}".format(name, sA_t))
         out.append("      %sB = memref.get_global @{}_smem_B : {}".format(name, sB_t))
@@ -333,16 +388,52 @@ def gen_mma(e, a, info, tid, lane, warp, bm, bn, gA, gB, gC, sA_t, sB_t,
             BK, ksteps, MI * NI * ksteps, MI * NI * ksteps * nwarps, 2 * BM * BN * BK),
         "Global->shared per thread per K-iteration: {} + {} 16-byte vector loads/stores "
         "(A + B).".format(nA, nB),
+        "Copy mapping {}; shared layout {}; A/B read-only: {}; nvvm.minctasm: {}; "
+        "K-loop unroll: {}.".format(
+            "row ({} threads per tile row)".format(ch) if a.copy_map == "row"
+            else "col8 (8 threads per chunk column of 8 rows)",
+            "XOR swizzle (chunk c of row r at c ^ (r/{})%{}, no padding)".format(8 // ch, ch)
+            if a.layout == "swizzle" else "padded rows",
+            "yes (ld.global.nc)" if a.readonly_inputs else "no",
+            a.min_blocks if a.min_blocks else "none",
+            "LLVM's choice" if a.outer_unroll else "disabled (loop_annotation)"),
     ]
 
     # ---- loop-invariant per-thread offsets
-    e.emit("// global->shared copy mapping: 8 consecutive threads copy one 16-byte")
-    e.emit("// chunk of 8 consecutive rows (conflict-free 16-byte shared stores).")
-    t8 = e.rem("t_mod8", tid, 8)
-    rb = e.mul("t_rowblk", e.div("t_div{}".format(8 * ch), tid, 8 * ch), 8)
-    ld_row = e.op("ld_row", "arith.addi {}, {} : index".format(rb, t8))
-    ld_col = e.mul("ld_col", e.rem("t_chunk", e.div("t_div8", tid, 8), ch), vec)
+    swz = a.layout == "swizzle"
+    if swz:
+        # XOR swizzle of the 16-byte chunks of a row: chunk c of row r is stored
+        # at chunk c ^ f(r), f(r) = (r / q) % CH, q = 8 / CH rows per 128 bytes.
+        assert ch in (2, 4, 8), "swizzle needs 2, 4 or 8 chunks per tile row"
+        q = 8 // ch
+        assert T % (8 * ch) == 0 and WM % 8 == 0 and WN % 8 == 0
+
+    def swz_f(base, row):
+        """f(row) = (row / q) % CH as an index value"""
+        return e.rem(base, e.div(base + "_q", row, q), ch)
+
+    if a.copy_map == "row":
+        e.emit("// global->shared copy mapping: {} consecutive threads copy the {} 16-byte".format(ch, ch))
+        e.emit("// chunks of one tile row (row-major; a quarter warp covers 128 contiguous")
+        e.emit("// bytes of {} rows: full 32-byte sectors per quarter-warp request).".format(8 // ch))
+        ld_row = e.div("ld_row", tid, ch)
+        chunk = e.rem("t_chunk", tid, ch)
+    else:
+        e.emit("// global->shared copy mapping: 8 consecutive threads copy one 16-byte")
+        e.emit("// chunk of 8 consecutive rows (conflict-free 16-byte shared stores).")
+        t8 = e.rem("t_mod8", tid, 8)
+        rb = e.mul("t_rowblk", e.div("t_div{}".format(8 * ch), tid, 8 * ch), 8)
+        ld_row = e.op("ld_row", "arith.addi {}, {} : index".format(rb, t8))
+        chunk = e.rem("t_chunk", e.div("t_div8", tid, 8), ch)
+    ld_col = e.mul("ld_col", chunk, vec)
     rstep = T // ch
+    if swz:
+        e.emit("// shared chunk = chunk ^ f(row), f(row) = (row / {}) % {} (rows + i*{} keep f)".format(q, ch, rstep))
+        assert rstep % 8 == 0
+        st_col = e.mul("st_col", e.op("st_chunk", "arith.xori {}, {} : index".format(
+            chunk, swz_f("st_f", ld_row))), vec)
+    else:
+        st_col = ld_col
     gArows, sArows, gBrows, sBrows = [], [], [], []
     for i in range(nA):
         r = e.add("ld_rowA{}".format(i), ld_row, i * rstep) if i else ld_row
@@ -361,8 +452,16 @@ def gen_mma(e, a, info, tid, lane, warp, bm, bn, gA, gB, gC, sA_t, sB_t,
     l16 = e.rem("l_mod16", lane, 16)
     l8 = e.rem("l_mod8", lane, 8)
     ldiv16 = e.div("l_div16", lane, 16)
-    a_col = e.mul("a_col", ldiv16, h)
-    b_col = e.mul("b_col", e.rem("l_div8_mod2", e.div("l_div8", lane, 8), 2), h)
+    if not swz:
+        a_col = e.mul("a_col", ldiv16, h)
+    b_half = e.rem("l_div8_mod2", e.div("l_div8", lane, 8), 2)
+    if swz:
+        assert h == vec
+        e.emit("// swizzled k-chunk: (ks/{0} + half) ^ f(row); f(row) depends on l%16 (A) and l%8 (B) only".format(vec))
+        fa = swz_f("fa", l16)
+        fb = swz_f("fb", l8)
+    else:
+        b_col = e.mul("b_col", b_half, h)
     a_row0 = e.op("a_row", "arith.addi {}, {} : index".format(wm, l16))
     b_r = e.op("b_r", "arith.addi {}, {} : index".format(l8, e.mul("l_div16x8", ldiv16, 8)))
     b_row0 = e.op("b_row", "arith.addi {}, {} : index".format(wn, b_r))
@@ -386,10 +485,10 @@ def gen_mma(e, a, info, tid, lane, warp, bm, bn, gA, gB, gC, sA_t, sB_t,
         gBrows[i], kc, gB, vt)) for i in range(nB)]
     for i in range(nA):
         e.emit("vector.store {}, %sA[{}, {}] {{alignment = 16 : i64}} : {}, {}".format(
-            va[i], sArows[i], ld_col, sA_t, vt))
+            va[i], sArows[i], st_col, sA_t, vt))
     for i in range(nB):
         e.emit("vector.store {}, %sB[{}, {}] {{alignment = 16 : i64}} : {}, {}".format(
-            vb[i], sBrows[i], ld_col, sB_t, vt))
+            vb[i], sBrows[i], st_col, sB_t, vt))
     e.emit("// b.")
     e.emit("gpu.barrier")
     e.emit("// c. compute phase: {} k-steps of {}".format(ksteps, mk))
@@ -398,8 +497,15 @@ def gen_mma(e, a, info, tid, lane, warp, bm, bn, gA, gB, gC, sA_t, sB_t,
         nacc, e.c(0), e.c(BK), e.c(mk),
         ", ".join("{} = {}".format(x, y) for x, y in zip(iaccs, accs)), tys))
     e.ind += 1
-    ac = e.op("ka", "arith.addi %ks, {} : index".format(a_col))
-    bc = e.op("kb", "arith.addi %ks, {} : index".format(b_col))
+    if swz:
+        kch = e.div("ks_chunk", "%ks", vec)
+        ac = e.mul("ka", e.op("ka_chunk", "arith.xori {}, {} : index".format(
+            e.op("ka_log", "arith.addi {}, {} : index".format(kch, ldiv16)), fa)), vec)
+        bc = e.mul("kb", e.op("kb_chunk", "arith.xori {}, {} : index".format(
+            e.op("kb_log", "arith.addi {}, {} : index".format(kch, b_half)), fb)), vec)
+    else:
+        ac = e.op("ka", "arith.addi %ks, {} : index".format(a_col))
+        bc = e.op("kb", "arith.addi %ks, {} : index".format(b_col))
     afr = [e.op("a{}".format(mi), "nvgpu.ldmatrix %sA[{}, {}] {{numTiles = 4 : i32, transpose = false}} "
                 ": {} -> {}".format(a_rows[mi], ac, sA_t, aT)) for mi in range(MI)]
     bfr = []
@@ -423,7 +529,7 @@ def gen_mma(e, a, info, tid, lane, warp, bm, bn, gA, gB, gC, sA_t, sB_t,
     e.emit("gpu.barrier")
     e.emit("scf.yield {} : {}".format(", ".join("%r#{}".format(i) for i in range(nacc)), tys))
     e.ind -= 1
-    e.emit("}")
+    e.emit("}" + outer_attr(a))
 
     # ---- epilogue
     e.emit("// epilogue: thread holds C[g][2t..2t+1] and C[g+8][2t..2t+1] of each 16x8 tile")
@@ -560,8 +666,32 @@ def main(argv=None):
     p.add_argument("--warps-m", type=int, default=None,
                    help="mma kernels: warps along M (default 2)")
     p.add_argument("--pad", type=int, default=None,
-                   help="shared row padding in elements (default: 16 bytes for "
-                        "mma kernels, 4 floats for sgemm)")
+                   help="shared row padding in elements with --layout pad (default: 16 "
+                        "bytes for mma kernels, 4 floats for sgemm)")
+    p.add_argument("--copy-map", choices=["row", "col8"], default="row",
+                   help="mma kernels: global->shared copy mapping. row: CH = BK*bytes/16 "
+                        "consecutive threads copy the CH 16-byte chunks of one tile row; "
+                        "col8: 8 consecutive threads copy the same chunk of 8 rows (the "
+                        "pre-2026-11-29 mapping, 1.7x slower unpipelined on an H200)")
+    p.add_argument("--layout", choices=["swizzle", "pad"], default="swizzle",
+                   help="mma kernels: shared tile layout. swizzle: unpadded rows, 16-byte "
+                        "chunk c of row r stored at chunk c ^ ((r / (8/CH)) %% CH); pad: rows "
+                        "padded by --pad elements (the pre-2026-11-29 layout)")
+    p.add_argument("--readonly-inputs", dest="readonly_inputs", action="store_true",
+                   default=None,
+                   help="mark A and B {llvm.noalias, llvm.readonly} and C {llvm.noalias} "
+                        "(global loads of A/B become ld.global.nc); default on for mma "
+                        "kernels, off for sgemm")
+    p.add_argument("--no-readonly-inputs", dest="readonly_inputs", action="store_false")
+    p.add_argument("--min-blocks", type=int, default=None,
+                   help="nvvm.minctasm on the kernel (PTX .minnctapersm: ptxas keeps the "
+                        "registers low enough for this many blocks per SM); 0: none; "
+                        "default 2 for mma kernels, 0 for sgemm")
+    p.add_argument("--outer-unroll", dest="outer_unroll", action="store_true", default=False,
+                   help="mma kernels: let LLVM unroll the K-loop (default: the K-loop carries "
+                        "an unroll-disable loop_annotation, so the unpipelined kernel stays "
+                        "load-barrier-compute-barrier in SASS too)")
+    p.add_argument("--no-outer-unroll", dest="outer_unroll", action="store_false")
     p.add_argument("--smem", choices=["attribution", "global"], default="attribution",
                    help="shared memory as gpu.func workgroup attributions or as "
                         "memref.global in workgroup space + memref.get_global")
@@ -571,6 +701,11 @@ def main(argv=None):
     p.add_argument("--name", default=None, help="kernel / gpu.module symbol name")
     p.add_argument("-o", "--output", default="-", help="output path ('-' = stdout)")
     a = p.parse_args(argv)
+    mma_kind = a.kind != "sgemm"
+    if a.readonly_inputs is None:
+        a.readonly_inputs = mma_kind
+    if a.min_blocks is None:
+        a.min_blocks = 2 if mma_kind else 0
     if a.BK is None:
         a.BK = {"hgemm": 32, "igemm": 64, "sgemm": 8}[a.kind]
     args = sys.argv[1:] if argv is None else argv

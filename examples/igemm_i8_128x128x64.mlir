@@ -2,15 +2,16 @@
 // Command: python3 examples/gen_gemm.py --kind igemm --M 4096 --N 4096 --K 4096 --BM 128 --BN 128 --BK 64 --threads 256 --smem attribution -o examples/igemm_i8_128x128x64.mlir
 // Lowering pipeline and fragment mapping: see the docstring of examples/gen_gemm.py.
 // IGEMM: C(i32) = A(i8) * B^T (TN), M=4096 N=4096 K=4096, tile 128x128x64, 256 threads, grid (32, 32, 1).
-// Shared memory: A tile memref<128x80xi8, #gpu.address_space<workgroup>> = 10240 B, B tile memref<128x80xi8, #gpu.address_space<workgroup>> = 10240 B (single buffer, 20480 B total).
+// Shared memory: A tile memref<128x64xi8, #gpu.address_space<workgroup>> = 8192 B, B tile memref<128x64xi8, #gpu.address_space<workgroup>> = 8192 B (single buffer, 16384 B total).
 // Warp grid 2x4 (warp tile 64x32), per warp and k-step: 4 ldmatrix.x4 (A) + 2 ldmatrix.x4 (B) + 16 mma.sync m16n8k32.
 // Per K-iteration (BK=64): 2 k-steps -> 32 mma.sync per warp, 256 per block; 2097152 FLOP per block (2*BM*BN*BK).
 // Global->shared per thread per K-iteration: 2 + 2 16-byte vector loads/stores (A + B).
+// Copy mapping row (4 threads per tile row); shared layout XOR swizzle (chunk c of row r at c ^ (r/2)%4, no padding); A/B read-only: yes (ld.global.nc); nvvm.minctasm: 2; K-loop unroll: disabled (loop_annotation).
 module attributes {gpu.container_module} {
   gpu.module @igemm_i8_128x128x64 {
-    gpu.func @igemm_i8_128x128x64(%A: memref<4096x4096xi8>, %B: memref<4096x4096xi8>, %C: memref<4096x4096xi32>)
-        workgroup(%sA : memref<128x80xi8, #gpu.address_space<workgroup>> {llvm.align = 16 : i64}, %sB : memref<128x80xi8, #gpu.address_space<workgroup>> {llvm.align = 16 : i64})
-        kernel attributes {known_block_size = array<i32: 256, 1, 1>, known_grid_size = array<i32: 32, 32, 1>} {
+    gpu.func @igemm_i8_128x128x64(%A: memref<4096x4096xi8> {llvm.noalias, llvm.readonly}, %B: memref<4096x4096xi8> {llvm.noalias, llvm.readonly}, %C: memref<4096x4096xi32> {llvm.noalias})
+        workgroup(%sA : memref<128x64xi8, #gpu.address_space<workgroup>> {llvm.align = 16 : i64}, %sB : memref<128x64xi8, #gpu.address_space<workgroup>> {llvm.align = 16 : i64})
+        kernel attributes {nvvm.minctasm = 2 : i32, known_block_size = array<i32: 256, 1, 1>, known_grid_size = array<i32: 32, 32, 1>} {
       %c0 = arith.constant 0 : index
       %c2 = arith.constant 2 : index
       %c4 = arith.constant 4 : index
@@ -32,15 +33,17 @@ module attributes {gpu.container_module} {
       %bn = arith.muli %bx, %c128 : index
       %lane = arith.remui %tid, %c32 : index
       %warp = arith.divui %tid, %c32 : index
-      // global->shared copy mapping: 8 consecutive threads copy one 16-byte
-      // chunk of 8 consecutive rows (conflict-free 16-byte shared stores).
-      %t_mod8 = arith.remui %tid, %c8 : index
-      %t_div32 = arith.divui %tid, %c32 : index
-      %t_rowblk = arith.muli %t_div32, %c8 : index
-      %ld_row = arith.addi %t_rowblk, %t_mod8 : index
-      %t_div8 = arith.divui %tid, %c8 : index
-      %t_chunk = arith.remui %t_div8, %c4 : index
+      // global->shared copy mapping: 4 consecutive threads copy the 4 16-byte
+      // chunks of one tile row (row-major; a quarter warp covers 128 contiguous
+      // bytes of 2 rows: full 32-byte sectors per quarter-warp request).
+      %ld_row = arith.divui %tid, %c4 : index
+      %t_chunk = arith.remui %tid, %c4 : index
       %ld_col = arith.muli %t_chunk, %c16 : index
+      // shared chunk = chunk ^ f(row), f(row) = (row / 2) % 4 (rows + i*64 keep f)
+      %st_f_q = arith.divui %ld_row, %c2 : index
+      %st_f = arith.remui %st_f_q, %c4 : index
+      %st_chunk = arith.xori %t_chunk, %st_f : index
+      %st_col = arith.muli %st_chunk, %c16 : index
       %gA_row0 = arith.addi %bm, %ld_row : index
       %ld_rowA1 = arith.addi %ld_row, %c64 : index
       %gA_row1 = arith.addi %bm, %ld_rowA1 : index
@@ -57,10 +60,13 @@ module attributes {gpu.container_module} {
       %l_mod16 = arith.remui %lane, %c16 : index
       %l_mod8 = arith.remui %lane, %c8 : index
       %l_div16 = arith.divui %lane, %c16 : index
-      %a_col = arith.muli %l_div16, %c16 : index
       %l_div8 = arith.divui %lane, %c8 : index
       %l_div8_mod2 = arith.remui %l_div8, %c2 : index
-      %b_col = arith.muli %l_div8_mod2, %c16 : index
+      // swizzled k-chunk: (ks/16 + half) ^ f(row); f(row) depends on l%16 (A) and l%8 (B) only
+      %fa_q = arith.divui %l_mod16, %c2 : index
+      %fa = arith.remui %fa_q, %c4 : index
+      %fb_q = arith.divui %l_mod8, %c2 : index
+      %fb = arith.remui %fb_q, %c4 : index
       %a_row = arith.addi %wm, %l_mod16 : index
       %l_div16x8 = arith.muli %l_div16, %c8 : index
       %b_r = arith.addi %l_mod8, %l_div16x8 : index
@@ -76,24 +82,29 @@ module attributes {gpu.container_module} {
         %ga1 = vector.load %A[%gA_row1, %k_col] {alignment = 16 : i64} : memref<4096x4096xi8>, vector<16xi8>
         %gb0 = vector.load %B[%gB_row0, %k_col] {alignment = 16 : i64} : memref<4096x4096xi8>, vector<16xi8>
         %gb1 = vector.load %B[%gB_row1, %k_col] {alignment = 16 : i64} : memref<4096x4096xi8>, vector<16xi8>
-        vector.store %ga0, %sA[%ld_row, %ld_col] {alignment = 16 : i64} : memref<128x80xi8, #gpu.address_space<workgroup>>, vector<16xi8>
-        vector.store %ga1, %sA[%ld_rowA1, %ld_col] {alignment = 16 : i64} : memref<128x80xi8, #gpu.address_space<workgroup>>, vector<16xi8>
-        vector.store %gb0, %sB[%ld_row, %ld_col] {alignment = 16 : i64} : memref<128x80xi8, #gpu.address_space<workgroup>>, vector<16xi8>
-        vector.store %gb1, %sB[%ld_rowB1, %ld_col] {alignment = 16 : i64} : memref<128x80xi8, #gpu.address_space<workgroup>>, vector<16xi8>
+        vector.store %ga0, %sA[%ld_row, %st_col] {alignment = 16 : i64} : memref<128x64xi8, #gpu.address_space<workgroup>>, vector<16xi8>
+        vector.store %ga1, %sA[%ld_rowA1, %st_col] {alignment = 16 : i64} : memref<128x64xi8, #gpu.address_space<workgroup>>, vector<16xi8>
+        vector.store %gb0, %sB[%ld_row, %st_col] {alignment = 16 : i64} : memref<128x64xi8, #gpu.address_space<workgroup>>, vector<16xi8>
+        vector.store %gb1, %sB[%ld_rowB1, %st_col] {alignment = 16 : i64} : memref<128x64xi8, #gpu.address_space<workgroup>>, vector<16xi8>
         // b.
         gpu.barrier
         // c. compute phase: 2 k-steps of 32
         %r:16 = scf.for %ks = %c0 to %c64 step %c32 iter_args(%i0_0 = %acc0_0, %i0_1 = %acc0_1, %i0_2 = %acc0_2, %i0_3 = %acc0_3, %i1_0 = %acc1_0, %i1_1 = %acc1_1, %i1_2 = %acc1_2, %i1_3 = %acc1_3, %i2_0 = %acc2_0, %i2_1 = %acc2_1, %i2_2 = %acc2_2, %i2_3 = %acc2_3, %i3_0 = %acc3_0, %i3_1 = %acc3_1, %i3_2 = %acc3_2, %i3_3 = %acc3_3) -> (vector<2x2xi32>, vector<2x2xi32>, vector<2x2xi32>, vector<2x2xi32>, vector<2x2xi32>, vector<2x2xi32>, vector<2x2xi32>, vector<2x2xi32>, vector<2x2xi32>, vector<2x2xi32>, vector<2x2xi32>, vector<2x2xi32>, vector<2x2xi32>, vector<2x2xi32>, vector<2x2xi32>, vector<2x2xi32>) {
-          %ka = arith.addi %ks, %a_col : index
-          %kb = arith.addi %ks, %b_col : index
-          %a0 = nvgpu.ldmatrix %sA[%a_row, %ka] {numTiles = 4 : i32, transpose = false} : memref<128x80xi8, #gpu.address_space<workgroup>> -> vector<4x4xi8>
-          %a1 = nvgpu.ldmatrix %sA[%a_row1, %ka] {numTiles = 4 : i32, transpose = false} : memref<128x80xi8, #gpu.address_space<workgroup>> -> vector<4x4xi8>
-          %a2 = nvgpu.ldmatrix %sA[%a_row2, %ka] {numTiles = 4 : i32, transpose = false} : memref<128x80xi8, #gpu.address_space<workgroup>> -> vector<4x4xi8>
-          %a3 = nvgpu.ldmatrix %sA[%a_row3, %ka] {numTiles = 4 : i32, transpose = false} : memref<128x80xi8, #gpu.address_space<workgroup>> -> vector<4x4xi8>
-          %b01 = nvgpu.ldmatrix %sB[%b_row, %kb] {numTiles = 4 : i32, transpose = false} : memref<128x80xi8, #gpu.address_space<workgroup>> -> vector<4x4xi8>
+          %ks_chunk = arith.divui %ks, %c16 : index
+          %ka_log = arith.addi %ks_chunk, %l_div16 : index
+          %ka_chunk = arith.xori %ka_log, %fa : index
+          %ka = arith.muli %ka_chunk, %c16 : index
+          %kb_log = arith.addi %ks_chunk, %l_div8_mod2 : index
+          %kb_chunk = arith.xori %kb_log, %fb : index
+          %kb = arith.muli %kb_chunk, %c16 : index
+          %a0 = nvgpu.ldmatrix %sA[%a_row, %ka] {numTiles = 4 : i32, transpose = false} : memref<128x64xi8, #gpu.address_space<workgroup>> -> vector<4x4xi8>
+          %a1 = nvgpu.ldmatrix %sA[%a_row1, %ka] {numTiles = 4 : i32, transpose = false} : memref<128x64xi8, #gpu.address_space<workgroup>> -> vector<4x4xi8>
+          %a2 = nvgpu.ldmatrix %sA[%a_row2, %ka] {numTiles = 4 : i32, transpose = false} : memref<128x64xi8, #gpu.address_space<workgroup>> -> vector<4x4xi8>
+          %a3 = nvgpu.ldmatrix %sA[%a_row3, %ka] {numTiles = 4 : i32, transpose = false} : memref<128x64xi8, #gpu.address_space<workgroup>> -> vector<4x4xi8>
+          %b01 = nvgpu.ldmatrix %sB[%b_row, %kb] {numTiles = 4 : i32, transpose = false} : memref<128x64xi8, #gpu.address_space<workgroup>> -> vector<4x4xi8>
           %b0 = vector.shuffle %b01, %b01 [0, 1] : vector<4x4xi8>, vector<4x4xi8>
           %b1 = vector.shuffle %b01, %b01 [2, 3] : vector<4x4xi8>, vector<4x4xi8>
-          %b23 = nvgpu.ldmatrix %sB[%b_row1, %kb] {numTiles = 4 : i32, transpose = false} : memref<128x80xi8, #gpu.address_space<workgroup>> -> vector<4x4xi8>
+          %b23 = nvgpu.ldmatrix %sB[%b_row1, %kb] {numTiles = 4 : i32, transpose = false} : memref<128x64xi8, #gpu.address_space<workgroup>> -> vector<4x4xi8>
           %b2 = vector.shuffle %b23, %b23 [0, 1] : vector<4x4xi8>, vector<4x4xi8>
           %b3 = vector.shuffle %b23, %b23 [2, 3] : vector<4x4xi8>, vector<4x4xi8>
           %d0_0 = nvgpu.mma.sync (%a0, %b0, %i0_0) {mmaShape = [16, 8, 32]} : (vector<4x4xi8>, vector<2x4xi8>, vector<2x2xi32>) -> vector<2x2xi32>
@@ -117,7 +128,7 @@ module attributes {gpu.container_module} {
         // d.
         gpu.barrier
         scf.yield %r#0, %r#1, %r#2, %r#3, %r#4, %r#5, %r#6, %r#7, %r#8, %r#9, %r#10, %r#11, %r#12, %r#13, %r#14, %r#15 : vector<2x2xi32>, vector<2x2xi32>, vector<2x2xi32>, vector<2x2xi32>, vector<2x2xi32>, vector<2x2xi32>, vector<2x2xi32>, vector<2x2xi32>, vector<2x2xi32>, vector<2x2xi32>, vector<2x2xi32>, vector<2x2xi32>, vector<2x2xi32>, vector<2x2xi32>, vector<2x2xi32>, vector<2x2xi32>
-      }
+      } {loop_annotation = #llvm.loop_annotation<unroll = <disable = true>>}
       // epilogue: thread holds C[g][2t..2t+1] and C[g+8][2t..2t+1] of each 16x8 tile
       %g = arith.divui %lane, %c4 : index
       %t = arith.remui %lane, %c4 : index

@@ -7,9 +7,9 @@
 // The decision remark and the JSON report.
 // RUN: pk-opt %examples/hgemm_f16_128x128x32.mlir --pipeline-kernel='arch=sm_86 report=%t.json' -o /dev/null 2>&1 | FileCheck %s --check-prefix=REMARK
 // RUN: FileCheck %s --check-prefix=REPORT --input-file=%t.json
-// REMARK: remark: K-loop: trip count 128, 2 copied buffer(s), shared memory 20480 B single / 20480 B per stage / 40960 B with 2 stages
-// REMARK: remark: pipelined: variant cp-async, 2 shared buffer(s); 2 stages need 40960 bytes of shared memory, within the sm_86 cliff of 50176 bytes for 2 blocks/SM; ratio 64.0 > 20
-// REPORT: "decision":{"pipelined":true,"reasons":["2 stages need 40960 bytes
+// REMARK: remark: K-loop: trip count 128, 2 copied buffer(s), shared memory 16384 B single / 16384 B per stage / 32768 B with 2 stages
+// REMARK: remark: pipelined: variant cp-async, 2 shared buffer(s); 2 stages need 32768 bytes of shared memory, within the sm_86 cliff of 50176 bytes for 2 blocks/SM; ratio 64.0 > 20
+// REPORT: "decision":{"pipelined":true,"reasons":["2 stages need 32768 bytes
 // REPORT-SAME: "stages":2,"variant":"cp-async"}
 // REPORT-SAME: "kernel":"hgemm_f16_128x128x32::hgemm_f16_128x128x32"
 // REPORT-SAME: "variant":"cp-async"
@@ -93,20 +93,20 @@
 // RUN: ls %t.out | FileCheck %s --check-prefix=EMIT-FILES
 // RUN: FileCheck %s --check-prefix=EMIT-REPORT --input-file=%t.out.json
 // EMIT: remark: pipelined: variant cp-async
-// EMIT: remark: ptxas (sm_86): {{[0-9]+}} registers, 0 bytes spill stores, 0 bytes spill loads, 0 bytes stack frame, 40960 bytes shared memory; 2 blocks/SM (limited by registers)
+// EMIT: remark: ptxas (sm_86): {{[0-9]+}} registers, 0 bytes spill stores, 0 bytes spill loads, 0 bytes stack frame, 32768 bytes shared memory; 2 blocks/SM (limited by registers)
 // EMIT-FILES: hgemm_f16_128x128x32.sm_86.cubin
 // EMIT-FILES-NEXT: hgemm_f16_128x128x32.sm_86.ptx
 // EMIT-REPORT: "decision":{"pipelined":true
-// EMIT-REPORT-SAME: "ptxas":{"below_target":false,"blocks_per_sm":2,"dynamic_shared_bytes":0,"limit":"registers","registers":{{[0-9]+}},"shared_bytes":40960,"spill_loads_bytes":0,"spill_stores_bytes":0,"stack_frame_bytes":0}
+// EMIT-REPORT-SAME: "ptxas":{"below_target":false,"blocks_per_sm":2,"dynamic_shared_bytes":0,"limit":"registers","registers":{{[0-9]+}},"shared_bytes":32768,"spill_loads_bytes":0,"spill_stores_bytes":0,"stack_frame_bytes":0}
 
-// Four cp.async stages of the HGEMM on sm_90 need 81920 bytes: the tiles move
+// Four cp.async stages of the HGEMM on sm_90 need 65536 bytes: the tiles move
 // to dynamic shared memory (the workgroup attributions are dropped) and the
 // cubin assembles.
 // RUN: rm -rf %t.s4 && pk-opt %examples/hgemm_f16_128x128x32.mlir --pipeline-kernel='arch=sm_90 stages=4 emit=cubin out-dir=%t.s4 cuda-path=%cuda_path' 2>%t.s4.log | FileCheck %s --check-prefix=STAGES4
 // RUN: FileCheck %s --check-prefix=STAGES4-REMARK --input-file=%t.s4.log
-// STAGES4: gpu.func @hgemm_f16_128x128x32(%{{[^)]*}}) kernel attributes {known_block_size = array<i32: 256, 1, 1>, known_grid_size = array<i32: 32, 32, 1>, pk.dynamic_shared_memory_bytes = 81920 : i64}
+// STAGES4: gpu.func @hgemm_f16_128x128x32(%{{[^)]*}}) kernel attributes {known_block_size = array<i32: 256, 1, 1>, known_grid_size = array<i32: 32, 32, 1>, nvvm.minctasm = 2 : i32, pk.dynamic_shared_memory_bytes = 65536 : i64}
 // STAGES4: gpu.dynamic_shared_memory
 // STAGES4-COUNT-2: memref.view
 // STAGES4: nvgpu.device_async_wait %{{.*}} {numGroups = 2 : i32}
-// STAGES4-REMARK: remark: pipelined: variant cp-async, 4 shared buffer(s); 4 stages need 81920 bytes of shared memory, within the sm_90 cliff of 115712 bytes for 2 blocks/SM
-// STAGES4-REMARK: remark: ptxas (sm_90): {{[0-9]+}} registers, 0 bytes spill stores, 0 bytes spill loads, 0 bytes stack frame, {{[0-9]+}} bytes shared memory + 81920 bytes dynamic shared memory; 2 blocks/SM
+// STAGES4-REMARK: remark: pipelined: variant cp-async, 4 shared buffer(s); 4 stages need 65536 bytes of shared memory, within the sm_90 cliff of 115712 bytes for 2 blocks/SM
+// STAGES4-REMARK: remark: ptxas (sm_90): {{[0-9]+}} registers, 0 bytes spill stores, 0 bytes spill loads, 0 bytes stack frame, {{[0-9]+}} bytes shared memory + 65536 bytes dynamic shared memory; 2 blocks/SM

@@ -8,7 +8,9 @@
 // RUN: not pk-opt %S/Inputs/seed-64x64x16.mlir --pk-analyze-kloops='min-blocks-per-sm=0' -o /dev/null 2>&1 | FileCheck %s --check-prefix=MINBLOCKS
 // RUN: not pk-opt %S/Inputs/seed-64x64x16.mlir --pk-analyze-kloops='block-size=1025' -o /dev/null 2>&1 | FileCheck %s --check-prefix=BLOCKSIZE
 // RUN: not pk-opt %S/Inputs/seed-64x64x16.mlir --pk-analyze-kloops='regs-per-thread=256' -o /dev/null 2>&1 | FileCheck %s --check-prefix=REGS
-// RUN: not pk-opt %S/Inputs/seed-64x64x16.mlir --pk-analyze-kloops='report=%t.missing-dir/report.json' -o /dev/null 2>&1 | FileCheck %s --check-prefix=REPORT
+// A missing directory is created; a path under a regular file cannot be.
+// RUN: rm -rf %t.dir && pk-opt %S/Inputs/seed-64x64x16.mlir --pk-analyze-kloops='report=%t.dir/sub/report.json' -o /dev/null && test -s %t.dir/sub/report.json
+// RUN: not pk-opt %S/Inputs/seed-64x64x16.mlir --pk-analyze-kloops='report=%s/report.json' -o /dev/null 2>&1 | FileCheck %s --check-prefix=REPORT
 
 // ARCH: seed-64x64x16.mlir:3:1: error: unknown arch 'sm_99'; pk knows: sm_75, sm_80, sm_86, sm_87, sm_89, sm_90
 // ARCH-NOT: remark
@@ -17,7 +19,7 @@
 // MINBLOCKS: error: min-blocks-per-sm must be at least 1, got 0
 // BLOCKSIZE: error: block-size must be in [0, 1024], got 1025
 // REGS: error: regs-per-thread must be in [0, 255], got 256
-// REPORT: error: cannot write the report '{{.*}}.missing-dir/report.json': {{.+}}
+// REPORT: error: cannot write the report '{{.*}}pk-analyze-kloops-invalid.mlir/report.json': {{.+}}
 
 // Every kernel below is the same minimal K-loop (128 threads, one 128x16xf32
 // tile, one vector<4xf32> copy, one vector.fma) with one thing changed.

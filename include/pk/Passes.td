@@ -59,7 +59,7 @@ def PKAnalyzeKLoops : Pass<"pk-analyze-kloops", "ModuleOp"> {
     ```
 
     gives `remark: K-loop: trip count 128, 2 copied buffer(s), shared memory
-    20480 B single / 20480 B per stage / 40960 B with 2 stages (cliff 50176 B
+    16384 B single / 16384 B per stage / 32768 B with 2 stages (cliff 50176 B
     for 2 blocks/SM on sm_86), ..., ratio 64.0 FLOP/B, variant cp-async`.
   }];
   let options = !listconcat(pkTargetOptions, [

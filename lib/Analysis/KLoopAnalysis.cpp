@@ -849,8 +849,8 @@ KLoopBudget mlir::pk::analyzeBudget(const KLoopInfo &info,
     budget.variant = PipelineVariant::CpAsync;
     reasons.push_back(
         "ratio " + ratio +
-        " > 20: the seed predicts 0-5% or a regression, but a 128x128x32 "
-        "FP16 GEMM (ratio 64) ran 1.34x faster with cp.async double "
+        " > 20: the seed predicts 0-5% or a regression, but the 128x128x32 "
+        "FP16 HGEMM example (ratio 64) ran 1.41x faster with cp.async double "
         "buffering on an H200; pipelining anyway (skip-high-ratio=true "
         "skips)");
   }
