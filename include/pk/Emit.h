@@ -1,4 +1,5 @@
-//===- Emit.h - Lower kernels to PTX / cubin and read ptxas' report -*- C++ -*-===//
+//===- Emit.h - Lower kernels to PTX / cubin and read ptxas' report -*- C++
+//-*-===//
 //
 // Part of pk (Pipeline Kernel).
 //
@@ -55,10 +56,11 @@ std::string resolveCudaPath(llvm::StringRef option);
 /// Runs `<cudaPath>/bin/ptxas -arch=<arch> -O3 -v ptxPath -o cubinPath`.
 /// On failure sets `error` (naming the missing ptxas or quoting its
 /// diagnostics).
-FailureOr<SmallVector<PtxasKernelInfo>>
-runPtxas(llvm::StringRef ptxPath, llvm::StringRef cubinPath,
-         const TargetInfo &target, llvm::StringRef cudaPath,
-         std::string &error);
+FailureOr<SmallVector<PtxasKernelInfo>> runPtxas(llvm::StringRef ptxPath,
+                                                 llvm::StringRef cubinPath,
+                                                 const TargetInfo &target,
+                                                 llvm::StringRef cudaPath,
+                                                 std::string &error);
 
 } // namespace pk
 } // namespace mlir

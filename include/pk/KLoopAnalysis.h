@@ -224,18 +224,14 @@ std::string locationToString(Location loc);
 /// architectures and returns null.
 const TargetInfo *lookupTargetOrEmitError(Operation *op, llvm::StringRef arch);
 
-/// Checks the option values shared by pk's passes (stages in [2, 8] or auto,
-/// min-blocks-per-sm in [1, the target's block limit], block-size in
-/// [0, 1024], regs-per-thread in [0, 255]); emits an error at `op` and fails
-/// otherwise.
-LogicalResult verifyAnalysisOptions(Operation *op, const TargetInfo &target,
-                                    llvm::StringRef stages,
-                                    int64_t minBlocksPerSM, int64_t blockSize,
-                                    int64_t regsPerThread);
-
-/// Parses the `stages` option: "auto" gives 0, otherwise an integer (checked
-/// by verifyAnalysisOptions).
-int64_t parseStages(llvm::StringRef stages);
+/// Parses and checks the options pk's passes share (stages: 2 to 8 or
+/// "auto" = 0; min-blocks-per-sm in [1, the target's block limit];
+/// block-size in [0, 1024]; regs-per-thread in [0, 255]). Emits an error at
+/// `op` and fails on a bad value.
+FailureOr<KLoopAnalysisOptions>
+parseAnalysisOptions(Operation *op, const TargetInfo &target,
+                     llvm::StringRef stages, int64_t minBlocksPerSM,
+                     int64_t blockSize, int64_t regsPerThread);
 
 /// Matches every K-loop candidate under `root`, in pre-order. Calls
 /// `onMatch` for each loop that matches. Candidates that do not match get a

@@ -162,8 +162,7 @@ static std::optional<MemAccess> getMemAccess(Operation *op) {
         return MemAccess{ldm.getSrcMemref(), true, false, ldm.getResult()};
       })
       .Case([](vector::StoreOp store) {
-        return MemAccess{store.getBase(), false, true,
-                         store.getValueToStore()};
+        return MemAccess{store.getBase(), false, true, store.getValueToStore()};
       })
       .Case([](vector::TransferWriteOp write) {
         return MemAccess{write.getBase(), false, true, write.getVector()};
@@ -237,12 +236,10 @@ private:
   LogicalResult collectBuffers();
   FailureOr<unsigned> findBuffer(Operation *user, Value memref);
   LogicalResult walkLoadPhase(ArrayRef<Operation *> ops, int64_t executions);
-  LogicalResult walkComputePhase(ArrayRef<Operation *> ops,
-                                 int64_t executions);
+  LogicalResult walkComputePhase(ArrayRef<Operation *> ops, int64_t executions);
   LogicalResult pairCopies();
   LogicalResult checkNoLoopCarriedUse(Operation *op);
-  void countCompute(StringRef kind, int64_t flops, int64_t count,
-                    bool perWarp);
+  void countCompute(StringRef kind, int64_t flops, int64_t count, bool perWarp);
 
   scf::ForOp forOp;
   KLoopInfo &info;
@@ -303,10 +300,9 @@ LogicalResult KLoopMatcher::collectBuffers() {
       }
       SharedBuffer buffer{op->getResult(0), SharedBufferKind::Alloc, type};
       buffer.bytes = *bytes;
-      buffer.name =
-          (op->getName().getStringRef() + " at " +
-           locationToString(op->getLoc()))
-              .str();
+      buffer.name = (op->getName().getStringRef() + " at " +
+                     locationToString(op->getLoc()))
+                        .str();
       info.buffers.push_back(buffer);
     }
     return WalkResult::advance();
@@ -360,9 +356,8 @@ LogicalResult KLoopMatcher::walkLoadPhase(ArrayRef<Operation *> ops,
       std::optional<APInt> trips = nested.getStaticTripCount();
       if (!trips)
         return fail(op, "load phase: nested loop has a dynamic trip count");
-      SmallVector<Operation *> body =
-          llvm::map_to_vector(nested.getBody()->getOperations(),
-                              [](Operation &o) { return &o; });
+      SmallVector<Operation *> body = llvm::map_to_vector(
+          nested.getBody()->getOperations(), [](Operation &o) { return &o; });
       if (failed(walkLoadPhase(body, executions * trips->getSExtValue())))
         return failure();
       continue;
@@ -424,9 +419,8 @@ LogicalResult KLoopMatcher::walkComputePhase(ArrayRef<Operation *> ops,
       std::optional<APInt> trips = nested.getStaticTripCount();
       if (!trips)
         return fail(op, "compute phase: nested loop has a dynamic trip count");
-      SmallVector<Operation *> body =
-          llvm::map_to_vector(nested.getBody()->getOperations(),
-                              [](Operation &o) { return &o; });
+      SmallVector<Operation *> body = llvm::map_to_vector(
+          nested.getBody()->getOperations(), [](Operation &o) { return &o; });
       if (failed(walkComputePhase(body, executions * trips->getSExtValue())))
         return failure();
       continue;
@@ -448,8 +442,7 @@ LogicalResult KLoopMatcher::walkComputePhase(ArrayRef<Operation *> ops,
     }
     if (auto mma = dyn_cast<nvgpu::MmaSyncOp>(op)) {
       std::array<int64_t, 3> shape = mma.getMmaShapeAsArray();
-      if (getElementTypeOrSelf(mma.getMatrixA().getType())
-              .isInteger(8))
+      if (getElementTypeOrSelf(mma.getMatrixA().getType()).isInteger(8))
         info.mmaInt8 = true;
       countCompute(llvm::formatv("nvgpu.mma.sync m{0}n{1}k{2}", shape[0],
                                  shape[1], shape[2])
@@ -476,8 +469,9 @@ LogicalResult KLoopMatcher::walkComputePhase(ArrayRef<Operation *> ops,
     if (isa<arith::MulFOp, arith::MulIOp>(op) &&
         !getElementTypeOrSelf(op->getResult(0).getType()).isIndex() &&
         feedsAdd(op->getResult(0))) {
-      countCompute("multiply-add", 2 * getNumElements(op->getResult(0).getType()),
-                   executions, false);
+      countCompute("multiply-add",
+                   2 * getNumElements(op->getResult(0).getType()), executions,
+                   false);
       continue;
     }
     if (op->getNumRegions() != 0)
@@ -660,14 +654,13 @@ LogicalResult KLoopMatcher::match(int64_t threadsOverride) {
   info.ratio = info.loadBytesPerTile
                    ? double(info.flopsPerTile) / double(info.loadBytesPerTile)
                    : 0.0;
-  LDBG() << "matched K-loop at " << locationToString(forOp.getLoc())
-         << ": " << info.copies.size() << " copies, "
-         << info.smemPerStageBytes << " B per stage, ratio " << info.ratio;
+  LDBG() << "matched K-loop at " << locationToString(forOp.getLoc()) << ": "
+         << info.copies.size() << " copies, " << info.smemPerStageBytes
+         << " B per stage, ratio " << info.ratio;
   return success();
 }
 
-FailureOr<KLoopInfo> mlir::pk::matchKLoop(scf::ForOp forOp,
-                                          std::string &reason,
+FailureOr<KLoopInfo> mlir::pk::matchKLoop(scf::ForOp forOp, std::string &reason,
                                           Location &where,
                                           int64_t threadsPerBlockOverride) {
   KLoopInfo info;
@@ -715,8 +708,8 @@ static int64_t chooseStages(const KLoopInfo &info, const TargetInfo &target,
             std::min(options.minBlocksPerSM, budget.single.blocksPerSM))
       model.budgetStages = n;
   }
-  int64_t stages = std::clamp<int64_t>(model.latencyStages, 2,
-                                       std::max<int64_t>(model.budgetStages, 2));
+  int64_t stages = std::clamp<int64_t>(
+      model.latencyStages, 2, std::max<int64_t>(model.budgetStages, 2));
   budget.reasons.push_back(llvm::formatv(
       "stages=auto: a tile computes in ~{0} cycles with {1} block(s)/SM "
       "against ~{2} cycles of memory latency, so {3} tiles in flight hide "
@@ -752,8 +745,7 @@ KLoopBudget mlir::pk::analyzeBudget(const KLoopInfo &info,
   if (options.stages == 0)
     budget.stages = chooseStages(info, target, options, budget);
   int64_t requested = budget.stages;
-  if (info.tripCount && *info.tripCount >= 2 &&
-      *info.tripCount < budget.stages)
+  if (info.tripCount && *info.tripCount >= 2 && *info.tripCount < budget.stages)
     budget.stages = *info.tripCount;
   budget.smemSingleBytes = info.smemSingleBytes;
   budget.smemMultiBytes = info.smemMultiBytes(budget.stages);
@@ -761,9 +753,8 @@ KLoopBudget mlir::pk::analyzeBudget(const KLoopInfo &info,
   budget.multi = computeOccupancy(target, info.threadsPerBlock,
                                   budget.regsPerThread, budget.smemMultiBytes);
   budget.exceedsPerBlockMax = budget.smemMultiBytes > target.smemPerBlockOptIn;
-  budget.crossesCliff =
-      budget.multi.blocksPerSM < options.minBlocksPerSM &&
-      budget.multi.blocksPerSM < budget.single.blocksPerSM;
+  budget.crossesCliff = budget.multi.blocksPerSM < options.minBlocksPerSM &&
+                        budget.multi.blocksPerSM < budget.single.blocksPerSM;
 
   std::string ratio = llvm::formatv("{0:F1}", info.ratio).str();
   if (info.ratio < 5)
@@ -802,9 +793,9 @@ KLoopBudget mlir::pk::analyzeBudget(const KLoopInfo &info,
           "{0} stages need {1} bytes of shared memory, above the {2} cliff "
           "of {3} bytes for {4} blocks/SM (blocks/SM {5} -> {6}): register "
           "prefetch keeps one buffer",
-          budget.stages, budget.smemMultiBytes, target.arch,
-          budget.cliffBytes, options.minBlocksPerSM,
-          budget.single.blocksPerSM, budget.multi.blocksPerSM));
+          budget.stages, budget.smemMultiBytes, target.arch, budget.cliffBytes,
+          options.minBlocksPerSM, budget.single.blocksPerSM,
+          budget.multi.blocksPerSM));
     return budget;
   }
   if (budget.smemMultiBytes <= budget.cliffBytes)
@@ -936,9 +927,9 @@ llvm::json::Object mlir::pk::toJSON(const KLoopInfo &info,
   for (const std::string &r : budget.reasons)
     reasons.push_back(r);
 
-  llvm::json::Value tripCount =
-      info.tripCount ? llvm::json::Value(*info.tripCount)
-                     : llvm::json::Value("dynamic");
+  llvm::json::Value tripCount = info.tripCount
+                                    ? llvm::json::Value(*info.tripCount)
+                                    : llvm::json::Value("dynamic");
   return llvm::json::Object{
       {"kernel", kernel},
       {"loc", locationToString(forOp.getLoc())},
@@ -999,12 +990,13 @@ const TargetInfo *mlir::pk::lookupTargetOrEmitError(Operation *op,
                                                     StringRef arch) {
   if (const TargetInfo *target = lookupTarget(arch))
     return target;
-  mlir::emitError(op->getLoc()) << "unknown arch '" << arch
-                  << "'; pk knows: " << getKnownTargetNames();
+  mlir::emitError(op->getLoc())
+      << "unknown arch '" << arch << "'; pk knows: " << getKnownTargetNames();
   return nullptr;
 }
 
-int64_t mlir::pk::parseStages(StringRef stages) {
+/// "auto" gives 0, an integer itself, anything else -1.
+static int64_t parseStages(StringRef stages) {
   if (stages == "auto")
     return 0;
   int64_t value = -1;
@@ -1013,31 +1005,33 @@ int64_t mlir::pk::parseStages(StringRef stages) {
   return value;
 }
 
-LogicalResult mlir::pk::verifyAnalysisOptions(Operation *op,
-                                              const TargetInfo &target,
-                                              StringRef stagesOption,
-                                              int64_t minBlocksPerSM,
-                                              int64_t blockSize,
-                                              int64_t regsPerThread) {
+FailureOr<KLoopAnalysisOptions>
+mlir::pk::parseAnalysisOptions(Operation *op, const TargetInfo &target,
+                               StringRef stagesOption, int64_t minBlocksPerSM,
+                               int64_t blockSize, int64_t regsPerThread) {
   int64_t stages = parseStages(stagesOption);
   if (stages != 0 && (stages < 2 || stages > 8))
     return mlir::emitError(op->getLoc())
            << "stages must be 2 to 8 or auto, got '" << stagesOption << "'";
   if (minBlocksPerSM < 1)
-    return mlir::emitError(op->getLoc()) << "min-blocks-per-sm must be at least 1, got "
-                           << minBlocksPerSM;
+    return mlir::emitError(op->getLoc())
+           << "min-blocks-per-sm must be at least 1, got " << minBlocksPerSM;
   if (minBlocksPerSM > target.maxBlocksPerSM)
     return mlir::emitError(op->getLoc())
            << "min-blocks-per-sm=" << minBlocksPerSM << " exceeds the "
            << target.maxBlocksPerSM << " resident blocks per SM of "
            << target.arch;
   if (blockSize < 0 || blockSize > 1024)
-    return mlir::emitError(op->getLoc()) << "block-size must be in [0, 1024], got "
-                           << blockSize;
+    return mlir::emitError(op->getLoc())
+           << "block-size must be in [0, 1024], got " << blockSize;
   if (regsPerThread < 0 || regsPerThread > 255)
-    return mlir::emitError(op->getLoc()) << "regs-per-thread must be in [0, 255], got "
-                           << regsPerThread;
-  return success();
+    return mlir::emitError(op->getLoc())
+           << "regs-per-thread must be in [0, 255], got " << regsPerThread;
+  KLoopAnalysisOptions options;
+  options.stages = stages;
+  options.minBlocksPerSM = minBlocksPerSM;
+  options.regsPerThread = regsPerThread;
+  return options;
 }
 
 LogicalResult mlir::pk::writeReportLines(Location loc, StringRef path,
@@ -1059,9 +1053,8 @@ LogicalResult mlir::pk::writeReportLines(Location loc, StringRef path,
   if (ec)
     return mlir::emitError(loc) << "cannot create the directory of the report '"
                                 << path << "': " << ec.message();
-  llvm::raw_fd_ostream os(path, ec,
-                          append ? llvm::sys::fs::OF_Append
-                                 : llvm::sys::fs::OF_None);
+  llvm::raw_fd_ostream os(
+      path, ec, append ? llvm::sys::fs::OF_Append : llvm::sys::fs::OF_None);
   if (ec)
     return mlir::emitError(loc)
            << "cannot write the report '" << path << "': " << ec.message();

@@ -45,16 +45,14 @@ void mlir::pk::buildLoweringPipeline(OpPassManager &pm,
   gpuPm.addPass(createReconcileUnrealizedCastsPass());
 
   GpuModuleToBinaryPassOptions toBinary;
-  toBinary.compilationTarget =
-      format == LoweringFormat::PTX ? "isa" : "llvm";
+  toBinary.compilationTarget = format == LoweringFormat::PTX ? "isa" : "llvm";
   pm.addPass(createGpuModuleToBinaryPass(toBinary));
 }
 
 std::string mlir::pk::resolveCudaPath(StringRef option) {
   if (!option.empty())
     return option.str();
-  if (std::optional<std::string> home =
-          llvm::sys::Process::GetEnv("CUDA_HOME"))
+  if (std::optional<std::string> home = llvm::sys::Process::GetEnv("CUDA_HOME"))
     if (!home->empty())
       return *home;
   return "/usr/local/cuda";
@@ -110,8 +108,8 @@ mlir::pk::runPtxas(StringRef ptxPath, StringRef cubinPath,
     return failure();
   }
   std::string archArg = ("-arch=" + target.arch).str();
-  SmallVector<StringRef> args{ptxas, archArg,   "-O3", "-v",
-                              ptxPath, "-o", cubinPath};
+  SmallVector<StringRef> args{ptxas,   archArg, "-O3",    "-v",
+                              ptxPath, "-o",    cubinPath};
   std::optional<StringRef> redirects[] = {std::nullopt, StringRef(log),
                                           StringRef(log)};
   std::string execError;
@@ -122,8 +120,8 @@ mlir::pk::runPtxas(StringRef ptxPath, StringRef cubinPath,
   std::string output = buffer ? (*buffer)->getBuffer().str() : "";
   llvm::sys::fs::remove(log);
   if (rc != 0) {
-    error = ("ptxas failed (exit " + Twine(rc) + "): " +
-             (execError.empty() ? StringRef(output).trim() : execError))
+    error = ("ptxas failed (exit " + Twine(rc) +
+             "): " + (execError.empty() ? StringRef(output).trim() : execError))
                 .str();
     return failure();
   }

@@ -26,18 +26,23 @@ static const TargetInfo kTargets[] = {
     // regs/SM, reg unit, max regs/thread, threads/SM, warps/SM, blocks/SM,
     // threads/block, cp.async, PTX version, mma / FMA FLOPs per cycle per SM,
     // memory latency (cycles)
-    {"sm_75", "TU102", 75, 64 * KiB, 64 * KiB, 48 * KiB, 0, 256, 65536, 256,
-     255, 1024, 32, 16, 1024, false, 63, 1024, 128, 500},
-    {"sm_80", "GA100", 80, 164 * KiB, 163 * KiB, 48 * KiB, 1 * KiB, 128, 65536,
-     256, 255, 2048, 64, 32, 1024, true, 78, 2048, 128, 600},
-    {"sm_86", "GA104", 86, 100 * KiB, 99 * KiB, 48 * KiB, 1 * KiB, 128, 65536,
-     256, 255, 1536, 48, 16, 1024, true, 78, 512, 256, 500},
-    {"sm_87", "GA10B", 87, 164 * KiB, 163 * KiB, 48 * KiB, 1 * KiB, 128, 65536,
-     256, 255, 1536, 48, 16, 1024, true, 78, 1024, 256, 500},
-    {"sm_89", "AD102", 89, 100 * KiB, 99 * KiB, 48 * KiB, 1 * KiB, 128, 65536,
-     256, 255, 1536, 48, 24, 1024, true, 78, 512, 256, 500},
-    {"sm_90", "GH100", 90, 228 * KiB, 227 * KiB, 48 * KiB, 1 * KiB, 128, 65536,
-     256, 255, 2048, 64, 32, 1024, true, 80, 2048, 256, 800},
+    {"sm_75", "TU102", 75, 64 * KiB, 64 * KiB, 48 * KiB, 0,  256,  65536, 256,
+     255,     1024,    32, 16,       1024,     false,    63, 1024, 128,   500},
+    {"sm_80", "GA100", 80,  164 * KiB, 163 * KiB, 48 * KiB, 1 * KiB,
+     128,     65536,   256, 255,       2048,      64,       32,
+     1024,    true,    78,  2048,      128,       600},
+    {"sm_86", "GA104", 86,  100 * KiB, 99 * KiB, 48 * KiB, 1 * KiB,
+     128,     65536,   256, 255,       1536,     48,       16,
+     1024,    true,    78,  512,       256,      500},
+    {"sm_87", "GA10B", 87,  164 * KiB, 163 * KiB, 48 * KiB, 1 * KiB,
+     128,     65536,   256, 255,       1536,      48,       16,
+     1024,    true,    78,  1024,      256,       500},
+    {"sm_89", "AD102", 89,  100 * KiB, 99 * KiB, 48 * KiB, 1 * KiB,
+     128,     65536,   256, 255,       1536,     48,       24,
+     1024,    true,    78,  512,       256,      500},
+    {"sm_90", "GH100", 90,  228 * KiB, 227 * KiB, 48 * KiB, 1 * KiB,
+     128,     65536,   256, 255,       2048,      64,       32,
+     1024,    true,    80,  2048,      256,       800},
 };
 
 /// Number of SM sub-partitions (warp schedulers), each with a quarter of the
@@ -85,16 +90,15 @@ Occupancy mlir::pk::computeOccupancy(const TargetInfo &target,
   int64_t warpsPerBlock = llvm::divideCeil(threadsPerBlock, 32);
 
   // Threads (warps) per SM.
-  occ.byThreads = (threadsPerBlock <= 0 ||
-                   threadsPerBlock > target.maxThreadsPerBlock)
-                      ? 0
-                      : target.maxWarpsPerSM / warpsPerBlock;
+  occ.byThreads =
+      (threadsPerBlock <= 0 || threadsPerBlock > target.maxThreadsPerBlock)
+          ? 0
+          : target.maxWarpsPerSM / warpsPerBlock;
 
   // Registers: each warp allocates regsPerThread * 32 rounded up to the
   // allocation unit; every sub-partition holds a quarter of the file.
-  int64_t regsPerWarp =
-      llvm::alignTo(std::max<int64_t>(regsPerThread, 1) * 32,
-                    target.regAllocUnit);
+  int64_t regsPerWarp = llvm::alignTo(std::max<int64_t>(regsPerThread, 1) * 32,
+                                      target.regAllocUnit);
   if (regsPerThread > target.maxRegsPerThread || warpsPerBlock == 0 ||
       regsPerWarp * llvm::alignTo(warpsPerBlock, kSubPartitions) >
           target.regsPerSM) {
@@ -138,8 +142,8 @@ int64_t mlir::pk::computeSmemCliff(const TargetInfo &target,
     return -1;
   // Largest allocation a such that smemPerSM / a >= blocksPerSM, a multiple
   // of the granularity; the block itself may use a minus the reservation.
-  int64_t allocated = llvm::alignDown(target.smemPerSM / blocksPerSM,
-                                      target.smemAllocUnit);
+  int64_t allocated =
+      llvm::alignDown(target.smemPerSM / blocksPerSM, target.smemAllocUnit);
   int64_t usable = allocated - target.smemReservedPerBlock;
   return std::min(usable, target.smemPerBlockOptIn);
 }

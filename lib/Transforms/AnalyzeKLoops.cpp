@@ -39,27 +39,27 @@ struct AnalyzeKLoopsPass final
   void runOnOperation() override {
     ModuleOp module = getOperation();
     const TargetInfo *target = lookupTargetOrEmitError(module, arch);
-    if (!target || failed(verifyAnalysisOptions(module, *target, stages, minBlocksPerSM,
-                                                blockSize, regsPerThread)))
+    if (!target)
       return signalPassFailure();
+    FailureOr<KLoopAnalysisOptions> parsed = parseAnalysisOptions(
+        module, *target, stages, minBlocksPerSM, blockSize, regsPerThread);
+    if (failed(parsed))
+      return signalPassFailure();
+    KLoopAnalysisOptions options = *parsed;
 
-    KLoopAnalysisOptions options;
-    options.stages = parseStages(stages);
-    options.minBlocksPerSM = minBlocksPerSM;
-    options.regsPerThread = regsPerThread;
     options.skipHighRatio = skipHighRatio;
 
     std::string lines;
-    forEachKLoop(module, blockSize, /*remarkOnMismatch=*/true,
-                 [&](KLoopInfo &info) {
-                   KLoopBudget budget = analyzeBudget(info, *target, options);
-                   InFlightDiagnostic diag = mlir::emitRemark(info.forOp.getLoc())
-                                             << summarizeKLoop(info, budget);
-                   for (const std::string &reason : budget.reasons)
-                     diag.attachNote(info.forOp.getLoc()) << reason;
-                   lines += llvm::formatv(
-                       "{0}\n", llvm::json::Value(toJSON(info, budget)));
-                 });
+    forEachKLoop(
+        module, blockSize, /*remarkOnMismatch=*/true, [&](KLoopInfo &info) {
+          KLoopBudget budget = analyzeBudget(info, *target, options);
+          InFlightDiagnostic diag = mlir::emitRemark(info.forOp.getLoc())
+                                    << summarizeKLoop(info, budget);
+          for (const std::string &reason : budget.reasons)
+            diag.attachNote(info.forOp.getLoc()) << reason;
+          lines +=
+              llvm::formatv("{0}\n", llvm::json::Value(toJSON(info, budget)));
+        });
     if (report.empty())
       return;
     if (failed(writeReportLines(module.getLoc(), report, lines)))

@@ -14,7 +14,8 @@
 //   per block, above the sm_86 cliff of 50176 bytes for 2 blocks/SM
 //   (blocks/SM 3 -> 1, limited by shared_memory); remedies: halve BK ...
 //
-// Tests: test/pk-check-smem-budget.mlir, test/pk-check-smem-budget-invalid.mlir.
+// Tests: test/pk-check-smem-budget.mlir,
+// test/pk-check-smem-budget-invalid.mlir.
 //
 //===----------------------------------------------------------------------===//
 
@@ -55,8 +56,8 @@ static Shrunk shrink(const KLoopInfo &info, const KLoopBudget &budget,
   s.occ = computeOccupancy(*budget.target, info.threadsPerBlock,
                            budget.regsPerThread, s.multi);
   s.fits = s.multi <= budget.target->smemPerBlockOptIn &&
-           s.occ.blocksPerSM >= std::min(budget.minBlocksPerSM,
-                                         budget.single.blocksPerSM);
+           s.occ.blocksPerSM >=
+               std::min(budget.minBlocksPerSM, budget.single.blocksPerSM);
   return s;
 }
 
@@ -82,8 +83,9 @@ static std::string buildRemedies(const KLoopInfo &info,
     ++halvings;
     bk = shrink(info, budget, perStage);
   } while (!bk.fits && halvings < 3);
-  os << "halve BK" << (halvings > 1 ? llvm::formatv(" {0} times", halvings).str()
-                                    : std::string())
+  os << "halve BK"
+     << (halvings > 1 ? llvm::formatv(" {0} times", halvings).str()
+                      : std::string())
      << " (" << describeShrunk(bk, budget.stages) << ")";
 
   // Halve the tile copied from one source (BM for A, BN for B).
@@ -129,13 +131,13 @@ struct CheckSmemBudgetPass final
   void runOnOperation() override {
     ModuleOp module = getOperation();
     const TargetInfo *target = lookupTargetOrEmitError(module, arch);
-    if (!target || failed(verifyAnalysisOptions(module, *target, stages, minBlocksPerSM,
-                                                blockSize, regsPerThread)))
+    if (!target)
       return signalPassFailure();
-    KLoopAnalysisOptions options;
-    options.stages = parseStages(stages);
-    options.minBlocksPerSM = minBlocksPerSM;
-    options.regsPerThread = regsPerThread;
+    FailureOr<KLoopAnalysisOptions> parsed = parseAnalysisOptions(
+        module, *target, stages, minBlocksPerSM, blockSize, regsPerThread);
+    if (failed(parsed))
+      return signalPassFailure();
+    KLoopAnalysisOptions options = *parsed;
 
     bool failedAny = false;
     forEachKLoop(module, blockSize, /*remarkOnMismatch=*/false,
@@ -156,13 +158,12 @@ struct CheckSmemBudgetPass final
     if (budget.exceedsPerBlockMax || budget.crossesCliff) {
       InFlightDiagnostic diag = mlir::emitError(info.forOp.getLoc());
       diag << "multi-buffering with " << budget.stages << " stages needs "
-           << budget.smemMultiBytes
-           << " bytes of shared memory per block (" << budget.smemSingleBytes
-           << " single-buffered, " << info.smemPerStageBytes
-           << " per stage), above the " << target.arch << " ";
+           << budget.smemMultiBytes << " bytes of shared memory per block ("
+           << budget.smemSingleBytes << " single-buffered, "
+           << info.smemPerStageBytes << " per stage), above the " << target.arch
+           << " ";
       if (budget.exceedsPerBlockMax)
-        diag << "per-block maximum of " << target.smemPerBlockOptIn
-             << " bytes";
+        diag << "per-block maximum of " << target.smemPerBlockOptIn << " bytes";
       else
         diag << "cliff of " << budget.cliffBytes << " bytes for "
              << budget.minBlocksPerSM << " blocks/SM";
@@ -174,8 +175,7 @@ struct CheckSmemBudgetPass final
     InFlightDiagnostic remark = mlir::emitRemark(info.forOp.getLoc());
     remark << "shared-memory budget ok: " << budget.smemMultiBytes
            << " bytes with " << budget.stages << " stages, "
-           << (budget.smemMultiBytes <= budget.cliffBytes ? "within"
-                                                          : "above")
+           << (budget.smemMultiBytes <= budget.cliffBytes ? "within" : "above")
            << " the " << target.arch << " cliff of " << budget.cliffBytes
            << " bytes for " << budget.minBlocksPerSM << " blocks/SM ("
            << occupancy << ")";

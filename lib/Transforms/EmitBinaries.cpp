@@ -7,7 +7,8 @@
 // Writes <out-dir>/<module>.<arch>.{ll,ptx,cubin} for every gpu.module and
 // reports ptxas' resource usage and the occupancy it implies. The IR is not
 // changed: each gpu.module is lowered as a copy inside a temporary nested
-// module. Tests: test/pk-emit-binaries.mlir, test/pk-emit-binaries-invalid.mlir.
+// module. Tests: test/pk-emit-binaries.mlir,
+// test/pk-emit-binaries-invalid.mlir.
 //
 //===----------------------------------------------------------------------===//
 
@@ -156,8 +157,7 @@ struct EmitBinariesPass final
       return signalPassFailure();
     }
 
-    SmallVector<gpu::GPUModuleOp> gpuModules(
-        module.getOps<gpu::GPUModuleOp>());
+    SmallVector<gpu::GPUModuleOp> gpuModules(module.getOps<gpu::GPUModuleOp>());
     if (gpuModules.empty())
       emitRemark(module.getLoc()) << "no gpu.module to emit";
     llvm::StringMap<PtxasKernelInfo> resources;
@@ -171,8 +171,8 @@ struct EmitBinariesPass final
 
   /// Lowers a copy of `gpuModule` and writes its artefacts; records ptxas'
   /// numbers per "<module>::<kernel>".
-  LogicalResult emitModule(gpu::GPUModuleOp gpuModule,
-                           const TargetInfo &target, StringRef cuda,
+  LogicalResult emitModule(gpu::GPUModuleOp gpuModule, const TargetInfo &target,
+                           StringRef cuda,
                            llvm::StringMap<PtxasKernelInfo> &resources) {
     Location loc = gpuModule.getLoc();
     if (failed(checkTargetSupport(gpuModule, target)))
@@ -224,8 +224,8 @@ struct EmitBinariesPass final
       return emitError(loc) << error;
     // Report in the module's order, not ptxas'.
     for (auto func : gpuModule.getOps<gpu::GPUFuncOp>()) {
-      const PtxasKernelInfo *info = llvm::find_if(
-          *kernels, [&](const PtxasKernelInfo &k) {
+      const PtxasKernelInfo *info =
+          llvm::find_if(*kernels, [&](const PtxasKernelInfo &k) {
             return k.name == func.getName();
           });
       if (info == kernels->end())
@@ -267,7 +267,8 @@ struct EmitBinariesPass final
                        << " registers per thread the kernel keeps "
                        << occ.blocksPerSM << " blocks/SM on " << target.arch
                        << " (limited by " << stringifyOccupancyLimit(occ.limit)
-                       << "), below min-blocks-per-sm=" << int64_t(minBlocksPerSM)
+                       << "), below min-blocks-per-sm="
+                       << int64_t(minBlocksPerSM)
                        << ": the occupancy cliff is crossed after the fact";
   }
 
@@ -285,8 +286,8 @@ struct EmitBinariesPass final
       llvm::Expected<llvm::json::Value> value = llvm::json::parse(line);
       if (!value) {
         llvm::consumeError(value.takeError());
-        return emitError(loc) << "the report '" << report
-                              << "' is not JSON Lines";
+        return emitError(loc)
+               << "the report '" << report << "' is not JSON Lines";
       }
       if (llvm::json::Object *obj = value->getAsObject()) {
         std::optional<StringRef> kernel = obj->getString("kernel");

@@ -56,8 +56,9 @@ static constexpr int64_t kBaseAlignment = 16;
 // Access helpers
 //===----------------------------------------------------------------------===//
 
-/// Returns the memref operand of a shared-memory access pk can rewrite, or
-/// null if `op` is not one.
+/// Returns the memref operand of a memory access pk rewrites (the global
+/// reads of copies, the shared accesses of copied buffers), or null if `op`
+/// is not one.
 static Value getAccessedMemRef(Operation *op) {
   return llvm::TypeSwitch<Operation *, Value>(op)
       .Case([](vector::LoadOp o) { return o.getBase(); })
@@ -288,24 +289,6 @@ static Value getAccessValue(Operation *op) {
       .Default([](Operation *) { return Value(); });
 }
 
-static Value getGlobalMemRef(Operation *load) {
-  return llvm::TypeSwitch<Operation *, Value>(load)
-      .Case([](vector::LoadOp o) { return o.getBase(); })
-      .Case([](vector::TransferReadOp o) { return o.getBase(); })
-      .Case([](memref::LoadOp o) { return o.getMemRef(); })
-      .Default([](Operation *) { return Value(); });
-}
-
-static OperandRange getGlobalIndices(Operation *load) {
-  return llvm::TypeSwitch<Operation *, OperandRange>(load)
-      .Case([](vector::LoadOp o) { return o.getIndices(); })
-      .Case([](vector::TransferReadOp o) { return o.getIndices(); })
-      .Case([](memref::LoadOp o) { return o.getIndices(); })
-      .Default([](Operation *) -> OperandRange {
-        llvm_unreachable("not a global load");
-      });
-}
-
 static LogicalResult planCpAsync(const KLoopInfo &info,
                                  SmallVectorImpl<AsyncCopyPlan> &plans,
                                  std::string &reason) {
@@ -346,11 +329,10 @@ static LogicalResult planCpAsync(const KLoopInfo &info,
       int64_t bytes = plan.numElements * plan.elemBytes;
       auto dstType = cast<MemRefType>(getAccessedMemRef(store).getType());
       int64_t stageBytes = getMemRefBytes(dstType);
-      int64_t srcAlign =
-          std::max(provenAlignment(getGlobalMemRef(load),
-                                   getGlobalIndices(load), plan.elementOffset,
-                                   0),
-                   plan.elementOffset == 0 ? assertedAlignment(load) : 0);
+      int64_t srcAlign = std::max(
+          provenAlignment(getAccessedMemRef(load), getAccessIndices(load),
+                          plan.elementOffset, 0),
+          plan.elementOffset == 0 ? assertedAlignment(load) : 0);
       int64_t dstAlign =
           std::max(provenAlignment(getAccessedMemRef(store),
                                    getAccessIndices(store), 0, stageBytes),
@@ -412,9 +394,8 @@ static SmallVector<Value> convertToAsyncCopies(RewriterBase &rewriter,
       return result;
     };
     for (int64_t piece = 0; piece < pieces; ++piece) {
-      SmallVector<Value> srcIndices =
-          shifted(getGlobalIndices(plan.load),
-                  plan.elementOffset + piece * perCopy);
+      SmallVector<Value> srcIndices = shifted(
+          getAccessIndices(plan.load), plan.elementOffset + piece * perCopy);
       SmallVector<Value> dstIndices =
           shifted(getAccessIndices(store), piece * perCopy);
       Value srcElements;
@@ -422,7 +403,7 @@ static SmallVector<Value> convertToAsyncCopies(RewriterBase &rewriter,
         // Partial tile: copy min(max(dim - index, 0), perCopy) elements, zero
         // the rest; a copy entirely out of bounds reads nothing (and points
         // at column 0 so that its address stays inside the row).
-        Value memref = getGlobalMemRef(plan.load);
+        Value memref = getAccessedMemRef(plan.load);
         unsigned innermost = cast<MemRefType>(memref.getType()).getRank() - 1;
         Value dim = memref::DimOp::create(rewriter, loc, memref, innermost);
         Value index = srcIndices.back();
@@ -439,7 +420,7 @@ static SmallVector<Value> convertToAsyncCopies(RewriterBase &rewriter,
       }
       auto copy = nvgpu::DeviceAsyncCopyOp::create(
           rewriter, loc, tokenType, getAccessedMemRef(store), dstIndices,
-          getGlobalMemRef(plan.load), srcIndices,
+          getAccessedMemRef(plan.load), srcIndices,
           rewriter.getIndexAttr(perCopy), srcElements,
           plan.width == 16 ? rewriter.getUnitAttr() : UnitAttr());
       if (copy->getParentOp() == forOp.getOperation())
@@ -499,8 +480,7 @@ static LogicalResult checkBufferUses(const KLoopInfo &info,
     }
     if (buffer.kind == SharedBufferKind::Global) {
       auto module = info.kernel->getParentOfType<gpu::GPUModuleOp>();
-      if (!module ||
-          !SymbolTable::lookupSymbolIn(module, buffer.globalName)) {
+      if (!module || !SymbolTable::lookupSymbolIn(module, buffer.globalName)) {
         reason = "memref.global " + buffer.name +
                  " is not defined in the kernel's gpu.module";
         return failure();
@@ -581,7 +561,8 @@ static void multiBufferCopiedBuffers(RewriterBase &rewriter,
   // boundaries; the kernel records the size to launch with.
   Value dynamicBase;
   int64_t dynamicBytes = 0;
-  auto workgroup = gpu::AddressSpaceAttr::get(ctx, gpu::AddressSpace::Workgroup);
+  auto workgroup =
+      gpu::AddressSpaceAttr::get(ctx, gpu::AddressSpace::Workgroup);
   if (useDynamic) {
     rewriter.setInsertionPointToStart(&kernel.getBody().front());
     dynamicBase = gpu::DynamicSharedMemoryOp::create(
@@ -652,11 +633,11 @@ static void multiBufferCopiedBuffers(RewriterBase &rewriter,
       rewriter.setInsertionPoint(old);
       Value replacement;
       if (isa<memref::AllocOp>(old))
-        replacement =
-            memref::AllocOp::create(rewriter, old->getLoc(), newType, alignAttr);
+        replacement = memref::AllocOp::create(rewriter, old->getLoc(), newType,
+                                              alignAttr);
       else
-        replacement = memref::AllocaOp::create(rewriter, old->getLoc(),
-                                               newType, alignAttr);
+        replacement = memref::AllocaOp::create(rewriter, old->getLoc(), newType,
+                                               alignAttr);
       redirectUses(buffer.root, replacement);
       rewriter.eraseOp(old);
       break;
@@ -668,8 +649,8 @@ static void multiBufferCopiedBuffers(RewriterBase &rewriter,
       rewriter.setInsertionPoint(oldGlobal);
       auto newGlobal = memref::GlobalOp::create(
           rewriter, oldGlobal.getLoc(),
-          StringAttr::get(ctx, oldGlobal.getSymName() + "_pk" +
-                                   Twine(stages) + "stages"),
+          StringAttr::get(ctx, oldGlobal.getSymName() + "_pk" + Twine(stages) +
+                                   "stages"),
           rewriter.getStringAttr("private"), TypeAttr::get(newType),
           rewriter.getUnitAttr(), UnitAttr(), alignAttr);
       SymbolTable symbols(module);
@@ -703,10 +684,10 @@ static void multiBufferCopiedBuffers(RewriterBase &rewriter,
       if (!attribAttrs.empty())
         attribAttrs.erase(attribAttrs.begin() + (argNumber - numArgs));
     }
-    kernel->setAttr(kernel.getNumWorkgroupAttributionsAttrName(),
-                    rewriter.getI64IntegerAttr(
-                        kernel.getNumWorkgroupAttributions() -
-                        erasedAttributions.size()));
+    kernel->setAttr(
+        kernel.getNumWorkgroupAttributionsAttrName(),
+        rewriter.getI64IntegerAttr(kernel.getNumWorkgroupAttributions() -
+                                   erasedAttributions.size()));
     if (kernel.getWorkgroupAttribAttrsAttr())
       kernel.setWorkgroupAttribAttrsAttr(rewriter.getArrayAttr(attribAttrs));
     kernel->setAttr(kDynamicSharedMemoryAttrName,
@@ -757,11 +738,10 @@ restructure(RewriterBase &rewriter, scf::ForOp forOp,
   };
   Location loc = forOp.getLoc();
   // The stage of the compute: the loads run stages - 1 tiles ahead.
-  unsigned computeStage =
-      variant == PipelineVariant::CpAsync && schedule ==
-                                                 PipelineSchedule::Multistage
-          ? static_cast<unsigned>(stages - 1)
-          : 1;
+  unsigned computeStage = variant == PipelineVariant::CpAsync &&
+                                  schedule == PipelineSchedule::Multistage
+                              ? static_cast<unsigned>(stages - 1)
+                              : 1;
   bool reorderBody = true;
   if (variant == PipelineVariant::CpAsync &&
       schedule == PipelineSchedule::Multistage) {
@@ -932,8 +912,8 @@ mlir::pk::pipelineKLoop(RewriterBase &rewriter, KLoopInfo &info,
                         std::string &reason) {
   auto bail = [&](const Twine &msg) {
     reason = msg.str();
-    LDBG() << "not pipelining " << locationToString(info.forOp.getLoc())
-           << ": " << reason << " -> BAIL";
+    LDBG() << "not pipelining " << locationToString(info.forOp.getLoc()) << ": "
+           << reason << " -> BAIL";
     return failure();
   };
   PipelineVariant variant = options.variant;
@@ -947,8 +927,8 @@ mlir::pk::pipelineKLoop(RewriterBase &rewriter, KLoopInfo &info,
   int64_t stages = getEffectiveStages(info, options);
   PipelineSchedule schedule = options.schedule;
   if (schedule == PipelineSchedule::Auto)
-    schedule = stages > 2 ? PipelineSchedule::Multistage
-                          : PipelineSchedule::Seed;
+    schedule =
+        stages > 2 ? PipelineSchedule::Multistage : PipelineSchedule::Seed;
   if (variant == PipelineVariant::CpAsync &&
       schedule == PipelineSchedule::Seed && stages != 2)
     return bail("schedule=seed is the seed's two-stage order; stages=" +
@@ -1013,20 +993,19 @@ mlir::pk::pipelineKLoop(RewriterBase &rewriter, KLoopInfo &info,
     multiBufferCopiedBuffers(rewriter, *work, stages,
                              work->smemMultiBytes(stages) >
                                  options.staticSharedMemoryLimit);
-  FailureOr<scf::ForOp> newLoop =
-      restructure(rewriter, work->forOp, work->loadBarrier,
-                  work->computeBarrier, variant, schedule, stages, tokens,
-                  reason);
+  FailureOr<scf::ForOp> newLoop = restructure(
+      rewriter, work->forOp, work->loadBarrier, work->computeBarrier, variant,
+      schedule, stages, tokens, reason);
   if (failed(newLoop))
     return restore(reason);
 
   std::string diagnostics;
   {
-    ScopedDiagnosticHandler handler(
-        rewriter.getContext(), [&](Diagnostic &diag) {
-          diagnostics += diag.str();
-          return success();
-        });
+    ScopedDiagnosticHandler handler(rewriter.getContext(),
+                                    [&](Diagnostic &diag) {
+                                      diagnostics += diag.str();
+                                      return success();
+                                    });
     if (failed(verify(kernel)))
       return restore("internal error: the pipelined kernel does not verify (" +
                      diagnostics + "); the loop is left untouched");

@@ -36,8 +36,7 @@ using namespace mlir;
 using namespace mlir::pk;
 
 /// Parses the `variant` option; nullopt for "auto".
-static FailureOr<std::optional<PipelineVariant>>
-parseVariant(StringRef name) {
+static FailureOr<std::optional<PipelineVariant>> parseVariant(StringRef name) {
   if (name == "auto")
     return std::optional<PipelineVariant>();
   for (PipelineVariant v :
@@ -67,20 +66,24 @@ struct PipelineKLoopsPass final
   void runOnOperation() override {
     ModuleOp module = getOperation();
     const TargetInfo *target = lookupTargetOrEmitError(module, arch);
-    if (!target || failed(verifyAnalysisOptions(module, *target, stages, minBlocksPerSM,
-                                                blockSize, regsPerThread)))
+    if (!target)
       return signalPassFailure();
+    FailureOr<KLoopAnalysisOptions> parsed = parseAnalysisOptions(
+        module, *target, stages, minBlocksPerSM, blockSize, regsPerThread);
+    if (failed(parsed))
+      return signalPassFailure();
+    KLoopAnalysisOptions options = *parsed;
     FailureOr<std::optional<PipelineVariant>> forced = parseVariant(variant);
     if (failed(forced)) {
-      mlir::emitError(module.getLoc()) << "unknown variant '" << variant
-                         << "'; expected auto, cp-async, ldg-register or "
-                            "register-prefetch";
+      mlir::emitError(module.getLoc())
+          << "unknown variant '" << variant
+          << "'; expected auto, cp-async, ldg-register or "
+             "register-prefetch";
       return signalPassFailure();
     }
     std::optional<PipelineSchedule> parsedSchedule;
-    for (PipelineSchedule sch :
-         {PipelineSchedule::Auto, PipelineSchedule::Seed,
-          PipelineSchedule::Multistage})
+    for (PipelineSchedule sch : {PipelineSchedule::Auto, PipelineSchedule::Seed,
+                                 PipelineSchedule::Multistage})
       if (schedule == stringifyPipelineSchedule(sch))
         parsedSchedule = sch;
     if (!parsedSchedule) {
@@ -90,16 +93,13 @@ struct PipelineKLoopsPass final
     }
     scheduleKind = *parsedSchedule;
     if (*forced == PipelineVariant::CpAsync && !target->hasCpAsync) {
-      mlir::emitError(module.getLoc()) << "variant=cp-async needs cp.async (sm_80 and "
-                            "later); "
-                         << target->arch << " has none";
+      mlir::emitError(module.getLoc())
+          << "variant=cp-async needs cp.async (sm_80 and "
+             "later); "
+          << target->arch << " has none";
       return signalPassFailure();
     }
 
-    KLoopAnalysisOptions options;
-    options.stages = parseStages(stages);
-    options.minBlocksPerSM = minBlocksPerSM;
-    options.regsPerThread = regsPerThread;
     options.skipHighRatio = skipHighRatio;
 
     // Transforming a loop may replace its gpu.module (restore on failure)
@@ -215,8 +215,8 @@ struct PipelineKLoopsPass final
                     int64_t buffers, ArrayRef<std::string> reasons) {
     InFlightDiagnostic diag = mlir::emitRemark(loc);
     if (pipelined)
-      diag << "pipelined: variant " << stringifyPipelineVariant(variant)
-           << ", " << buffers << " shared buffer(s)";
+      diag << "pipelined: variant " << stringifyPipelineVariant(variant) << ", "
+           << buffers << " shared buffer(s)";
     else
       diag << "not pipelined";
     for (const std::string &reason : reasons)

@@ -14,11 +14,23 @@
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Pass/PassRegistry.h"
-#include "llvm/Support/Path.h"
 #include "mlir/Transforms/Passes.h"
+#include "llvm/Support/Path.h"
 
 using namespace mlir;
 using namespace mlir::pk;
+
+/// Copies the target options every analysis-based pass shares.
+template <typename PassOptionsT>
+static PassOptionsT withTargetOptions(const PipelineKernelOptions &options) {
+  PassOptionsT passOptions;
+  passOptions.arch = options.arch;
+  passOptions.stages = options.stages;
+  passOptions.minBlocksPerSM = options.minBlocksPerSM;
+  passOptions.blockSize = options.blockSize;
+  passOptions.regsPerThread = options.regsPerThread;
+  return passOptions;
+}
 
 void mlir::pk::buildPipelineKernelPipeline(
     OpPassManager &pm, const PipelineKernelOptions &options) {
@@ -29,33 +41,18 @@ void mlir::pk::buildPipelineKernelPipeline(
     llvm::sys::path::append(path, "report.json");
     report = path.str().str();
   }
-  PKAnalyzeKLoopsOptions analyze;
-  analyze.arch = options.arch;
-  analyze.stages = options.stages;
-  analyze.minBlocksPerSM = options.minBlocksPerSM;
-  analyze.blockSize = options.blockSize;
-  analyze.regsPerThread = options.regsPerThread;
+  auto analyze = withTargetOptions<PKAnalyzeKLoopsOptions>(options);
   analyze.skipHighRatio = options.skipHighRatio;
   pm.addPass(createPKAnalyzeKLoops(analyze));
 
-  PKCheckSmemBudgetOptions budget;
-  budget.arch = options.arch;
-  budget.stages = options.stages;
-  budget.minBlocksPerSM = options.minBlocksPerSM;
-  budget.blockSize = options.blockSize;
-  budget.regsPerThread = options.regsPerThread;
+  auto budget = withTargetOptions<PKCheckSmemBudgetOptions>(options);
   // The budget check rejects explicit doubling variants that cross the
   // cliff; with variant=auto the pipeline pass falls back to register
   // prefetch instead.
   if (options.variant != "auto" && options.variant != "register-prefetch")
     pm.addPass(createPKCheckSmemBudget(budget));
 
-  PKPipelineKLoopsOptions pipeline;
-  pipeline.arch = options.arch;
-  pipeline.stages = options.stages;
-  pipeline.minBlocksPerSM = options.minBlocksPerSM;
-  pipeline.blockSize = options.blockSize;
-  pipeline.regsPerThread = options.regsPerThread;
+  auto pipeline = withTargetOptions<PKPipelineKLoopsOptions>(options);
   pipeline.variant = options.variant;
   pipeline.schedule = options.schedule;
   pipeline.skipHighRatio = options.skipHighRatio;
@@ -82,9 +79,9 @@ void mlir::pk::buildPipelineKernelPipeline(
 }
 
 void mlir::pk::registerPKDialects(DialectRegistry &registry) {
-  registry.insert<arith::ArithDialect, gpu::GPUDialect, memref::MemRefDialect,
-                  nvgpu::NVGPUDialect, scf::SCFDialect,
-                  vector::VectorDialect>();
+  registry
+      .insert<arith::ArithDialect, gpu::GPUDialect, memref::MemRefDialect,
+              nvgpu::NVGPUDialect, scf::SCFDialect, vector::VectorDialect>();
 }
 
 void mlir::pk::registerPKPassesAndPipelines() {

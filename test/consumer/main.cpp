@@ -10,10 +10,10 @@
 #include "pk/Target.h"
 
 #include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/MLIRContext.h"
 #include "mlir/Parser/Parser.h"
 #include "mlir/Pass/PassManager.h"
-#include "mlir/IR/Diagnostics.h"
 #include "llvm/Support/SourceMgr.h"
 #include "llvm/Support/raw_ostream.h"
 
@@ -24,12 +24,12 @@ int main(int argc, char **argv) {
   }
   const mlir::pk::TargetInfo *target = mlir::pk::lookupTarget(argv[2]);
   if (!target) {
-    llvm::errs() << "unknown arch " << argv[2] << "; known: "
-                 << mlir::pk::getKnownTargetNames() << "\n";
+    llvm::errs() << "unknown arch " << argv[2]
+                 << "; known: " << mlir::pk::getKnownTargetNames() << "\n";
     return 2;
   }
-  llvm::outs() << "target " << target->arch << ": "
-               << target->smemPerSM << " bytes of shared memory per SM\n";
+  llvm::outs() << "target " << target->arch << ": " << target->smemPerSM
+               << " bytes of shared memory per SM\n";
 
   mlir::DialectRegistry registry;
   mlir::pk::registerPKDialects(registry);
