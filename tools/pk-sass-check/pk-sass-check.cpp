@@ -91,6 +91,14 @@ static cl::opt<bool>
                            "annotated, instead of the elided excerpt"),
                   cl::cat(toolCategory));
 
+static cl::opt<double> ffmaOverlap(
+    "ffma-overlap",
+    cl::desc("FP32 (FFMA) kernels: loads_before_compute passes when at least "
+             "this fraction of the loop's FFMAs follow the first global load "
+             "(ptxas interleaves LDGs among the hundreds of FFMAs of a tile); "
+             "tensor-core kernels always need every MMA after it"),
+    cl::init(0.5), cl::cat(toolCategory));
+
 static cl::opt<bool> sassInput(
     "sass-input",
     cl::desc("The inputs are SASS text (the output of `cuobjdump -sass`), "
@@ -109,6 +117,8 @@ PASS/FAIL table:
   main_loop                             a backward branch encloses compute
   loads_before_compute                  the loop's first global load (LDGSTS,
                                         LDG, UTMALDG) precedes its first compute
+                                        (FFMA kernels: precedes at least
+                                        --ffma-overlap of the loop's FFMAs)
   no_barrier_between_loads_and_compute  no BAR.SYNC between that load and the
                                         next compute (around the back edge if
                                         the load comes after every compute)
@@ -874,7 +884,12 @@ static CheckResult checkLoadsBeforeCompute(const KernelAnalysis &analysis) {
     return check;
   }
   bool before = *analysis.firstLoad < *analysis.firstCompute;
-  check.status = before ? CheckResult::Pass : CheckResult::Fail;
+  // FFMA kernels: enough of the tile's compute after the first load.
+  bool overlapped = !before && !analysis.computeIsMma &&
+                    analysis.loopCompute > 0 &&
+                    double(analysis.computeAfterFirstLoad) >=
+                        ffmaOverlap * double(analysis.loopCompute);
+  check.status = before || overlapped ? CheckResult::Pass : CheckResult::Fail;
   check.detail = "first global load " +
                  addressOf(analysis, *analysis.firstLoad) +
                  (before ? " precedes" : " follows") + " first compute " +
@@ -882,7 +897,12 @@ static CheckResult checkLoadsBeforeCompute(const KernelAnalysis &analysis) {
   if (!before)
     check.detail +=
         (" (" + Twine(analysis.computeAfterFirstLoad) + " of " +
-         Twine(analysis.loopCompute) + " compute follow it in the iteration)")
+         Twine(analysis.loopCompute) + " compute follow it in the iteration" +
+         (overlapped
+              ? ", at least --ffma-overlap=" +
+                    formatv("{0}", double(ffmaOverlap)).str() + " of the FFMAs"
+              : std::string()) +
+         ")")
             .str();
   return check;
 }
