@@ -473,3 +473,69 @@ module attributes {gpu.container_module} {
 // LDG:         vector.transfer_read %arg0[{{.*}}], %{{.*}} : memref<64x40xf16>, vector<8xf16>
 // LDG:         vector.transfer_read %arg0[{{.*}}], %{{.*}} : memref<64x40xf16>, vector<8xf16>
 // LDG-NOT:     nvgpu.device_async_copy
+
+// -----
+
+// An odd trip count, 7 (k = 16 ... 208): six steady-state iterations (k < 208)
+// and the epilogue computes tile 6 from buf[6 % 2] = buf[0].
+module attributes {gpu.container_module} {
+  gpu.module @m {
+    gpu.func @attr_trip7(%A: memref<64x256xf16>, %out: memref<64xf32>)
+        workgroup(%s: memref<64x32xf16, #gpu.address_space<workgroup>>)
+        kernel attributes {known_block_size = array<i32: 256, 1, 1>} {
+      %c0 = arith.constant 0 : index
+      %c4 = arith.constant 4 : index
+      %c8 = arith.constant 8 : index
+      %c16 = arith.constant 16 : index
+      %c32 = arith.constant 32 : index
+      %c240 = arith.constant 240 : index
+      %tid = gpu.thread_id x
+      %row = arith.divui %tid, %c4 : index
+      %q = arith.remui %tid, %c4 : index
+      %col = arith.muli %q, %c8 : index
+      %init = arith.constant dense<0.0> : vector<8xf32>
+      %r = scf.for %k = %c16 to %c240 step %c32 iter_args(%acc = %init) -> (vector<8xf32>) {
+        %gk = arith.addi %k, %col : index
+        %v = vector.load %A[%row, %gk] : memref<64x256xf16>, vector<8xf16>
+        vector.store %v, %s[%row, %col] : memref<64x32xf16, #gpu.address_space<workgroup>>, vector<8xf16>
+        gpu.barrier
+        %x = vector.load %s[%row, %col] : memref<64x32xf16, #gpu.address_space<workgroup>>, vector<8xf16>
+        %xf = arith.extf %x : vector<8xf16> to vector<8xf32>
+        %d = vector.fma %xf, %xf, %acc : vector<8xf32>
+        gpu.barrier
+        scf.yield %d : vector<8xf32>
+      }
+      %e = vector.extract %r[0] : f32 from vector<8xf32>
+      memref.store %e, %out[%row] : memref<64xf32>
+      gpu.return
+    }
+  }
+}
+
+
+// CPA-LABEL: gpu.func @attr_trip7
+// CPA-DAG:     %[[C0:.*]] = arith.constant 0 : index
+// CPA-DAG:     %[[C208:.*]] = arith.constant 208 : index
+// CPA:         nvgpu.device_async_copy {{.*}}[%[[C0]], {{.*}} 8 {bypassL1}
+// CPA:         scf.for %{{.*}} = %{{.*}} to %[[C208]] step
+// CPA-COUNT-1:   nvgpu.device_async_copy
+// CPA:           nvgpu.device_async_wait
+// CPA-NEXT:      gpu.barrier
+// CPA:         }
+// CPA-NEXT:    vector.load %{{.*}}[%[[C0]],
+// CPA:         gpu.barrier
+// CPA-NOT:     nvgpu.device_async_copy
+// CPA:         gpu.return
+
+// LDG-LABEL: gpu.func @attr_trip7
+// LDG-DAG:     %[[C0:.*]] = arith.constant 0 : index
+// LDG-DAG:     %[[C208:.*]] = arith.constant 208 : index
+// LDG:         scf.for %{{.*}} = %{{.*}} to %[[C208]] step
+// LDG:         }
+// LDG-NEXT:    vector.load %{{.*}}[%[[C0]],
+
+// RPF-LABEL: gpu.func @attr_trip7
+// RPF:         scf.for %{{.*}} = %{{.*}} to %{{.*}} step
+// RPF:           gpu.barrier
+// RPF-NEXT:      vector.store
+// RPF-NEXT:      gpu.barrier
