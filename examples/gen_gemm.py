@@ -29,6 +29,21 @@ Loop form (the "input contract")
   }
   epilogue: accumulators -> C.
 
+Partial K (K not a multiple of BK)
+----------------------------------
+  M and N must be multiples of BM and BN; K need not be a multiple of BK.
+  Then the K-loop runs ceil(K/BK) tiles (scf.for %k = 0 to ceil(K/BK)*BK
+  step BK) and every global read of the load phase is a 1-D zero-padded
+  read along K instead of the vector.load:
+     %ga = vector.transfer_read %A[%row, %k_col], %kpad {in_bounds = [false]}
+           : memref<MxKxT>, vector<VECxT>            (%kpad = 0 of type T)
+  so elements at k >= K read as 0 in both A and B and add nothing to C
+  (rows are always in bounds). pk turns such a read into cp.async with a
+  source size (zero fill) when a 16-, 8- or 4-byte width is provable (K*bytes
+  a multiple of 16 for the 16-byte copies, e.g. HGEMM K = 40 or 4000), else
+  (e.g. HGEMM K = 33: 66-byte rows) pk's variant=auto keeps the masked reads
+  (ldg-register). With K % BK == 0 the output is exactly as before.
+
 Notation: tid = thread_id.x, lane = tid % 32, warp = tid / 32,
 g = lane / 4 ("groupID"), t = lane % 4 ("threadID_in_group").
 
@@ -256,6 +271,17 @@ def outer_attr(a):
     return " {loop_annotation = #llvm.loop_annotation<unroll = <disable = true>>}"
 
 
+def global_read(a, mem, row, col, mt, vt):
+    """The 16-byte global read of a tile chunk: vector.load when K % BK == 0,
+    else a 1-D zero-padded vector.transfer_read along K (out-of-range elements
+    read as %kpad = 0; pk turns it into cp.async with a source size, or keeps
+    the masked read for the register variants)."""
+    if not a.partial_k:
+        return "vector.load {}[{}, {}] {{alignment = 16 : i64}} : {}, {}".format(mem, row, col, mt, vt)
+    return "vector.transfer_read {}[{}, {}], %kpad {{in_bounds = [false]}} : {}, {}".format(
+        mem, row, col, mt, vt)
+
+
 def memref(shape, t, space=None):
     s = "memref<{}x{}".format("x".join(str(d) for d in shape), t)
     if space:
@@ -266,7 +292,12 @@ def memref(shape, t, space=None):
 def gen(a):
     elt, acc_t, ebytes, mma = KINDS[a.kind]
     M, N, K, BM, BN, BK, T = a.M, a.N, a.K, a.BM, a.BN, a.BK, a.threads
-    assert M % BM == 0 and N % BN == 0 and K % BK == 0, "tile must divide problem"
+    assert M % BM == 0 and N % BN == 0, "tile must divide M and N"
+    # K need not be a multiple of BK: the K-loop runs ceil(K/BK) tiles and the
+    # global reads become zero-padded transfer_reads (see "Partial K" above).
+    a.k_tiles = -(-K // BK)
+    a.k_end = a.k_tiles * BK
+    a.partial_k = K % BK != 0
     assert T % 32 == 0
     name = a.name or "{}_{}_{}x{}x{}".format(a.kind, elt, BM, BN, BK)
     vec = 16 // ebytes  # elements per 16-byte vector
@@ -321,6 +352,11 @@ def gen(a):
                                              sA_bytes + sB_bytes))
     for l in info.get("notes", []):
         out.append("// " + l)
+    if a.partial_k:
+        out.append("// Partial K: K = {} is not a multiple of BK = {}: the K-loop runs ceil(K/BK) = {} "
+                   "tiles (0 to {} step {}); the global reads are vector.transfer_read ..., %kpad "
+                   "{{in_bounds = [false]}} (elements at k >= K read as 0).".format(
+                       K, BK, a.k_tiles, a.k_end, BK))
     out.append("module attributes {gpu.container_module} {")
     out.append("  gpu.module @{} {{".format(name))
     if a.smem == "global":
@@ -346,6 +382,9 @@ def gen(a):
         out.append("      {} = arith.constant {} : index".format(e.consts[v], v))
     for z in info.get("zeros", []):
         out.append("      " + z)
+    if a.partial_k:
+        out.append("      %kpad = arith.constant {} : {}".format(
+            "0.0" if elt.startswith("f") else "0", elt))
     out.extend(body.lines)
     out.append("    }")
     out.append("  }")
@@ -474,15 +513,13 @@ def gen_mma(e, a, info, tid, lane, warp, bm, bn, gA, gB, gC, sA_t, sB_t,
     accs = ["%acc{}_{}".format(mi, ni) for mi in range(MI) for ni in range(NI)]
     tys = ", ".join([cT] * nacc)
     e.emit("%res:{} = scf.for %k = {} to {} step {} iter_args({}) -> ({}) {{".format(
-        nacc, e.c(0), e.c(K), e.c(BK),
+        nacc, e.c(0), e.c(a.k_end), e.c(BK),
         ", ".join("{} = %zero".format(x) for x in accs), tys))
     e.ind += 1
     e.emit("// a. load phase: global -> shared, 16-byte vectors")
     kc = e.op("k_col", "arith.addi %k, {} : index".format(ld_col))
-    va = [e.op("ga{}".format(i), "vector.load %A[{}, {}] {{alignment = 16 : i64}} : {}, {}".format(
-        gArows[i], kc, gA, vt)) for i in range(nA)]
-    vb = [e.op("gb{}".format(i), "vector.load %B[{}, {}] {{alignment = 16 : i64}} : {}, {}".format(
-        gBrows[i], kc, gB, vt)) for i in range(nB)]
+    va = [e.op("ga{}".format(i), global_read(a, "%A", gArows[i], kc, gA, vt)) for i in range(nA)]
+    vb = [e.op("gb{}".format(i), global_read(a, "%B", gBrows[i], kc, gB, vt)) for i in range(nB)]
     for i in range(nA):
         e.emit("vector.store {}, %sA[{}, {}] {{alignment = 16 : i64}} : {}, {}".format(
             va[i], sArows[i], st_col, sA_t, vt))
@@ -596,14 +633,12 @@ def gen_sgemm(e, a, info, tid, lane, warp, bm, bn, gA, gB, gC, sA_t, sB_t):
     nacc = len(accs)
     tys = ", ".join([v4] * nacc)
     e.emit("%res:{} = scf.for %k = {} to {} step {} iter_args({}) -> ({}) {{".format(
-        nacc, e.c(0), e.c(K), e.c(BK), ", ".join("{} = %zero".format(x) for x in accs), tys))
+        nacc, e.c(0), e.c(a.k_end), e.c(BK), ", ".join("{} = %zero".format(x) for x in accs), tys))
     e.ind += 1
     e.emit("// a. load phase: global -> shared (16-byte loads, transposed scalar stores)")
     kc = e.op("k_col", "arith.addi %k, {} : index".format(ld_k))
-    va = [e.op("ga{}".format(i), "vector.load %A[{}, {}] {{alignment = 16 : i64}} : {}, {}".format(
-        gArows[i], kc, gA, v4)) for i in range(nA)]
-    vb = [e.op("gb{}".format(i), "vector.load %B[{}, {}] {{alignment = 16 : i64}} : {}, {}".format(
-        gBrows[i], kc, gB, v4)) for i in range(nB)]
+    va = [e.op("ga{}".format(i), global_read(a, "%A", gArows[i], kc, gA, v4)) for i in range(nA)]
+    vb = [e.op("gb{}".format(i), global_read(a, "%B", gBrows[i], kc, gB, v4)) for i in range(nB)]
     for src, rows, s, st in ((va, rowsA, "%sA", sA_t), (vb, rowsB, "%sB", sB_t)):
         for i, v in enumerate(src):
             for j in range(4):

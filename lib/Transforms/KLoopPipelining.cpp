@@ -970,7 +970,8 @@ mlir::pk::pipelineKLoop(RewriterBase &rewriter, KLoopInfo &info,
   KLoopInfo dynamicInfo;
   KLoopInfo *work = &info;
   if (!info.tripCount) {
-    scf::ForOp pipelinedCopy = versionOnTripCount(rewriter, info.forOp, stages);
+    scf::ForOp pipelinedCopy =
+        versionOnTripCount(rewriter, info.forOp, std::max<int64_t>(stages, 2));
     std::string why;
     Location where = pipelinedCopy.getLoc();
     FailureOr<KLoopInfo> rematched =
