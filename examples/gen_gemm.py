@@ -172,7 +172,11 @@ Lowering (tested with LLVM/MLIR 22 + CUDA 13 ptxas, sm_86 and sm_90)
                  convert-gpu-to-nvvm{use-bare-ptr-memref-call-conv=1},
                  canonicalize, cse, reconcile-unrealized-casts),
       gpu-module-to-binary{format=isa|bin toolkit=/usr/local/cuda})'
-  Kernel parameters are three bare pointers (A, B, C).  Notes:
+  Kernel parameters are three bare pointers (A, B, C).  Partial-K kernels
+  (and pk's register variants of them, which keep the masked reads) need
+  `convert-vector-to-llvm, convert-arith-to-llvm` after convert-gpu-to-nvvm:
+  MLIR 22's convert-gpu-to-nvvm does not lower vector.transfer_read (nor does
+  pk-emit-binaries; integration/test/gen/check_partial_k.py).  Notes:
   * `{alignment = 16 : i64}` on vector.load/store is needed for
     ld.global.v4 / st.shared.v4 (otherwise the element alignment is used);
     the workgroup buffers carry `{llvm.align = 16 : i64}` (attribution) or
