@@ -110,3 +110,10 @@
 // STAGES4: nvgpu.device_async_wait %{{.*}} {numGroups = 2 : i32}
 // STAGES4-REMARK: remark: pipelined: variant cp-async, 4 shared buffer(s); 4 stages need 65536 bytes of shared memory, within the sm_90 cliff of 115712 bytes for 2 blocks/SM
 // STAGES4-REMARK: remark: ptxas (sm_90): {{[0-9]+}} registers, 0 bytes spill stores, 0 bytes spill loads, 0 bytes stack frame, {{[0-9]+}} bytes shared memory + 65536 bytes dynamic shared memory; 2 blocks/SM
+
+// stages=auto on sm_90 (docs/stages.md): ~1024 cycles of compute per tile
+// against the calibrated 3000 cycles of loaded latency: 1 + ceil(3000 / 1024)
+// = 4 stages, within the budget of 7; the measured best on an H200.
+// RUN: pk-opt %examples/hgemm_f16_128x128x32.mlir --pipeline-kernel='arch=sm_90 stages=auto' -o /dev/null 2>&1 | FileCheck %s --check-prefix=AUTO
+// RUN: pk-opt %examples/igemm_i8_128x128x64.mlir --pipeline-kernel='arch=sm_90 stages=auto' -o /dev/null 2>&1 | FileCheck %s --check-prefix=AUTO
+// AUTO: remark: pipelined: variant cp-async, 4 shared buffer(s); stages=auto: a tile computes in ~1024 cycles with 2 block(s)/SM against ~3000 cycles of memory latency, so 4 tiles in flight hide it; the budget allows 7: 4 stages

@@ -14,15 +14,16 @@
 // stages=auto (docs/stages.md) on the seed's example (128 threads, 8
 // mma.sync m16n8k16 per warp and tile = 131072 FLOPs, 4 blocks/SM limited by
 // the default 128 registers):
-//   sm_90: 131072 * 4 / 2048 = 256 cycles per tile, 1 + ceil(800 / 256) = 5
-//          tiles in flight; 8 stages (32768 bytes) keep 4 blocks/SM: 5.
+//   sm_90: 131072 * 4 / 2048 = 256 cycles per tile, 1 + ceil(3000 / 256) = 13
+//          tiles in flight; the budget allows 8 (trip count 64, 8 stages =
+//          32768 bytes keep 4 blocks/SM): 8.
 //   sm_86: 131072 * 4 / 512 = 1024 cycles, 1 + ceil(500 / 1024) = 2.
 // RUN: pk-opt %S/Inputs/seed-64x64x16.mlir --pk-analyze-kloops='stages=auto arch=sm_90 report=-' -o /dev/null | FileCheck %s --check-prefix=AUTO90
 // RUN: pk-opt %S/Inputs/seed-64x64x16.mlir --pk-analyze-kloops='stages=auto arch=sm_86 report=-' -o /dev/null | FileCheck %s --check-prefix=AUTO86
 // RUN: not pk-opt %S/Inputs/seed-64x64x16.mlir --pk-analyze-kloops='stages=many' -o /dev/null 2>&1 | FileCheck %s --check-prefix=BADSTAGES
-// AUTO90: "multi_bytes":20480,"per_block_max_bytes"
-// AUTO90-SAME: "stages":5,
-// AUTO90-SAME: "stages_auto":{"budget_stages":8,"compute_cycles_per_tile":256,"latency_cycles":800,"latency_stages":5}
+// AUTO90: "multi_bytes":32768,"per_block_max_bytes"
+// AUTO90-SAME: "stages":8,
+// AUTO90-SAME: "stages_auto":{"budget_stages":8,"compute_cycles_per_tile":256,"latency_cycles":3000,"latency_stages":13}
 // AUTO86: "stages":2,
 // AUTO86-SAME: "stages_auto":{"budget_stages":8,"compute_cycles_per_tile":1024,"latency_cycles":500,"latency_stages":2}
 // BADSTAGES: error: stages must be 2 to 8 or auto, got 'many'

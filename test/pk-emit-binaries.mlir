@@ -11,6 +11,15 @@
 // RUN: FileCheck %s --check-prefix=PTX90 --input-file=%t/ptx/m.sm_90.ptx
 // RUN: pk-opt %s --pk-emit-binaries='emit=llvm out-dir=%t/llvm' -o /dev/null
 // RUN: FileCheck %s --check-prefix=LLVM --input-file=%t/llvm/m.sm_86.ll
+// Masked transfer_reads (partial tiles kept by the register variants, and the
+// unpipelined kernel) lower too.
+// RUN: pk-opt %S/Inputs/partial-k40.mlir --pipeline-kernel='variant=ldg-register emit=ptx out-dir=%t/masked' -o /dev/null
+// RUN: FileCheck %s --check-prefix=MASKED --input-file=%t/masked/m.sm_86.ptx
+// RUN: pk-opt %S/Inputs/partial-k40.mlir --pk-emit-binaries='emit=cubin out-dir=%t/masked-base cuda-path=%cuda_path' -o /dev/null 2>&1 | FileCheck %s --check-prefix=MASKED-BASE
+// MASKED: .entry partial_k40(
+// MASKED: setp.{{.*}}
+// MASKED: ld.global
+// MASKED-BASE: remark: ptxas (sm_86): {{[0-9]+}} registers
 // The IR itself is unchanged.
 // RUN: pk-opt %s --pk-emit-binaries='emit=ptx out-dir=%t/same' | FileCheck %s --check-prefix=IR
 

@@ -1,5 +1,6 @@
 // RUN: pk-opt %s -split-input-file -verify-diagnostics --pk-pipeline-kloops | FileCheck %s
 // RUN: pk-opt %s -split-input-file --pk-pipeline-kloops='stages=3 schedule=seed' -o /dev/null 2>&1 | FileCheck %s --check-prefix=STAGES3
+// RUN: pk-opt %s -split-input-file --pk-pipeline-kloops='variant=ldg-register' -o /dev/null 2>&1 | FileCheck %s --check-prefix=FORCED
 // RUN: not pk-opt %s --pk-pipeline-kloops='schedule=fancy' -o /dev/null 2>&1 | FileCheck %s --check-prefix=BADSCHEDULE
 // RUN: not pk-opt %s --pk-pipeline-kloops='variant=fastest' -o /dev/null 2>&1 | FileCheck %s --check-prefix=BADVARIANT
 // RUN: not pk-opt %s --pk-pipeline-kloops='variant=cp-async arch=sm_75' -o /dev/null 2>&1 | FileCheck %s --check-prefix=NOCPASYNC
@@ -9,6 +10,9 @@
 // The seed's order has two stages only.
 // STAGES3: remark: not pipelined; {{.*}}not pipelined: schedule=seed is the seed's two-stage order; stages=3 needs schedule=multistage
 // BADSCHEDULE: error: unknown schedule 'fancy'; expected auto, seed or multistage
+// An explicit variant names what auto would pick after the cp.async checks:
+// for K = 33 that is ldg-register, not cp-async.
+// FORCED: remark: pipelined: variant ldg-register, 2 shared buffer(s); variant=ldg-register requested (auto would pick ldg-register)
 
 // Every loop below stays untouched (checked with FileCheck on the output)
 // unless its remark says "pipelined".
@@ -95,13 +99,14 @@ module attributes {gpu.container_module} {
 // CHECK:         %[[OK:.*]] = arith.cmpi sge, %[[N]], %{{.*}} : index
 // CHECK:         scf.if %[[OK]] -> (vector<8xf32>) {
 // CHECK:           nvgpu.device_async_copy
-// CHECK:           nvgpu.device_async_wait
-// CHECK-NEXT:      gpu.barrier
+// CHECK:           nvgpu.device_async_create_group
 // CHECK:           scf.for
-// CHECK:             nvgpu.device_async_copy
-// CHECK:             vector.fma
 // CHECK:             nvgpu.device_async_wait
 // CHECK-NEXT:        gpu.barrier
+// CHECK:             nvgpu.device_async_copy
+// CHECK:             vector.fma
+// CHECK:           nvgpu.device_async_wait
+// CHECK-NEXT:      gpu.barrier
 // CHECK:           vector.fma
 // CHECK:           gpu.barrier
 // CHECK:         } else {

@@ -1,4 +1,5 @@
-// RUN: pk-opt %s -split-input-file --pk-pipeline-kloops --canonicalize --cse | FileCheck %s --check-prefix=CPA
+// RUN: pk-opt %s -split-input-file --pk-pipeline-kloops=schedule=seed --canonicalize --cse | FileCheck %s --check-prefix=CPA
+// RUN: pk-opt %s -split-input-file --pk-pipeline-kloops --canonicalize --cse | FileCheck %s --check-prefix=MS2
 // RUN: pk-opt %s -split-input-file --pk-pipeline-kloops=variant=ldg-register --canonicalize --cse | FileCheck %s --check-prefix=LDG
 // RUN: pk-opt %s -split-input-file --pk-pipeline-kloops=variant=register-prefetch --canonicalize --cse | FileCheck %s --check-prefix=RPF
 // RUN: pk-opt %s -split-input-file --pk-pipeline-kloops='stages=4' --canonicalize --cse | FileCheck %s --check-prefix=MS4
@@ -130,6 +131,29 @@ module attributes {gpu.container_module} {
 // LDG-NEXT:    %[[ED:.*]] = vector.fma %[[EXF]], %[[EXF]], %[[R]]
 // LDG-NEXT:    gpu.barrier
 // LDG-NEXT:    vector.extract %[[ED]][0]
+
+// The default order (schedule=auto = multistage) at 2 stages: the prologue
+// only commits tile 0; each iteration waits for it, synchronizes, issues tile
+// t+1 into buf[(t+1)%2], then computes buf[t%2]: one barrier per iteration.
+// MS2-LABEL: gpu.func @attr_trip3
+// MS2-DAG:     %[[C0:.*]] = arith.constant 0 : index
+// MS2-DAG:     %[[C80:.*]] = arith.constant 80 : index
+// MS2:         %[[T0:.*]] = nvgpu.device_async_copy %arg0[{{.*}}], %{{.*}}[%[[C0]], {{.*}}], 8 {bypassL1}
+// MS2-NEXT:    %[[G0:.*]] = nvgpu.device_async_create_group %[[T0]]
+// MS2-NEXT:    %[[R:.*]]:2 = scf.for %[[K:.*]] = %{{.*}} to %[[C80]] step %{{.*}} iter_args(%[[ACC:.*]] = %{{.*}}, %[[TOK:.*]] = %[[G0]])
+// MS2-NEXT:      nvgpu.device_async_wait %[[TOK]] {numGroups = 0 : i32}
+// MS2-NEXT:      gpu.barrier
+// MS2:           %[[T:.*]] = nvgpu.device_async_copy
+// MS2-NEXT:      %[[G:.*]] = nvgpu.device_async_create_group %[[T]]
+// MS2:           vector.fma
+// MS2-NEXT:      scf.yield %{{.*}}, %[[G]]
+// MS2-NEXT:    }
+// MS2-NEXT:    nvgpu.device_async_wait %[[R]]#1 {numGroups = 0 : i32}
+// MS2-NEXT:    gpu.barrier
+// MS2-NEXT:    vector.load %{{.*}}[%[[C0]],
+// MS2-NEXT:    arith.extf
+// MS2-NEXT:    vector.fma
+// MS2-NEXT:    gpu.barrier
 
 // Register prefetch keeps the single buffer: registers carry tile t+1 across
 // the compute of tile t.

@@ -167,7 +167,7 @@ def PKPipelineKLoops : Pass<"pk-pipeline-kloops", "ModuleOp"> {
     Option<"schedule", "schedule", "std::string", /*default=*/"\"auto\"",
            "cp-async order: seed (issue, commit, compute, wait, barrier; 2 "
            "stages), multistage (wait all but N-2, barrier, issue tile "
-           "t+N-1, compute), auto (seed for 2 stages, else multistage)">,
+           "t+N-1, compute), auto (multistage)">,
     Option<"skipHighRatio", "skip-high-ratio", "bool", /*default=*/"false",
            "With variant=auto, do not pipeline loops whose compute/load "
            "ratio exceeds 20 (the seed's literal rule)">,

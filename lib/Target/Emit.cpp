@@ -40,6 +40,10 @@ void mlir::pk::buildLoweringPipeline(OpPassManager &pm,
   ConvertGpuOpsToNVVMOpsOptions toNVVM;
   toNVVM.useBarePtrCallConv = barePtr;
   gpuPm.addPass(createConvertGpuOpsToNVVMOps(toNVVM));
+  // Masked vector.transfer_read (partial tiles in the register variants)
+  // leaves vector and arith ops that convert-gpu-to-nvvm does not lower.
+  gpuPm.addPass(createConvertVectorToLLVMPass());
+  gpuPm.addPass(createArithToLLVMConversionPass());
   gpuPm.addPass(createCanonicalizerPass());
   gpuPm.addPass(createCSEPass());
   gpuPm.addPass(createReconcileUnrealizedCastsPass());

@@ -926,9 +926,11 @@ mlir::pk::pipelineKLoop(RewriterBase &rewriter, KLoopInfo &info,
     return bail("stages=" + Twine(options.stages) + ": pk supports 2 to 8");
   int64_t stages = getEffectiveStages(info, options);
   PipelineSchedule schedule = options.schedule;
+  // The multistage order measured faster than the seed's at 2 stages too
+  // (HGEMM 328.7 vs 301.9 TFLOP/s, IGEMM 661.0 vs 593.4 TOP/s on an H200:
+  // integration/results/2026-11-29-h200-stages).
   if (schedule == PipelineSchedule::Auto)
-    schedule =
-        stages > 2 ? PipelineSchedule::Multistage : PipelineSchedule::Seed;
+    schedule = PipelineSchedule::Multistage;
   if (variant == PipelineVariant::CpAsync &&
       schedule == PipelineSchedule::Seed && stages != 2)
     return bail("schedule=seed is the seed's two-stage order; stages=" +

@@ -137,13 +137,38 @@ struct PipelineKLoopsPass final
       return "";
     }
     KLoopBudget budget = analyzeBudget(*info, target, options);
+    // What variant=auto picks: the seed's rule (analyzeBudget), then what
+    // the copies allow.
+    SmallVector<std::string> autoReasons(budget.reasons);
+    PipelineVariant autoChoice = budget.variant;
+    std::string cpAsyncWhy;
+    FailureOr<int64_t> width = getCpAsyncCopyWidth(*info, cpAsyncWhy);
+    if (autoChoice == PipelineVariant::CpAsync) {
+      if (failed(width)) {
+        autoChoice = PipelineVariant::LdgRegister;
+        autoReasons.push_back("cp.async not possible: " + cpAsyncWhy +
+                              "; falling back to ldg-register");
+      } else if (*width < 16) {
+        // Measured: SGEMM with 4-byte cp.async (transposed tile stores) ran
+        // 0.84x its baseline on an H200, ldg-register 1.16x
+        // (integration/results/2026-11-29-h200-pipelining).
+        autoChoice = PipelineVariant::LdgRegister;
+        autoReasons.push_back(llvm::formatv(
+            "cp.async would copy only {0} bytes per instruction (16-byte "
+            "copies need contiguous, 16-byte aligned tiles); narrow cp.async "
+            "measured slower than ldg-register on an H200: ldg-register "
+            "(variant=cp-async forces it)",
+            *width));
+      }
+    }
+
     SmallVector<std::string> reasons;
-    PipelineVariant chosen = budget.variant;
+    PipelineVariant chosen = autoChoice;
     if (forced) {
       chosen = *forced;
       reasons.push_back(("variant=" + stringifyPipelineVariant(chosen) +
                          " requested (auto would pick " +
-                         stringifyPipelineVariant(budget.variant) + ")")
+                         stringifyPipelineVariant(autoChoice) + ")")
                             .str());
       if (chosen != PipelineVariant::RegisterPrefetch &&
           (budget.exceedsPerBlockMax || budget.crossesCliff))
@@ -152,28 +177,13 @@ struct PipelineKLoopsPass final
             "(blocks/SM {3} -> {4})",
             budget.smemMultiBytes, budget.stages, target.arch,
             budget.single.blocksPerSM, budget.multi.blocksPerSM));
-    } else {
-      llvm::append_range(reasons, budget.reasons);
-    }
-    if (chosen == PipelineVariant::CpAsync) {
-      std::string why;
-      FailureOr<int64_t> width = getCpAsyncCopyWidth(*info, why);
-      if (failed(width)) {
+      if (chosen == PipelineVariant::CpAsync && failed(width)) {
         chosen = PipelineVariant::LdgRegister;
-        reasons.push_back("cp.async not possible: " + why +
+        reasons.push_back("cp.async not possible: " + cpAsyncWhy +
                           "; falling back to ldg-register");
-      } else if (!forced && *width < 16) {
-        // Measured: SGEMM with 4-byte cp.async (transposed tile stores) ran
-        // 0.84x its baseline on an H200, ldg-register 1.16x
-        // (integration/results/2026-11-29-h200-pipelining).
-        chosen = PipelineVariant::LdgRegister;
-        reasons.push_back(llvm::formatv(
-            "cp.async would copy only {0} bytes per instruction (16-byte "
-            "copies need contiguous, 16-byte aligned tiles); narrow cp.async "
-            "measured slower than ldg-register on an H200: ldg-register "
-            "(variant=cp-async forces it)",
-            *width));
       }
+    } else {
+      reasons = std::move(autoReasons);
     }
 
     llvm::json::Object json = toJSON(*info, budget);

@@ -91,6 +91,12 @@ static cl::opt<bool>
                            "annotated, instead of the elided excerpt"),
                   cl::cat(toolCategory));
 
+static cl::opt<unsigned> stagesOpt(
+    "stages",
+    cl::desc("Pipeline stages of the pipelined kernel: its epilogue computes "
+             "stages - 1 tiles outside the loop (compute_total)"),
+    cl::init(2), cl::cat(toolCategory));
+
 static cl::opt<double> ffmaOverlap(
     "ffma-overlap",
     cl::desc("FP32 (FFMA) kernels: loads_before_compute passes when at least "
@@ -252,6 +258,9 @@ struct KernelAnalysis {
   unsigned barriersBetweenLoadAndCompute = 0;
   std::optional<size_t> firstBarrierBetween;
   std::optional<size_t> barrierAfterCompute;
+  /// The barrier is at the top of the loop (before the next tile's loads),
+  /// reached from the last compute through the back edge.
+  bool barrierAfterComputeWraps = false;
 
   // Whole-kernel numbers.
   unsigned totalCompute = 0, computeBeforeLoop = 0, computeAfterLoop = 0;
@@ -790,6 +799,19 @@ static KernelAnalysis analyzeKernel(const Kernel &kernel) {
         break;
       }
     }
+    // The multistage order synchronizes at the top of the iteration: the
+    // barrier before the next tile's loads follows this tile's compute
+    // across the back edge.
+    if (!result.barrierAfterCompute && result.firstLoad &&
+        *result.firstLoad < *result.firstCompute) {
+      for (size_t i = loop.begin; i < *result.firstLoad; ++i) {
+        if (classes[i] == InstClass::Barrier) {
+          result.barrierAfterCompute = i;
+          result.barrierAfterComputeWraps = true;
+          break;
+        }
+      }
+    }
   }
   return result;
 }
@@ -950,6 +972,9 @@ static CheckResult checkBarrierAfterCompute(const KernelAnalysis &analysis) {
     check.detail =
         "BAR.SYNC " + addressOf(analysis, *analysis.barrierAfterCompute) +
         " after last compute " + addressOf(analysis, *analysis.lastCompute);
+    if (analysis.barrierAfterComputeWraps)
+      check.detail += " (at the top of the next iteration, before its loads: "
+                      "the multistage order)";
   } else {
     check.status = CheckResult::Fail;
     check.detail = "no BAR.SYNC between last compute " +
@@ -1090,8 +1115,9 @@ static CheckResult checkComputeTotal(const KernelAnalysis &analysis,
   // at most min(baseline_unroll - 1, outside / tile) of them.
   int64_t baselineRemainder =
       std::min<int64_t>(cmp.baselineUnroll - 1, cmp.outsideCompute / tile);
-  int64_t minTiles = 1 - baselineRemainder;
-  int64_t maxTiles = cmp.pipelinedUnroll;
+  int64_t epilogueTiles = std::max<int64_t>(int64_t(stagesOpt) - 1, 1);
+  int64_t minTiles = epilogueTiles - baselineRemainder;
+  int64_t maxTiles = epilogueTiles - 1 + cmp.pipelinedUnroll;
   addValue(check, "peeled_compute", peeled);
   bool wholeTiles = peeled % tile == 0;
   int64_t tiles = peeled / tile;
@@ -1108,8 +1134,11 @@ static CheckResult checkComputeTotal(const KernelAnalysis &analysis,
   else
     check.detail += ", not a multiple of " + std::to_string(tile) + " per tile";
   if (minTiles == maxTiles)
-    check.detail += ok ? " (the peeled epilogue)"
-                       : "; expected exactly 1 tile (the peeled epilogue)";
+    check.detail +=
+        ok ? " (the peeled epilogue)"
+           : "; expected exactly " + std::to_string(minTiles) +
+                 " tile(s) (the peeled epilogue of --stages=" +
+                 std::to_string(unsigned(stagesOpt)) + ")";
   else
     check.detail += "; expected " + std::to_string(minTiles) + ".." +
                     std::to_string(maxTiles) +
