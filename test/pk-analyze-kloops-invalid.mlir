@@ -284,7 +284,7 @@ module attributes {gpu.container_module} {
       %c256 = arith.constant 256 : index
       %tid = gpu.thread_id x
       %zero = arith.constant dense<0.0> : vector<4xf32>
-      // expected-remark @below {{not a pk K-loop: workgroup attribution #0 has a dynamic shape or non-scalar elements}}
+      // expected-remark @below {{not a pk K-loop: workgroup attribution #0 has a dynamic shape or elements that are not whole-byte integers or floats}}
       %r = scf.for %k = %c0 to %c256 step %c16 iter_args(%acc = %zero) -> (vector<4xf32>) {
         %a = vector.load %A[%tid, %k] : memref<128x256xf32>, vector<4xf32>
         memref.store %a, %sA[%tid, %c0] : memref<128x4xvector<4xf32>, 3>

@@ -1,6 +1,7 @@
 // RUN: pk-opt %s -split-input-file -verify-diagnostics --pk-pipeline-kloops | FileCheck %s
 // RUN: pk-opt %s -split-input-file --pk-pipeline-kloops='stages=3 schedule=seed' -o /dev/null 2>&1 | FileCheck %s --check-prefix=STAGES3
 // RUN: pk-opt %s -split-input-file --pk-pipeline-kloops='variant=ldg-register' -o /dev/null 2>&1 | FileCheck %s --check-prefix=FORCED
+// RUN: pk-opt %S/Inputs/seed-64x64x16.mlir --pk-pipeline-kloops 2>/dev/null | pk-opt --pk-pipeline-kloops -o /dev/null 2>&1 | FileCheck %s --check-prefix=AGAIN
 // RUN: not pk-opt %s --pk-pipeline-kloops='schedule=fancy' -o /dev/null 2>&1 | FileCheck %s --check-prefix=BADSCHEDULE
 // RUN: not pk-opt %s --pk-pipeline-kloops='variant=fastest' -o /dev/null 2>&1 | FileCheck %s --check-prefix=BADVARIANT
 // RUN: not pk-opt %s --pk-pipeline-kloops='variant=cp-async arch=sm_75' -o /dev/null 2>&1 | FileCheck %s --check-prefix=NOCPASYNC
@@ -9,6 +10,8 @@
 // NOCPASYNC: error: variant=cp-async needs cp.async (sm_80 and later); sm_75 has none
 // The seed's order has two stages only.
 // STAGES3: remark: not pipelined; {{.*}}not pipelined: schedule=seed is the seed's two-stage order; stages=3 needs schedule=multistage
+// pk leaves its own output alone.
+// AGAIN: remark: not pipelined: not a pk K-loop: loop already pipelined by pk (pk.pipelined)
 // BADSCHEDULE: error: unknown schedule 'fancy'; expected auto, seed or multistage
 // An explicit variant names what auto would pick after the cp.async checks:
 // for K = 33 that is ldg-register, not cp-async.
@@ -345,3 +348,524 @@ module attributes {gpu.container_module} {
 // CHECK-LABEL: gpu.func @partial_k33
 // CHECK-NOT:     nvgpu.device_async_copy
 // CHECK:         vector.transfer_read %arg0[{{.*}}], %{{.*}} : memref<64x33xf16>, vector<8xf16>
+
+// -----
+
+// A copied tile read after the loop: which stage holds the last tile depends on the trip count, so pk does not multi-buffer it.
+module attributes {gpu.container_module} {
+  gpu.module @m {
+    gpu.func @tile_read_after_loop(%A: memref<64x1024xf16>, %out: memref<64xf32>)
+        workgroup(%s: memref<64x32xf16, #gpu.address_space<workgroup>>)
+        kernel attributes {known_block_size = array<i32: 256, 1, 1>} {
+      %c0 = arith.constant 0 : index
+      %c4 = arith.constant 4 : index
+      %c8 = arith.constant 8 : index
+      %c32 = arith.constant 32 : index
+      %c1024 = arith.constant 1024 : index
+      %tid = gpu.thread_id x
+      %row = arith.divui %tid, %c4 : index
+      %q = arith.remui %tid, %c4 : index
+      %col = arith.muli %q, %c8 : index
+      %init = arith.constant dense<0.0> : vector<8xf32>
+      // expected-remark @below {{copied buffer workgroup attribution #0 is also accessed}}
+      %r = scf.for %k = %c0 to %c1024 step %c32 iter_args(%acc = %init) -> (vector<8xf32>) {
+        %gk = arith.addi %k, %col : index
+        %v = vector.load %A[%row, %gk] : memref<64x1024xf16>, vector<8xf16>
+        vector.store %v, %s[%row, %col] : memref<64x32xf16, #gpu.address_space<workgroup>>, vector<8xf16>
+        gpu.barrier
+        %x = vector.load %s[%row, %col] : memref<64x32xf16, #gpu.address_space<workgroup>>, vector<8xf16>
+        %xf = arith.extf %x : vector<8xf16> to vector<8xf32>
+        %d = vector.fma %xf, %xf, %acc : vector<8xf32>
+        gpu.barrier
+        scf.yield %d : vector<8xf32>
+      }
+      %last = vector.load %s[%row, %col] : memref<64x32xf16, #gpu.address_space<workgroup>>, vector<8xf16>
+      %l0 = vector.extract %last[0] : f16 from vector<8xf16>
+      %lf = arith.extf %l0 : f16 to f32
+      memref.store %lf, %out[%tid] : memref<64xf32>
+      %e = vector.extract %r[0] : f32 from vector<8xf32>
+      memref.store %e, %out[%row] : memref<64xf32>
+      gpu.return
+    }
+  }
+}
+// CHECK-LABEL: gpu.func @tile_read_after_loop
+// CHECK-NOT:     nvgpu.device_async_copy
+// CHECK:         gpu.return
+
+// -----
+
+// Part of a copied buffer written before the loop would reach one stage only.
+module attributes {gpu.container_module} {
+  gpu.module @m {
+    gpu.func @tile_written_before_loop(%A: memref<64x1024xf16>, %out: memref<64xf32>)
+        workgroup(%s: memref<65x32xf16, #gpu.address_space<workgroup>>)
+        kernel attributes {known_block_size = array<i32: 256, 1, 1>} {
+      %c0 = arith.constant 0 : index
+      %c4 = arith.constant 4 : index
+      %c8 = arith.constant 8 : index
+      %c32 = arith.constant 32 : index
+      %c1024 = arith.constant 1024 : index
+      %tid = gpu.thread_id x
+      %row = arith.divui %tid, %c4 : index
+      %q = arith.remui %tid, %c4 : index
+      %col = arith.muli %q, %c8 : index
+      %c64 = arith.constant 64 : index
+      %ones = arith.constant dense<1.0> : vector<8xf16>
+      vector.store %ones, %s[%c64, %c0] : memref<65x32xf16, #gpu.address_space<workgroup>>, vector<8xf16>
+      %init = arith.constant dense<0.0> : vector<8xf32>
+      // expected-remark @below {{copied buffer workgroup attribution #0 is also accessed}}
+      %r = scf.for %k = %c0 to %c1024 step %c32 iter_args(%acc = %init) -> (vector<8xf32>) {
+        %gk = arith.addi %k, %col : index
+        %v = vector.load %A[%row, %gk] : memref<64x1024xf16>, vector<8xf16>
+        vector.store %v, %s[%row, %col] : memref<65x32xf16, #gpu.address_space<workgroup>>, vector<8xf16>
+        gpu.barrier
+        %x = vector.load %s[%row, %col] : memref<65x32xf16, #gpu.address_space<workgroup>>, vector<8xf16>
+        %y = vector.load %s[%c64, %c0] : memref<65x32xf16, #gpu.address_space<workgroup>>, vector<8xf16>
+        %xy = arith.mulf %x, %y : vector<8xf16>
+        %xf = arith.extf %xy : vector<8xf16> to vector<8xf32>
+        %d = vector.fma %xf, %xf, %acc : vector<8xf32>
+        gpu.barrier
+        scf.yield %d : vector<8xf32>
+      }
+      %e = vector.extract %r[0] : f32 from vector<8xf32>
+      memref.store %e, %out[%row] : memref<64xf32>
+      gpu.return
+    }
+  }
+}
+// CHECK-LABEL: gpu.func @tile_written_before_loop
+// CHECK-NOT:     nvgpu.device_async_copy
+// CHECK:         gpu.return
+
+// -----
+
+// A loop that already rotates its buffers by the induction variable.
+module attributes {gpu.container_module} {
+  gpu.module @m {
+    gpu.func @hand_double_buffered(%A: memref<64x1056xf16>, %out: memref<64xf32>)
+        workgroup(%s: memref<2x64x32xf16, #gpu.address_space<workgroup>>)
+        kernel attributes {known_block_size = array<i32: 256, 1, 1>} {
+      %c0 = arith.constant 0 : index
+      %c1 = arith.constant 1 : index
+      %c2 = arith.constant 2 : index
+      %c4 = arith.constant 4 : index
+      %c8 = arith.constant 8 : index
+      %c32 = arith.constant 32 : index
+      %tid = gpu.thread_id x
+      %row = arith.divui %tid, %c4 : index
+      %q = arith.remui %tid, %c4 : index
+      %col = arith.muli %q, %c8 : index
+      // hand prologue: tile 0 into s[0]
+      %v0 = vector.load %A[%row, %col] : memref<64x1056xf16>, vector<8xf16>
+      vector.store %v0, %s[%c0, %row, %col] : memref<2x64x32xf16, #gpu.address_space<workgroup>>, vector<8xf16>
+      gpu.barrier
+      %init = arith.constant dense<0.0> : vector<8xf32>
+      // expected-remark @below {{an index into copied buffer workgroup attribution #0}}
+      %r = scf.for %t = %c0 to %c32 step %c1 iter_args(%acc = %init) -> (vector<8xf32>) {
+        // load tile t+1 into s[(t+1)%2]
+        %t1 = arith.addi %t, %c1 : index
+        %nb = arith.remui %t1, %c2 : index
+        %k1 = arith.muli %t1, %c32 : index
+        %gk = arith.addi %k1, %col : index
+        %v = vector.load %A[%row, %gk] : memref<64x1056xf16>, vector<8xf16>
+        vector.store %v, %s[%nb, %row, %col] : memref<2x64x32xf16, #gpu.address_space<workgroup>>, vector<8xf16>
+        gpu.barrier
+        // compute tile t from s[t%2]
+        %cb = arith.remui %t, %c2 : index
+        %x = vector.load %s[%cb, %row, %col] : memref<2x64x32xf16, #gpu.address_space<workgroup>>, vector<8xf16>
+        %xf = arith.extf %x : vector<8xf16> to vector<8xf32>
+        %d = vector.fma %xf, %xf, %acc : vector<8xf32>
+        gpu.barrier
+        scf.yield %d : vector<8xf32>
+      }
+      %e = vector.extract %r[0] : f32 from vector<8xf32>
+      memref.store %e, %out[%row] : memref<64xf32>
+      gpu.return
+    }
+  }
+}
+// CHECK-LABEL: gpu.func @hand_double_buffered
+// CHECK-NOT:     nvgpu.device_async_copy
+// CHECK:         gpu.return
+
+// -----
+
+// A workgroup memref.global also read by another function of the gpu.module.
+module attributes {gpu.container_module} {
+  gpu.module @m {
+    memref.global "private" @sA : memref<64x32xf16, 3>
+    func.func @helper(%i: index) -> f16 {
+      %g = memref.get_global @sA : memref<64x32xf16, 3>
+      %v = memref.load %g[%i, %i] : memref<64x32xf16, 3>
+      return %v : f16
+    }
+    gpu.func @global_shared_with_helper(%A: memref<64x1024xf16>, %out: memref<64xf32>)
+        
+        kernel attributes {known_block_size = array<i32: 256, 1, 1>} {
+      %c0 = arith.constant 0 : index
+      %c4 = arith.constant 4 : index
+      %c8 = arith.constant 8 : index
+      %c32 = arith.constant 32 : index
+      %c1024 = arith.constant 1024 : index
+      %tid = gpu.thread_id x
+      %row = arith.divui %tid, %c4 : index
+      %q = arith.remui %tid, %c4 : index
+      %col = arith.muli %q, %c8 : index
+      %s = memref.get_global @sA : memref<64x32xf16, 3>
+      %init = arith.constant dense<0.0> : vector<8xf32>
+      // expected-remark @below {{copied buffer @sA is also used}}
+      %r = scf.for %k = %c0 to %c1024 step %c32 iter_args(%acc = %init) -> (vector<8xf32>) {
+        %gk = arith.addi %k, %col : index
+        %v = vector.load %A[%row, %gk] : memref<64x1024xf16>, vector<8xf16>
+        vector.store %v, %s[%row, %col] : memref<64x32xf16, 3>, vector<8xf16>
+        gpu.barrier
+        %x = vector.load %s[%row, %col] : memref<64x32xf16, 3>, vector<8xf16>
+        %xf = arith.extf %x : vector<8xf16> to vector<8xf32>
+        %d = vector.fma %xf, %xf, %acc : vector<8xf32>
+        gpu.barrier
+        scf.yield %d : vector<8xf32>
+      }
+      %h = func.call @helper(%row) : (index) -> f16
+      %hf = arith.extf %h : f16 to f32
+      memref.store %hf, %out[%tid] : memref<64xf32>
+      %e = vector.extract %r[0] : f32 from vector<8xf32>
+      memref.store %e, %out[%row] : memref<64xf32>
+      gpu.return
+    }
+  }
+}
+// CHECK-LABEL: gpu.func @global_shared_with_helper
+// CHECK-NOT:     nvgpu.device_async_copy
+// CHECK:         gpu.return
+
+// -----
+
+// Two K-loops copying into the same tile: neither is multi-buffered.
+module attributes {gpu.container_module} {
+  gpu.module @m {
+    gpu.func @two_loops_one_tile(%A: memref<64x1024xf16>, %out: memref<64xf32>)
+        workgroup(%s: memref<64x32xf16, #gpu.address_space<workgroup>>)
+        kernel attributes {known_block_size = array<i32: 256, 1, 1>} {
+      %c0 = arith.constant 0 : index
+      %c4 = arith.constant 4 : index
+      %c8 = arith.constant 8 : index
+      %c32 = arith.constant 32 : index
+      %c1024 = arith.constant 1024 : index
+      %tid = gpu.thread_id x
+      %row = arith.divui %tid, %c4 : index
+      %q = arith.remui %tid, %c4 : index
+      %col = arith.muli %q, %c8 : index
+      %init = arith.constant dense<0.0> : vector<8xf32>
+      // expected-remark @below {{copied buffer workgroup attribution #0 is also accessed}}
+      %r = scf.for %k = %c0 to %c1024 step %c32 iter_args(%acc = %init) -> (vector<8xf32>) {
+        %gk = arith.addi %k, %col : index
+        %v = vector.load %A[%row, %gk] : memref<64x1024xf16>, vector<8xf16>
+        vector.store %v, %s[%row, %col] : memref<64x32xf16, #gpu.address_space<workgroup>>, vector<8xf16>
+        gpu.barrier
+        %x = vector.load %s[%row, %col] : memref<64x32xf16, #gpu.address_space<workgroup>>, vector<8xf16>
+        %xf = arith.extf %x : vector<8xf16> to vector<8xf32>
+        %d = vector.fma %xf, %xf, %acc : vector<8xf32>
+        gpu.barrier
+        scf.yield %d : vector<8xf32>
+      }
+      // expected-remark @below {{copied buffer workgroup attribution #0 is also accessed}}
+      %r2 = scf.for %k = %c0 to %c1024 step %c32 iter_args(%acc = %r) -> (vector<8xf32>) {
+        %gk = arith.addi %k, %col : index
+        %v = vector.load %A[%row, %gk] : memref<64x1024xf16>, vector<8xf16>
+        vector.store %v, %s[%row, %col] : memref<64x32xf16, #gpu.address_space<workgroup>>, vector<8xf16>
+        gpu.barrier
+        %x = vector.load %s[%row, %col] : memref<64x32xf16, #gpu.address_space<workgroup>>, vector<8xf16>
+        %xf = arith.extf %x : vector<8xf16> to vector<8xf32>
+        %d = vector.fma %xf, %xf, %acc : vector<8xf32>
+        gpu.barrier
+        scf.yield %d : vector<8xf32>
+      }
+      %e = vector.extract %r2[0] : f32 from vector<8xf32>
+      memref.store %e, %out[%row] : memref<64xf32>
+      gpu.return
+    }
+  }
+}
+// CHECK-LABEL: gpu.func @two_loops_one_tile
+// CHECK-NOT:     nvgpu.device_async_copy
+// CHECK:         gpu.return
+
+// -----
+
+// Every copy sits in a nested loop: no copy in the body carries the cp.async group token, and ldg-register cannot hoist the stores.
+module attributes {gpu.container_module} {
+  gpu.module @m {
+    gpu.func @only_nested_copies(%A: memref<64x1024xf16>, %out: memref<64xf32>)
+        workgroup(%s: memref<64x32xf16, #gpu.address_space<workgroup>>)
+        kernel attributes {known_block_size = array<i32: 256, 1, 1>} {
+      %c0 = arith.constant 0 : index
+      %c4 = arith.constant 4 : index
+      %c8 = arith.constant 8 : index
+      %c32 = arith.constant 32 : index
+      %c1024 = arith.constant 1024 : index
+      %tid = gpu.thread_id x
+      %row = arith.divui %tid, %c8 : index
+      %q = arith.remui %tid, %c4 : index
+      %col = arith.muli %q, %c8 : index
+      %init = arith.constant dense<0.0> : vector<8xf32>
+      // expected-remark @below {{cp.async needs at least one copy directly in the K-loop body (all copies are in nested loops)}}
+      %r = scf.for %k = %c0 to %c1024 step %c32 iter_args(%acc = %init) -> (vector<8xf32>) {
+        %c2n = arith.constant 2 : index
+        %c1n = arith.constant 1 : index
+        scf.for %j = %c0 to %c2n step %c1n {
+          %jj = arith.muli %j, %c32 : index
+          %r2 = arith.addi %row, %jj : index
+          %gk = arith.addi %k, %col : index
+          %v = vector.load %A[%r2, %gk] : memref<64x1024xf16>, vector<8xf16>
+          vector.store %v, %s[%r2, %col] : memref<64x32xf16, #gpu.address_space<workgroup>>, vector<8xf16>
+        }
+        gpu.barrier
+        %x = vector.load %s[%row, %col] : memref<64x32xf16, #gpu.address_space<workgroup>>, vector<8xf16>
+        %xf = arith.extf %x : vector<8xf16> to vector<8xf32>
+        %d = vector.fma %xf, %xf, %acc : vector<8xf32>
+        gpu.barrier
+        scf.yield %d : vector<8xf32>
+      }
+      %e = vector.extract %r[0] : f32 from vector<8xf32>
+      memref.store %e, %out[%row] : memref<64xf32>
+      gpu.return
+    }
+  }
+}
+// CHECK-LABEL: gpu.func @only_nested_copies
+// CHECK-NOT:     nvgpu.device_async_copy
+// CHECK:         gpu.return
+
+// -----
+
+// Sub-byte element types are not supported.
+module attributes {gpu.container_module} {
+  gpu.module @m {
+    // expected-note @below {{here}}
+    gpu.func @sub_byte_tile(%A: memref<64x1024xi4>, %out: memref<64xf32>)
+        workgroup(%s: memref<64x64xi4, #gpu.address_space<workgroup>>)
+        kernel attributes {known_block_size = array<i32: 256, 1, 1>} {
+      %c0 = arith.constant 0 : index
+      %c4 = arith.constant 4 : index
+      %c8 = arith.constant 8 : index
+      %c32 = arith.constant 32 : index
+      %c1024 = arith.constant 1024 : index
+      %tid = gpu.thread_id x
+      %row = arith.divui %tid, %c4 : index
+      %q = arith.remui %tid, %c4 : index
+      %c16 = arith.constant 16 : index
+      %col = arith.muli %q, %c16 : index
+      %init = arith.constant dense<0.0> : vector<8xf32>
+      // expected-remark @below {{not a pk K-loop: workgroup attribution #0 has a dynamic shape or elements that are not whole-byte integers or }}
+      %r = scf.for %k = %c0 to %c1024 step %c32 iter_args(%acc = %init) -> (vector<8xf32>) {
+        %gk = arith.addi %k, %col : index
+        %v = vector.load %A[%row, %gk] : memref<64x1024xi4>, vector<32xi4>
+        vector.store %v, %s[%row, %col] : memref<64x64xi4, #gpu.address_space<workgroup>>, vector<32xi4>
+        gpu.barrier
+        %x = vector.load %s[%row, %col] : memref<64x64xi4, #gpu.address_space<workgroup>>, vector<32xi4>
+        %xs = vector.extract_strided_slice %x {offsets = [0], sizes = [8], strides = [1]} : vector<32xi4> to vector<8xi4>
+        %xf = arith.sitofp %xs : vector<8xi4> to vector<8xf32>
+        %d = vector.fma %xf, %xf, %acc : vector<8xf32>
+        gpu.barrier
+        scf.yield %d : vector<8xf32>
+      }
+      %e = vector.extract %r[0] : f32 from vector<8xf32>
+      memref.store %e, %out[%row] : memref<64xf32>
+      gpu.return
+    }
+  }
+}
+// CHECK-LABEL: gpu.func @sub_byte_tile
+// CHECK-NOT:     nvgpu.device_async_copy
+// CHECK:         gpu.return
+
+// -----
+
+// Unsigned loop bounds are not supported.
+module attributes {gpu.container_module} {
+  gpu.module @m {
+    gpu.func @unsigned_loop(%A: memref<64x1024xf16>, %out: memref<64xf32>)
+        workgroup(%s: memref<64x32xf16, #gpu.address_space<workgroup>>)
+        kernel attributes {known_block_size = array<i32: 256, 1, 1>} {
+      %c0 = arith.constant 0 : index
+      %c4 = arith.constant 4 : index
+      %c8 = arith.constant 8 : index
+      %c32 = arith.constant 32 : index
+      %c1024 = arith.constant 1024 : index
+      %tid = gpu.thread_id x
+      %row = arith.divui %tid, %c4 : index
+      %q = arith.remui %tid, %c4 : index
+      %col = arith.muli %q, %c8 : index
+      %c0i = arith.constant 0 : i32
+      %c1024i = arith.constant 1024 : i32
+      %c32i = arith.constant 32 : i32
+      %init = arith.constant dense<0.0> : vector<8xf32>
+      // expected-remark @below {{not a pk K-loop: unsigned loop bounds are not supported}}
+      %r = scf.for unsigned %ki = %c0i to %c1024i step %c32i iter_args(%acc = %init) -> (vector<8xf32>) : i32 {
+        %k = arith.index_cast %ki : i32 to index
+        %gk = arith.addi %k, %col : index
+        %v = vector.load %A[%row, %gk] : memref<64x1024xf16>, vector<8xf16>
+        vector.store %v, %s[%row, %col] : memref<64x32xf16, #gpu.address_space<workgroup>>, vector<8xf16>
+        gpu.barrier
+        %x = vector.load %s[%row, %col] : memref<64x32xf16, #gpu.address_space<workgroup>>, vector<8xf16>
+        %xf = arith.extf %x : vector<8xf16> to vector<8xf32>
+        %d = vector.fma %xf, %xf, %acc : vector<8xf32>
+        gpu.barrier
+        scf.yield %d : vector<8xf32>
+      }
+      %e = vector.extract %r[0] : f32 from vector<8xf32>
+      memref.store %e, %out[%row] : memref<64xf32>
+      gpu.return
+    }
+  }
+}
+// CHECK-LABEL: gpu.func @unsigned_loop
+// CHECK-NOT:     nvgpu.device_async_copy
+// CHECK:         gpu.return
+
+// -----
+
+// An iter_arg yielded unchanged is not an accumulator.
+module attributes {gpu.container_module} {
+  gpu.module @m {
+    gpu.func @passthrough_iter_arg(%A: memref<64x1024xf16>, %out: memref<64xf32>)
+        workgroup(%s: memref<64x32xf16, #gpu.address_space<workgroup>>)
+        kernel attributes {known_block_size = array<i32: 256, 1, 1>} {
+      %c0 = arith.constant 0 : index
+      %c4 = arith.constant 4 : index
+      %c8 = arith.constant 8 : index
+      %c32 = arith.constant 32 : index
+      %c1024 = arith.constant 1024 : index
+      %tid = gpu.thread_id x
+      %row = arith.divui %tid, %c4 : index
+      %q = arith.remui %tid, %c4 : index
+      %col = arith.muli %q, %c8 : index
+      %init = arith.constant dense<0.0> : vector<8xf32>
+      // expected-remark @below {{not a pk K-loop: accumulator #1 is not computed in the loop body (yielded unchanged or from outside)}}
+      %r:2 = scf.for %k = %c0 to %c1024 step %c32 iter_args(%acc = %init, %pp = %init) -> (vector<8xf32>, vector<8xf32>) {
+        %gk = arith.addi %k, %col : index
+        %v = vector.load %A[%row, %gk] : memref<64x1024xf16>, vector<8xf16>
+        vector.store %v, %s[%row, %col] : memref<64x32xf16, #gpu.address_space<workgroup>>, vector<8xf16>
+        gpu.barrier
+        %x = vector.load %s[%row, %col] : memref<64x32xf16, #gpu.address_space<workgroup>>, vector<8xf16>
+        %xf = arith.extf %x : vector<8xf16> to vector<8xf32>
+        %d = vector.fma %xf, %xf, %acc : vector<8xf32>
+        gpu.barrier
+        // expected-note @below {{here}}
+        scf.yield %d, %pp : vector<8xf32>, vector<8xf32>
+      }
+      %e = vector.extract %r#0[0] : f32 from vector<8xf32>
+      memref.store %e, %out[%row] : memref<64xf32>
+      gpu.return
+    }
+  }
+}
+// CHECK-LABEL: gpu.func @passthrough_iter_arg
+// CHECK-NOT:     nvgpu.device_async_copy
+// CHECK:         gpu.return
+
+// -----
+
+// Dynamic shared memory of unknown size: the budget cannot be computed.
+module attributes {gpu.container_module} {
+  gpu.module @m {
+    // expected-note @below {{here}}
+    gpu.func @foreign_dynamic_smem(%A: memref<64x1024xf16>, %out: memref<64xf32>)
+        workgroup(%s: memref<64x128xf16, #gpu.address_space<workgroup>>)
+        kernel attributes {known_block_size = array<i32: 256, 1, 1>} {
+      %c0 = arith.constant 0 : index
+      %c4 = arith.constant 4 : index
+      %c8 = arith.constant 8 : index
+      %c32 = arith.constant 32 : index
+      %c1024 = arith.constant 1024 : index
+      %tid = gpu.thread_id x
+      %row = arith.divui %tid, %c4 : index
+      %q = arith.remui %tid, %c4 : index
+      %col = arith.muli %q, %c8 : index
+      %init = arith.constant dense<0.0> : vector<8xf32>
+      // expected-remark @below {{not a pk K-loop: kernel uses gpu.dynamic_shared_memory of unknown size}}
+      %r = scf.for %k = %c0 to %c1024 step %c32 iter_args(%acc = %init) -> (vector<8xf32>) {
+        %gk = arith.addi %k, %col : index
+        %v = vector.load %A[%row, %gk] : memref<64x1024xf16>, vector<8xf16>
+        vector.store %v, %s[%row, %col] : memref<64x128xf16, #gpu.address_space<workgroup>>, vector<8xf16>
+        gpu.barrier
+        %x = vector.load %s[%row, %col] : memref<64x128xf16, #gpu.address_space<workgroup>>, vector<8xf16>
+        %xf = arith.extf %x : vector<8xf16> to vector<8xf32>
+        %d = vector.fma %xf, %xf, %acc : vector<8xf32>
+        gpu.barrier
+        scf.yield %d : vector<8xf32>
+      }
+      %dyn = gpu.dynamic_shared_memory : memref<?xi8, #gpu.address_space<workgroup>>
+      %cz = arith.constant 0 : index
+      %cv = memref.view %dyn[%cz][] : memref<?xi8, #gpu.address_space<workgroup>> to memref<64x8xf32, #gpu.address_space<workgroup>>
+      vector.store %r, %cv[%row, %c0] : memref<64x8xf32, #gpu.address_space<workgroup>>, vector<8xf32>
+      %e = vector.extract %r[0] : f32 from vector<8xf32>
+      memref.store %e, %out[%row] : memref<64xf32>
+      gpu.return
+    }
+  }
+}
+// CHECK-LABEL: gpu.func @foreign_dynamic_smem
+// CHECK-NOT:     nvgpu.device_async_copy
+// CHECK:         gpu.return
+
+// -----
+
+// A K-loop nested in an outer loop, then a second K-loop on another tile:
+// pipelining the first puts its epilogue's barrier into the outer loop, which
+// must not take the second loop's turn; both are pipelined, and pk leaves its
+// own output alone afterwards (pk.pipelined).
+module attributes {gpu.container_module} {
+  gpu.module @m {
+    gpu.func @nested_then_second(%A: memref<64x1024xf16>, %out: memref<64xf32>)
+        workgroup(%s: memref<64x32xf16, #gpu.address_space<workgroup>>, %s2: memref<64x32xf16, #gpu.address_space<workgroup>>)
+        kernel attributes {known_block_size = array<i32: 256, 1, 1>} {
+      %c0 = arith.constant 0 : index
+      %c4 = arith.constant 4 : index
+      %c8 = arith.constant 8 : index
+      %c32 = arith.constant 32 : index
+      %c1024 = arith.constant 1024 : index
+      %tid = gpu.thread_id x
+      %row = arith.divui %tid, %c4 : index
+      %q = arith.remui %tid, %c4 : index
+      %col = arith.muli %q, %c8 : index
+      %init = arith.constant dense<0.0> : vector<8xf32>
+      %c2 = arith.constant 2 : index
+      %c1 = arith.constant 1 : index
+      %ro = scf.for %m = %c0 to %c2 step %c1 iter_args(%o = %init) -> (vector<8xf32>) {
+      // expected-remark @below {{pipelined: variant cp-async}}
+      %ri = scf.for %k = %c0 to %c1024 step %c32 iter_args(%acc = %o) -> (vector<8xf32>) {
+        %gk = arith.addi %k, %col : index
+        %v = vector.load %A[%row, %gk] : memref<64x1024xf16>, vector<8xf16>
+        vector.store %v, %s[%row, %col] : memref<64x32xf16, #gpu.address_space<workgroup>>, vector<8xf16>
+        gpu.barrier
+        %x = vector.load %s[%row, %col] : memref<64x32xf16, #gpu.address_space<workgroup>>, vector<8xf16>
+        %xf = arith.extf %x : vector<8xf16> to vector<8xf32>
+        %d = vector.fma %xf, %xf, %acc : vector<8xf32>
+        gpu.barrier
+        scf.yield %d : vector<8xf32>
+      }
+        scf.yield %ri : vector<8xf32>
+      }
+      // expected-remark @below {{pipelined: variant cp-async}}
+      %r2 = scf.for %k = %c0 to %c1024 step %c32 iter_args(%acc = %ro) -> (vector<8xf32>) {
+        %gk = arith.addi %k, %col : index
+        %v = vector.load %A[%row, %gk] : memref<64x1024xf16>, vector<8xf16>
+        vector.store %v, %s2[%row, %col] : memref<64x32xf16, #gpu.address_space<workgroup>>, vector<8xf16>
+        gpu.barrier
+        %x = vector.load %s2[%row, %col] : memref<64x32xf16, #gpu.address_space<workgroup>>, vector<8xf16>
+        %xf = arith.extf %x : vector<8xf16> to vector<8xf32>
+        %d = vector.fma %xf, %xf, %acc : vector<8xf32>
+        gpu.barrier
+        scf.yield %d : vector<8xf32>
+      }
+      %e = vector.extract %r2[0] : f32 from vector<8xf32>
+      memref.store %e, %out[%row] : memref<64xf32>
+      gpu.return
+    }
+  }
+}
+// CHECK-LABEL: gpu.func @nested_then_second
+// CHECK-COUNT-2: } {pk.pipelined}
+

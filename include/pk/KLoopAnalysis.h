@@ -133,6 +133,14 @@ struct KLoopInfo {
   }
 };
 
+/// The kernel attribute that records the dynamic shared memory a pipelined
+/// kernel must be launched with (its tiles moved there above 48 KB).
+constexpr llvm::StringLiteral kDynamicSharedMemoryAttrName =
+    "pk.dynamic_shared_memory_bytes";
+
+/// Marks a steady-state loop pk has pipelined; pk does not match it again.
+constexpr llvm::StringLiteral kPipelinedAttrName = "pk.pipelined";
+
 /// Marks the original loop kept as the runtime fallback of a pipelined loop
 /// with a dynamic trip count (the trip count was below the stages).
 constexpr llvm::StringLiteral kFallbackAttrName = "pk.pipeline_fallback";

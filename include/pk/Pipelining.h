@@ -6,11 +6,14 @@
 //
 // The seed procedure's Steps 2-4 as a transformation: multi-buffer the shared
 // tiles a K-loop's load phase writes and restructure the loop into prologue /
-// steady-state loop / epilogue so that the load of tile t+1 overlaps the
-// compute of tile t. The restructuring itself is upstream's
-// `scf::pipelineForLoop`, driven by a two-stage schedule (load phase: stage
-// 0, compute phase: stage 1) whose op order encodes each variant's barrier
-// and cp.async group/wait placement.
+// steady-state loop / epilogue so that the loads of the next tiles overlap
+// the compute of tile t. The restructuring itself is upstream's
+// `scf::pipelineForLoop`, driven by a schedule (load phase: stage 0, compute
+// phase: stage 1, or N-1 for N cp.async stages) whose op order encodes each
+// variant's barrier and cp.async group/wait placement. On success the
+// steady-state loop carries `pk.pipelined`; on failure the enclosing
+// gpu.module is replaced by the copy taken before the rewrite (handles into
+// it are invalidated).
 //
 //===----------------------------------------------------------------------===//
 
@@ -58,11 +61,6 @@ struct PipelineKLoopOptions {
   int64_t staticSharedMemoryLimit = 48 * 1024;
 };
 
-/// The kernel attribute that records the dynamic shared memory a pipelined
-/// kernel must be launched with.
-constexpr llvm::StringLiteral kDynamicSharedMemoryAttrName =
-    "pk.dynamic_shared_memory_bytes";
-
 /// The number of shared buffers `pipelineKLoop` creates for `info`:
 /// 1 for register-prefetch, 2 for ldg-register, else `options.stages`
 /// capped by the static trip count.
@@ -79,8 +77,10 @@ FailureOr<int64_t> getCpAsyncCopyWidth(const KLoopInfo &info,
 /// Software-pipelines the matched K-loop `info` with `options`.
 ///
 /// Preconditions (checked; on violation nothing changes and `reason` says
-/// why): a static trip count >= 2; every use of a copied shared buffer in
-/// the kernel is a direct access (vector.load/store, vector.transfer_read/
+/// why): a static trip count >= 2, or a dynamic one (the loop is then
+/// versioned on `trip count >= stages`); every use of a copied shared buffer
+/// is a direct access inside the loop whose indices do not depend on the
+/// induction variable (vector.load/store, vector.transfer_read/
 /// write, memref.load/store, nvgpu.ldmatrix); for cp-async, the copies pass
 /// `getCpAsyncCopyWidth`; for the register variants, the shared stores sit
 /// directly in the K-loop body.

@@ -104,16 +104,18 @@ static bool isSharedMemory(MemRefType type) {
          nvgpu::NVGPUDialect::hasSharedMemoryAddressSpace(type);
 }
 
-/// Size in bytes of a statically shaped memref or vector, or of a scalar.
+/// Size in bytes of a statically shaped memref or vector, or of a scalar, of
+/// byte-sized elements (sub-byte types are not supported).
 static std::optional<int64_t> getSizeInBytes(Type type) {
   if (auto shaped = dyn_cast<ShapedType>(type)) {
-    if (!shaped.hasStaticShape() || !shaped.getElementType().isIntOrFloat())
+    if (!shaped.hasStaticShape() || !shaped.getElementType().isIntOrFloat() ||
+        shaped.getElementTypeBitWidth() % 8 != 0)
       return std::nullopt;
     return shaped.getNumElements() *
            llvm::divideCeil(shaped.getElementTypeBitWidth(), 8);
   }
-  if (type.isIntOrFloat())
-    return llvm::divideCeil(type.getIntOrFloatBitWidth(), 8);
+  if (type.isIntOrFloat() && type.getIntOrFloatBitWidth() % 8 == 0)
+    return type.getIntOrFloatBitWidth() / 8;
   return std::nullopt;
 }
 
@@ -259,7 +261,8 @@ LogicalResult KLoopMatcher::collectBuffers() {
     std::optional<int64_t> bytes = getSizeInBytes(type);
     if (!bytes)
       return fail(kernel, "workgroup attribution #" + Twine(i) +
-                              " has a dynamic shape or non-scalar elements");
+                              " has a dynamic shape or elements that are not "
+                              "whole-byte integers or floats");
     SharedBuffer buffer{arg, SharedBufferKind::Attribution, type};
     buffer.bytes = *bytes;
     buffer.name = ("workgroup attribution #" + Twine(i)).str();
@@ -278,7 +281,8 @@ LogicalResult KLoopMatcher::collectBuffers() {
         return WalkResult::advance();
       std::optional<int64_t> bytes = getSizeInBytes(type);
       if (!bytes) {
-        (void)fail(op, "shared memref.global has a dynamic shape");
+        (void)fail(op, "shared memref.global has a dynamic shape or elements "
+                       "that are not whole-byte integers or floats");
         return WalkResult::interrupt();
       }
       SharedBuffer buffer{getGlobal.getResult(), SharedBufferKind::Global,
@@ -295,7 +299,8 @@ LogicalResult KLoopMatcher::collectBuffers() {
         return WalkResult::advance();
       std::optional<int64_t> bytes = getSizeInBytes(type);
       if (!bytes) {
-        (void)fail(op, "shared memory allocation has a dynamic shape");
+        (void)fail(op, "shared memory allocation has a dynamic shape or "
+                       "elements that are not whole-byte integers or floats");
         return WalkResult::interrupt();
       }
       SharedBuffer buffer{op->getResult(0), SharedBufferKind::Alloc, type};
@@ -312,6 +317,18 @@ LogicalResult KLoopMatcher::collectBuffers() {
 
   for (const SharedBuffer &buffer : info.buffers)
     info.smemSingleBytes += buffer.bytes;
+  // Dynamic shared memory counts when pk placed it (and says how much);
+  // otherwise its size is unknown.
+  bool usesDynamic = false;
+  kernel.walk([&](gpu::DynamicSharedMemoryOp) { usesDynamic = true; });
+  if (usesDynamic) {
+    auto bytes =
+        kernel->getAttrOfType<IntegerAttr>(kDynamicSharedMemoryAttrName);
+    if (!bytes)
+      return fail(kernel, "kernel uses gpu.dynamic_shared_memory of unknown "
+                          "size");
+    info.smemSingleBytes += bytes.getInt();
+  }
   return success();
 }
 
@@ -466,8 +483,11 @@ LogicalResult KLoopMatcher::walkComputePhase(ArrayRef<Operation *> ops,
                    false);
       continue;
     }
-    if (isa<arith::MulFOp, arith::MulIOp>(op) &&
-        !getElementTypeOrSelf(op->getResult(0).getType()).isIndex() &&
+    // Scalar integer multiply-adds are address arithmetic; count float ones
+    // and integer ones on vectors.
+    if ((isa<arith::MulFOp>(op) ||
+         (isa<arith::MulIOp>(op) &&
+          isa<VectorType>(op->getResult(0).getType()))) &&
         feedsAdd(op->getResult(0))) {
       countCompute("multiply-add",
                    2 * getNumElements(op->getResult(0).getType()), executions,
@@ -582,6 +602,10 @@ LogicalResult KLoopMatcher::match(int64_t threadsOverride) {
     return fail(forOp, "loop is not inside a gpu.func");
   if (!info.kernel.isKernel())
     return fail(forOp, "enclosing gpu.func is not a kernel");
+  if (forOp->hasAttr(kPipelinedAttrName))
+    return fail(forOp, "loop already pipelined by pk (pk.pipelined)");
+  if (forOp.getUnsignedCmp())
+    return fail(forOp, "unsigned loop bounds are not supported");
   if (std::optional<APInt> trips = forOp.getStaticTripCount())
     info.tripCount = trips->getSExtValue();
   info.threadsPerBlock =
@@ -627,6 +651,15 @@ LogicalResult KLoopMatcher::match(int64_t threadsOverride) {
   }
   if (info.computePhase.empty())
     return fail(info.loadBarrier, "compute phase is empty");
+  for (auto [i, yielded] :
+       llvm::enumerate(forOp.getBody()->getTerminator()->getOperands())) {
+    Operation *def = yielded.getDefiningOp();
+    if (!def || !forOp->isProperAncestor(def))
+      return fail(forOp.getBody()->getTerminator(),
+                  "accumulator #" + Twine(i) +
+                      " is not computed in the loop body (yielded unchanged "
+                      "or from outside)");
+  }
 
   if (failed(collectBuffers()))
     return failure();
@@ -744,6 +777,9 @@ KLoopBudget mlir::pk::analyzeBudget(const KLoopInfo &info,
                                    budget.regsPerThread, info.smemSingleBytes);
   if (options.stages == 0)
     budget.stages = chooseStages(info, target, options, budget);
+  // Without cp.async only the register variants remain: 2 buffers at most.
+  if (!target.hasCpAsync && budget.stages > 2)
+    budget.stages = 2;
   int64_t requested = budget.stages;
   if (info.tripCount && *info.tripCount >= 2 && *info.tripCount < budget.stages)
     budget.stages = *info.tripCount;
@@ -775,7 +811,7 @@ KLoopBudget mlir::pk::analyzeBudget(const KLoopInfo &info,
     reasons.push_back(llvm::formatv(
         "dynamic trip count: the pipelined loop runs when the trip count is "
         "at least {0}, the original loop otherwise",
-        options.stages));
+        std::max<int64_t>(budget.stages, 2)));
   if (budget.stages != requested)
     reasons.push_back(llvm::formatv("trip count {0} < stages={1}: {0} buffers",
                                     budget.stages, requested));
@@ -1000,7 +1036,7 @@ static int64_t parseStages(StringRef stages) {
   if (stages == "auto")
     return 0;
   int64_t value = -1;
-  if (stages.getAsInteger(10, value))
+  if (stages.getAsInteger(10, value) || value == 0)
     return -1;
   return value;
 }

@@ -36,7 +36,7 @@ struct AnalyzeKLoopsPass final
     : public pk::impl::PKAnalyzeKLoopsBase<AnalyzeKLoopsPass> {
   using Base::Base;
 
-  void runOnOperation() override {
+  void runOnOperation() final {
     ModuleOp module = getOperation();
     const TargetInfo *target = lookupTargetOrEmitError(module, arch);
     if (!target)

@@ -128,7 +128,7 @@ struct CheckSmemBudgetPass final
     : public pk::impl::PKCheckSmemBudgetBase<CheckSmemBudgetPass> {
   using Base::Base;
 
-  void runOnOperation() override {
+  void runOnOperation() final {
     ModuleOp module = getOperation();
     const TargetInfo *target = lookupTargetOrEmitError(module, arch);
     if (!target)

@@ -129,7 +129,7 @@ struct EmitBinariesPass final
     pm.getDependentDialects(registry);
   }
 
-  void runOnOperation() override {
+  void runOnOperation() final {
     ModuleOp module = getOperation();
     const TargetInfo *target = lookupTargetOrEmitError(module, arch);
     if (!target)

@@ -14,6 +14,10 @@
 //   }                                      // }
 //                                          // epilogue: compute buf[(n-1)%2]
 //
+// (The sketch shows the seed's two-stage order; the default multistage order
+// waits and synchronizes at the top of the iteration instead,
+// docs/pipelining.md.)
+//
 // Steps: (1) check every precondition without touching the IR, (2) for
 // cp-async, replace each global load + shared store by
 // nvgpu.device_async_copy, (3) give every copied buffer a leading stage
@@ -36,6 +40,7 @@
 #include "mlir/IR/Matchers.h"
 #include "mlir/IR/SymbolTable.h"
 #include "mlir/IR/Verifier.h"
+#include "mlir/Interfaces/ViewLikeInterface.h"
 #include "llvm/ADT/TypeSwitch.h"
 #include "llvm/Support/DebugLog.h"
 #include "llvm/Support/FormatVariadic.h"
@@ -175,6 +180,10 @@ static int64_t knownDivisor(Value v, unsigned depth = 0) {
 /// leading stage dimension pk will add.
 static int64_t provenAlignment(Value memref, ValueRange indices,
                                int64_t extraElements, int64_t stageBytes) {
+  // A view may shift the base by any number of bytes: only bases pk knows
+  // (kernel arguments, globals, allocations) are 16-byte aligned.
+  if (memref.getDefiningOp<ViewLikeOpInterface>())
+    return 1;
   auto type = cast<MemRefType>(memref.getType());
   SmallVector<int64_t> strides;
   int64_t offset;
@@ -230,6 +239,7 @@ struct AsyncCopyPlan {
   /// then reads only the in-bounds elements and zero-fills the rest.
   bool masked = false;
 };
+} // namespace
 
 /// Whether `read` is a 1-D, unmasked, minor-identity transfer_read whose
 /// out-of-bounds elements are padded with zero: exactly what cp.async with a
@@ -248,10 +258,9 @@ static bool isZeroPaddedPartialRead(Operation *op) {
     return i.getValue().isZero();
   return false;
 }
-} // namespace
 
-/// Whether the global read or shared write `op` touches `numElements`
-/// contiguous elements along the innermost dimension.
+/// Whether the global read or shared write `op` is a 1-D, contiguous,
+/// unmasked, in-bounds access along the innermost dimension.
 static bool isContiguousAccess(Operation *op) {
   if (isa<memref::LoadOp, memref::StoreOp>(op))
     return true;
@@ -354,6 +363,14 @@ static LogicalResult planCpAsync(const KLoopInfo &info,
       plans.push_back(plan);
     }
   }
+  // The group's token comes from a copy made directly in the loop body.
+  scf::ForOp forOp = info.forOp;
+  if (llvm::none_of(plans, [&](const AsyncCopyPlan &plan) {
+        return plan.store->getParentOp() == forOp.getOperation();
+      }))
+    return failWith(info.forOp, "cp.async needs at least one copy directly "
+                                "in the K-loop body (all copies are in "
+                                "nested loops)");
   return success();
 }
 
@@ -451,6 +468,23 @@ static SmallVector<Value> convertToAsyncCopies(RewriterBase &rewriter,
 // Multi-buffering
 //===----------------------------------------------------------------------===//
 
+/// Whether `value` is computed (inside `forOp`) from its induction variable.
+static bool dependsOnInductionVar(Value value, scf::ForOp forOp) {
+  SmallVector<Value> worklist{value};
+  llvm::DenseSet<Value> visited;
+  while (!worklist.empty()) {
+    Value v = worklist.pop_back_val();
+    if (!visited.insert(v).second)
+      continue;
+    if (v == forOp.getInductionVar())
+      return true;
+    Operation *def = v.getDefiningOp();
+    if (def && forOp->isProperAncestor(def))
+      llvm::append_range(worklist, def->getOperands());
+  }
+  return false;
+}
+
 /// Every value through which the kernel reaches `buffer`'s storage: the
 /// root, or every memref.get_global of its symbol in the kernel.
 static SmallVector<Value> getBufferHandles(const SharedBuffer &buffer,
@@ -486,6 +520,21 @@ static LogicalResult checkBufferUses(const KLoopInfo &info,
         return failure();
       }
     }
+    if (buffer.kind == SharedBufferKind::Global) {
+      // Every memref.get_global of the symbol must be in this kernel: pk
+      // replaces the global for this kernel only.
+      auto module = info.kernel->getParentOfType<gpu::GPUModuleOp>();
+      WalkResult walk = module.walk([&](memref::GetGlobalOp getGlobal) {
+        if (getGlobal.getNameAttr().getAttr() != buffer.globalName ||
+            info.kernel->isAncestor(getGlobal))
+          return WalkResult::advance();
+        reason = "copied buffer " + buffer.name + " is also used at " +
+                 locationToString(getGlobal.getLoc()) + ", outside the kernel";
+        return WalkResult::interrupt();
+      });
+      if (walk.wasInterrupted())
+        return failure();
+    }
     for (Value handle : getBufferHandles(buffer, info.kernel)) {
       for (OpOperand &use : handle.getUses()) {
         Operation *user = use.getOwner();
@@ -496,6 +545,26 @@ static LogicalResult checkBufferUses(const KLoopInfo &info,
                    "; pk multi-buffers buffers used only by direct loads "
                    "and stores";
           return failure();
+        }
+        // Outside the loop pk could not tell which stage holds the data
+        // (reads after it, writes before it, another K-loop).
+        if (!info.forOp->isProperAncestor(user)) {
+          reason = "copied buffer " + buffer.name + " is also accessed at " +
+                   locationToString(user->getLoc()) +
+                   ", outside the K-loop; pk multi-buffers tiles used only "
+                   "inside their loop";
+          return failure();
+        }
+        // An index that depends on the K-loop's induction variable means
+        // the loop already rotates buffers itself.
+        for (Value index : getAccessIndices(user)) {
+          if (dependsOnInductionVar(index, info.forOp)) {
+            reason = "an index into copied buffer " + buffer.name + " at " +
+                     locationToString(user->getLoc()) +
+                     " depends on the K-loop's induction variable: the loop "
+                     "already rotates its buffers";
+            return failure();
+          }
         }
       }
     }
@@ -560,7 +629,11 @@ static void multiBufferCopiedBuffers(RewriterBase &rewriter,
   // dynamic shared memory, laid out one after the other at 128-byte
   // boundaries; the kernel records the size to launch with.
   Value dynamicBase;
+  // After the dynamic shared memory an earlier K-loop of the kernel took.
   int64_t dynamicBytes = 0;
+  if (auto existing =
+          kernel->getAttrOfType<IntegerAttr>(kDynamicSharedMemoryAttrName))
+    dynamicBytes = existing.getInt();
   auto workgroup =
       gpu::AddressSpaceAttr::get(ctx, gpu::AddressSpace::Workgroup);
   if (useDynamic) {
@@ -1001,6 +1074,10 @@ mlir::pk::pipelineKLoop(RewriterBase &rewriter, KLoopInfo &info,
       schedule, stages, tokens, reason);
   if (failed(newLoop))
     return restore(reason);
+
+  rewriter.modifyOpInPlace(*newLoop, [&] {
+    (*newLoop)->setAttr(kPipelinedAttrName, rewriter.getUnitAttr());
+  });
 
   std::string diagnostics;
   {

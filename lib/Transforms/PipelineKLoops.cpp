@@ -47,13 +47,32 @@ static FailureOr<std::optional<PipelineVariant>> parseVariant(StringRef name) {
   return failure();
 }
 
-static SmallVector<scf::ForOp> collectCandidates(Operation *root) {
-  SmallVector<scf::ForOp> loops;
+/// Numbers the K-loop candidates under `root` in pre-order (attribute
+/// kLoopIdAttr); returns how many.
+static constexpr llvm::StringLiteral kLoopIdAttr = "pk.kloop_id";
+static int64_t numberCandidates(Operation *root) {
+  int64_t count = 0;
   root->walk<WalkOrder::PreOrder>([&](scf::ForOp forOp) {
     if (isKLoopCandidate(forOp))
-      loops.push_back(forOp);
+      forOp->setAttr(
+          kLoopIdAttr,
+          IntegerAttr::get(IndexType::get(root->getContext()), count++));
   });
-  return loops;
+  return count;
+}
+
+/// The candidate numbered `id`, if it still exists.
+static scf::ForOp findCandidate(Operation *root, int64_t id) {
+  scf::ForOp found;
+  root->walk([&](scf::ForOp forOp) {
+    auto attr = forOp->getAttrOfType<IntegerAttr>(kLoopIdAttr);
+    if (attr && attr.getInt() == id) {
+      found = forOp;
+      return WalkResult::interrupt();
+    }
+    return WalkResult::advance();
+  });
+  return found;
 }
 
 namespace {
@@ -63,7 +82,7 @@ struct PipelineKLoopsPass final
 
   PipelineSchedule scheduleKind = PipelineSchedule::Auto;
 
-  void runOnOperation() override {
+  void runOnOperation() final {
     ModuleOp module = getOperation();
     const TargetInfo *target = lookupTargetOrEmitError(module, arch);
     if (!target)
@@ -102,17 +121,20 @@ struct PipelineKLoopsPass final
 
     options.skipHighRatio = skipHighRatio;
 
-    // Transforming a loop may replace its gpu.module (restore on failure)
-    // or the loop itself; candidates keep their pre-order position, so
-    // re-collect and index.
+    // Transforming a loop replaces it, and a failure restores a copy of its
+    // gpu.module: number the original candidates and find each by number
+    // (loops created by pipelining, e.g. an outer loop that now holds the
+    // epilogue's barrier, have no number).
     std::string lines;
-    size_t count = collectCandidates(module).size();
-    for (size_t i = 0; i < count; ++i) {
-      SmallVector<scf::ForOp> loops = collectCandidates(module);
-      if (i >= loops.size())
-        break;
-      lines += processLoop(loops[i], *target, options, *forced);
+    int64_t count = numberCandidates(module);
+    for (int64_t id = 0; id < count; ++id) {
+      scf::ForOp forOp = findCandidate(module, id);
+      if (!forOp)
+        continue;
+      forOp->removeAttr(kLoopIdAttr);
+      lines += processLoop(forOp, *target, options, *forced);
     }
+    module.walk([](scf::ForOp forOp) { forOp->removeAttr(kLoopIdAttr); });
     if (report.empty())
       return;
     if (failed(writeReportLines(module.getLoc(), report, lines)))
@@ -127,6 +149,7 @@ struct PipelineKLoopsPass final
     Location where = forOp.getLoc();
     FailureOr<KLoopInfo> info = matchKLoop(forOp, mismatch, where, blockSize);
     if (failed(info)) {
+      LDBG() << "not a K-loop: " << mismatch << " -> BAIL";
       if (remarkMismatches) {
         InFlightDiagnostic diag = mlir::emitRemark(forOp.getLoc())
                                   << "not pipelined: not a pk K-loop: "
@@ -202,6 +225,8 @@ struct PipelineKLoopsPass final
       if (succeeded(pipelineKLoop(rewriter, *info, pipeOptions, why))) {
         pipelined = true;
       } else {
+        LDBG() << "loop at " << locationToString(loc)
+               << " not pipelined: " << why << " -> BAIL";
         reasons.push_back("not pipelined: " + why);
       }
       emitDecision(loc, pipelined, chosen, effectiveStages, reasons);
