@@ -614,6 +614,9 @@ LogicalResult KLoopMatcher::match(int64_t threadsOverride) {
     if (regs.getInt() < 1 || regs.getInt() > 255)
       return fail(info.kernel, "pk.regs_per_thread must be in [1, 255], got " +
                                    Twine(regs.getInt()));
+  if (info.threadsPerBlock > 1024)
+    return fail(info.kernel, "block size " + Twine(info.threadsPerBlock) +
+                                 " exceeds 1024 threads");
   if (info.threadsPerBlock <= 0)
     return fail(info.kernel,
                 "block size unknown: give the kernel gpu.known_block_size "

@@ -134,6 +134,11 @@ struct EmitBinariesPass final
     const TargetInfo *target = lookupTargetOrEmitError(module, arch);
     if (!target)
       return signalPassFailure();
+    if (minBlocksPerSM < 1) {
+      emitError(module.getLoc()) << "min-blocks-per-sm must be at least 1, got "
+                                 << int64_t(minBlocksPerSM);
+      return signalPassFailure();
+    }
     if (emit != "llvm" && emit != "ptx" && emit != "cubin") {
       emitError(module.getLoc())
           << "unknown emit format '" << emit << "'; expected llvm, ptx or "

@@ -46,6 +46,9 @@ void mlir::pk::buildPipelineKernelPipeline(
   pm.addPass(createPKAnalyzeKLoops(analyze));
 
   auto budget = withTargetOptions<PKCheckSmemBudgetOptions>(options);
+  // ldg-register doubles the buffers whatever `stages` says.
+  if (options.variant == "ldg-register")
+    budget.stages = "2";
   // The budget check rejects explicit doubling variants that cross the
   // cliff; with variant=auto the pipeline pass falls back to register
   // prefetch instead.
