@@ -170,6 +170,8 @@ llvm::StringRef stringifyPipelineVariant(PipelineVariant variant);
 
 /// Knobs of the target-dependent analysis.
 struct KLoopAnalysisOptions {
+  /// The target (set by parseAnalysisOptions).
+  const TargetInfo *target = nullptr;
   /// Number of buffers multi-buffering creates; 0 = auto (docs/stages.md).
   int64_t stages = 2;
   /// Blocks per SM the multi-buffered kernel must keep.
@@ -232,12 +234,13 @@ std::string locationToString(Location loc);
 /// architectures and returns null.
 const TargetInfo *lookupTargetOrEmitError(Operation *op, llvm::StringRef arch);
 
-/// Parses and checks the options pk's passes share (stages: 2 to 8 or
+/// Looks the target up and parses and checks the options pk's passes share
+/// (an architecture pk knows; stages: 2 to 8 or
 /// "auto" = 0; min-blocks-per-sm in [1, the target's block limit];
 /// block-size in [0, 1024]; regs-per-thread in [0, 255]). Emits an error at
 /// `op` and fails on a bad value.
 FailureOr<KLoopAnalysisOptions>
-parseAnalysisOptions(Operation *op, const TargetInfo &target,
+parseAnalysisOptions(Operation *op, llvm::StringRef arch,
                      llvm::StringRef stages, int64_t minBlocksPerSM,
                      int64_t blockSize, int64_t regsPerThread);
 

@@ -1045,9 +1045,13 @@ static int64_t parseStages(StringRef stages) {
 }
 
 FailureOr<KLoopAnalysisOptions>
-mlir::pk::parseAnalysisOptions(Operation *op, const TargetInfo &target,
+mlir::pk::parseAnalysisOptions(Operation *op, StringRef arch,
                                StringRef stagesOption, int64_t minBlocksPerSM,
                                int64_t blockSize, int64_t regsPerThread) {
+  const TargetInfo *found = lookupTargetOrEmitError(op, arch);
+  if (!found)
+    return failure();
+  const TargetInfo &target = *found;
   int64_t stages = parseStages(stagesOption);
   if (stages != 0 && (stages < 2 || stages > 8))
     return mlir::emitError(op->getLoc())
@@ -1067,6 +1071,7 @@ mlir::pk::parseAnalysisOptions(Operation *op, const TargetInfo &target,
     return mlir::emitError(op->getLoc())
            << "regs-per-thread must be in [0, 255], got " << regsPerThread;
   KLoopAnalysisOptions options;
+  options.target = found;
   options.stages = stages;
   options.minBlocksPerSM = minBlocksPerSM;
   options.regsPerThread = regsPerThread;

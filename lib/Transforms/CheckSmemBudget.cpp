@@ -130,14 +130,12 @@ struct CheckSmemBudgetPass final
 
   void runOnOperation() final {
     ModuleOp module = getOperation();
-    const TargetInfo *target = lookupTargetOrEmitError(module, arch);
-    if (!target)
-      return signalPassFailure();
     FailureOr<KLoopAnalysisOptions> parsed = parseAnalysisOptions(
-        module, *target, stages, minBlocksPerSM, blockSize, regsPerThread);
+        module, arch, stages, minBlocksPerSM, blockSize, regsPerThread);
     if (failed(parsed))
       return signalPassFailure();
     KLoopAnalysisOptions options = *parsed;
+    const TargetInfo *target = options.target;
 
     bool failedAny = false;
     forEachKLoop(module, blockSize, /*remarkOnMismatch=*/false,

@@ -84,14 +84,12 @@ struct PipelineKLoopsPass final
 
   void runOnOperation() final {
     ModuleOp module = getOperation();
-    const TargetInfo *target = lookupTargetOrEmitError(module, arch);
-    if (!target)
-      return signalPassFailure();
     FailureOr<KLoopAnalysisOptions> parsed = parseAnalysisOptions(
-        module, *target, stages, minBlocksPerSM, blockSize, regsPerThread);
+        module, arch, stages, minBlocksPerSM, blockSize, regsPerThread);
     if (failed(parsed))
       return signalPassFailure();
     KLoopAnalysisOptions options = *parsed;
+    const TargetInfo *target = options.target;
     FailureOr<std::optional<PipelineVariant>> forced = parseVariant(variant);
     if (failed(forced)) {
       mlir::emitError(module.getLoc())
