@@ -40,6 +40,31 @@
 namespace mlir {
 namespace pk {
 
+/// How an operation pk recognizes touches memory: vector.load/store,
+/// vector.transfer_read/write, memref.load/store, nvgpu.ldmatrix (reads) and
+/// nvgpu.device_async_copy (a write of its destination).
+struct MemoryAccess {
+  Value memref;
+  SmallVector<Value, 4> indices;
+  bool isRead = false;
+  bool isWrite = false;
+  /// The value loaded (reads) or stored (writes; null for async copies).
+  Value value;
+};
+
+/// The memory access `op` makes, or nullopt if pk does not know `op`.
+std::optional<MemoryAccess> getMemoryAccess(Operation *op);
+
+/// Whether `type` lives in shared memory (3 or #gpu.address_space<workgroup>).
+bool isSharedMemory(MemRefType type);
+
+/// Size in bytes of a statically shaped memref or vector, or of a scalar, of
+/// whole-byte integers or floats; nullopt otherwise.
+std::optional<int64_t> getSizeInBytes(Type type);
+
+/// Elements of a vector type; 1 for a scalar.
+int64_t getNumElements(Type type);
+
 /// How a shared-memory buffer is allocated.
 enum class SharedBufferKind {
   /// A workgroup attribution of the enclosing `gpu.func`.

@@ -99,27 +99,24 @@ static bool isGlobalMemory(MemRefType type) {
 }
 
 /// Shared memory: 3 or #gpu.address_space<workgroup>.
-static bool isSharedMemory(MemRefType type) {
+bool mlir::pk::isSharedMemory(MemRefType type) {
   return gpu::GPUDialect::hasWorkgroupMemoryAddressSpace(type) ||
          nvgpu::NVGPUDialect::hasSharedMemoryAddressSpace(type);
 }
 
-/// Size in bytes of a statically shaped memref or vector, or of a scalar, of
-/// byte-sized elements (sub-byte types are not supported).
-static std::optional<int64_t> getSizeInBytes(Type type) {
+std::optional<int64_t> mlir::pk::getSizeInBytes(Type type) {
   if (auto shaped = dyn_cast<ShapedType>(type)) {
     if (!shaped.hasStaticShape() || !shaped.getElementType().isIntOrFloat() ||
         shaped.getElementTypeBitWidth() % 8 != 0)
       return std::nullopt;
-    return shaped.getNumElements() *
-           llvm::divideCeil(shaped.getElementTypeBitWidth(), 8);
+    return shaped.getNumElements() * (shaped.getElementTypeBitWidth() / 8);
   }
   if (type.isIntOrFloat() && type.getIntOrFloatBitWidth() % 8 == 0)
     return type.getIntOrFloatBitWidth() / 8;
   return std::nullopt;
 }
 
-static int64_t getNumElements(Type type) {
+int64_t mlir::pk::getNumElements(Type type) {
   if (auto vec = dyn_cast<VectorType>(type))
     return vec.getNumElements();
   return 1;
@@ -137,41 +134,35 @@ static Value getRootMemRef(Value memref) {
   return memref;
 }
 
-namespace {
-/// How a recognized operation touches memory.
-struct MemAccess {
-  Value memref;
-  bool isRead = false;
-  bool isWrite = false;
-  /// The value loaded (reads) or stored (writes).
-  Value value;
-};
-} // namespace
-
-/// Recognizes the memory operations of the input contract.
-static std::optional<MemAccess> getMemAccess(Operation *op) {
-  return llvm::TypeSwitch<Operation *, std::optional<MemAccess>>(op)
-      .Case([](vector::LoadOp load) {
-        return MemAccess{load.getBase(), true, false, load.getResult()};
+std::optional<MemoryAccess> mlir::pk::getMemoryAccess(Operation *op) {
+  auto make = [](Value memref, ValueRange indices, bool isRead, Value value) {
+    return MemoryAccess{memref, llvm::to_vector(indices), isRead, !isRead,
+                        value};
+  };
+  return llvm::TypeSwitch<Operation *, std::optional<MemoryAccess>>(op)
+      .Case([&](vector::LoadOp o) {
+        return make(o.getBase(), o.getIndices(), true, o.getResult());
       })
-      .Case([](vector::TransferReadOp read) {
-        return MemAccess{read.getBase(), true, false, read.getResult()};
+      .Case([&](vector::TransferReadOp o) {
+        return make(o.getBase(), o.getIndices(), true, o.getResult());
       })
-      .Case([](memref::LoadOp load) {
-        return MemAccess{load.getMemRef(), true, false, load.getResult()};
+      .Case([&](memref::LoadOp o) {
+        return make(o.getMemRef(), o.getIndices(), true, o.getResult());
       })
-      .Case([](nvgpu::LdMatrixOp ldm) {
-        return MemAccess{ldm.getSrcMemref(), true, false, ldm.getResult()};
+      .Case([&](nvgpu::LdMatrixOp o) {
+        return make(o.getSrcMemref(), o.getIndices(), true, o.getResult());
       })
-      .Case([](vector::StoreOp store) {
-        return MemAccess{store.getBase(), false, true, store.getValueToStore()};
+      .Case([&](vector::StoreOp o) {
+        return make(o.getBase(), o.getIndices(), false, o.getValueToStore());
       })
-      .Case([](vector::TransferWriteOp write) {
-        return MemAccess{write.getBase(), false, true, write.getVector()};
+      .Case([&](vector::TransferWriteOp o) {
+        return make(o.getBase(), o.getIndices(), false, o.getVector());
       })
-      .Case([](memref::StoreOp store) {
-        return MemAccess{store.getMemRef(), false, true,
-                         store.getValueToStore()};
+      .Case([&](memref::StoreOp o) {
+        return make(o.getMemRef(), o.getIndices(), false, o.getValueToStore());
+      })
+      .Case([&](nvgpu::DeviceAsyncCopyOp o) {
+        return make(o.getDst(), o.getDstIndices(), false, Value());
       })
       .Default([](Operation *) { return std::nullopt; });
 }
@@ -385,7 +376,7 @@ LogicalResult KLoopMatcher::walkLoadPhase(ArrayRef<Operation *> ops,
             nvgpu::DeviceAsyncWaitOp>(op))
       return fail(op, "load phase already uses cp.async "
                       "(nvgpu.device_async_copy): the loop looks pipelined");
-    if (std::optional<MemAccess> access = getMemAccess(op)) {
+    if (std::optional<MemoryAccess> access = getMemoryAccess(op)) {
       auto type = cast<MemRefType>(access->memref.getType());
       if (access->isRead) {
         if (!isGlobalMemory(type))
@@ -444,7 +435,7 @@ LogicalResult KLoopMatcher::walkComputePhase(ArrayRef<Operation *> ops,
     }
     if (isa<gpu::BarrierOp>(op))
       return fail(op, "compute phase: gpu.barrier inside a nested region");
-    if (std::optional<MemAccess> access = getMemAccess(op)) {
+    if (std::optional<MemoryAccess> access = getMemoryAccess(op)) {
       auto type = cast<MemRefType>(access->memref.getType());
       if (access->isWrite)
         return fail(op, "compute phase writes memory (" +
@@ -515,7 +506,7 @@ static void traceToLoads(Value value, scf::ForOp forOp,
   Operation *def = value.getDefiningOp();
   if (!def || !forOp->isProperAncestor(def))
     return;
-  if (std::optional<MemAccess> access = getMemAccess(def)) {
+  if (std::optional<MemoryAccess> access = getMemoryAccess(def)) {
     if (access->isRead)
       loads.insert(def);
     return;
@@ -538,12 +529,12 @@ LogicalResult KLoopMatcher::pairCopies() {
     copy.load = load;
     copy.executions = executions;
     copy.bytesPerExecution =
-        getSizeInBytes(getMemAccess(load)->value.getType()).value_or(0);
+        getSizeInBytes(getMemoryAccess(load)->value.getType()).value_or(0);
     copyOfLoad[load] = info.copies.size();
     info.copies.push_back(copy);
   }
   for (auto [store, executions] : sharedStores) {
-    MemAccess access = *getMemAccess(store);
+    MemoryAccess access = *getMemoryAccess(store);
     FailureOr<unsigned> bufferIndex = findBuffer(store, access.memref);
     if (failed(bufferIndex))
       return failure();
@@ -562,7 +553,7 @@ LogicalResult KLoopMatcher::pairCopies() {
       TileCopy &copy = info.copies[copyOfLoad.lookup(load)];
       copy.stores.push_back(store);
       copy.bufferIndex = *bufferIndex;
-      Value src = getRootMemRef(getMemAccess(load)->memref);
+      Value src = getRootMemRef(getMemoryAccess(load)->memref);
       if (!buffer.source)
         buffer.source = src;
     }
@@ -576,7 +567,7 @@ LogicalResult KLoopMatcher::pairCopies() {
     if (copy.stores.empty())
       return fail(copy.load, "value loaded from global memory is not stored "
                              "to shared memory in the load phase");
-    SmallVector<Value> worklist{getMemAccess(copy.load)->value};
+    SmallVector<Value> worklist{getMemoryAccess(copy.load)->value};
     llvm::DenseSet<Value> visited;
     while (!worklist.empty()) {
       Value v = worklist.pop_back_val();
@@ -586,7 +577,7 @@ LogicalResult KLoopMatcher::pairCopies() {
         if (!loadPhaseOps.contains(user))
           return fail(user, "value loaded from global memory is used "
                             "outside the load phase");
-        if (!getMemAccess(user))
+        if (!getMemoryAccess(user))
           llvm::append_range(worklist, user->getResults());
       }
     }

@@ -61,36 +61,15 @@ static constexpr int64_t kBaseAlignment = 16;
 // Access helpers
 //===----------------------------------------------------------------------===//
 
-/// Returns the memref operand of a memory access pk rewrites (the global
-/// reads of copies, the shared accesses of copied buffers), or null if `op`
-/// is not one.
+/// The memref `op` accesses (getMemoryAccess), or null.
 static Value getAccessedMemRef(Operation *op) {
-  return llvm::TypeSwitch<Operation *, Value>(op)
-      .Case([](vector::LoadOp o) { return o.getBase(); })
-      .Case([](vector::StoreOp o) { return o.getBase(); })
-      .Case([](vector::TransferReadOp o) { return o.getBase(); })
-      .Case([](vector::TransferWriteOp o) { return o.getBase(); })
-      .Case([](memref::LoadOp o) { return o.getMemRef(); })
-      .Case([](memref::StoreOp o) { return o.getMemRef(); })
-      .Case([](nvgpu::LdMatrixOp o) { return o.getSrcMemref(); })
-      .Case([](nvgpu::DeviceAsyncCopyOp o) { return o.getDst(); })
-      .Default([](Operation *) { return Value(); });
+  std::optional<MemoryAccess> access = getMemoryAccess(op);
+  return access ? access->memref : Value();
 }
 
-/// The indices of the access `op` makes into `getAccessedMemRef(op)`.
-static OperandRange getAccessIndices(Operation *op) {
-  return llvm::TypeSwitch<Operation *, OperandRange>(op)
-      .Case([](vector::LoadOp o) { return o.getIndices(); })
-      .Case([](vector::StoreOp o) { return o.getIndices(); })
-      .Case([](vector::TransferReadOp o) { return o.getIndices(); })
-      .Case([](vector::TransferWriteOp o) { return o.getIndices(); })
-      .Case([](memref::LoadOp o) { return o.getIndices(); })
-      .Case([](memref::StoreOp o) { return o.getIndices(); })
-      .Case([](nvgpu::LdMatrixOp o) { return o.getIndices(); })
-      .Case([](nvgpu::DeviceAsyncCopyOp o) { return o.getDstIndices(); })
-      .Default([](Operation *) -> OperandRange {
-        llvm_unreachable("not an access");
-      });
+/// The indices of the access `op` makes (`op` must be an access).
+static SmallVector<Value, 4> getAccessIndices(Operation *op) {
+  return getMemoryAccess(op)->indices;
 }
 
 /// Makes `op` access `newMemRef`, which has a leading stage dimension, at
@@ -205,18 +184,6 @@ static int64_t provenAlignment(Value memref, ValueRange indices,
   return align;
 }
 
-/// The static size in bytes of a memref.
-static int64_t getMemRefBytes(MemRefType type) {
-  return type.getNumElements() *
-         llvm::divideCeil(type.getElementTypeBitWidth(), 8);
-}
-
-static int64_t getNumElements(Type type) {
-  if (auto vec = dyn_cast<VectorType>(type))
-    return vec.getNumElements();
-  return 1;
-}
-
 //===----------------------------------------------------------------------===//
 // cp.async planning
 //===----------------------------------------------------------------------===//
@@ -287,15 +254,9 @@ static int64_t assertedAlignment(Operation *op) {
   return 0;
 }
 
+/// The value `op` loads or stores (`op` must be an access).
 static Value getAccessValue(Operation *op) {
-  return llvm::TypeSwitch<Operation *, Value>(op)
-      .Case([](vector::LoadOp o) { return o.getResult(); })
-      .Case([](vector::TransferReadOp o) { return o.getResult(); })
-      .Case([](memref::LoadOp o) { return o.getResult(); })
-      .Case([](vector::StoreOp o) { return o.getValueToStore(); })
-      .Case([](vector::TransferWriteOp o) { return o.getVector(); })
-      .Case([](memref::StoreOp o) { return o.getValueToStore(); })
-      .Default([](Operation *) { return Value(); });
+  return getMemoryAccess(op)->value;
 }
 
 static LogicalResult planCpAsync(const KLoopInfo &info,
@@ -337,7 +298,7 @@ static LogicalResult planCpAsync(const KLoopInfo &info,
       }
       int64_t bytes = plan.numElements * plan.elemBytes;
       auto dstType = cast<MemRefType>(getAccessedMemRef(store).getType());
-      int64_t stageBytes = getMemRefBytes(dstType);
+      int64_t stageBytes = *getSizeInBytes(dstType);
       int64_t srcAlign = std::max(
           provenAlignment(getAccessedMemRef(load), getAccessIndices(load),
                           plan.elementOffset, 0),
@@ -663,7 +624,7 @@ static void multiBufferCopiedBuffers(RewriterBase &rewriter,
                                                     dynamicBytes);
       Value view = memref::ViewOp::create(rewriter, kernel.getLoc(), newType,
                                           dynamicBase, offset, ValueRange());
-      dynamicBytes += getMemRefBytes(newType);
+      dynamicBytes += *getSizeInBytes(newType);
       for (Value handle : getBufferHandles(buffer, kernel))
         redirectUses(handle, view);
       switch (buffer.kind) {
@@ -776,9 +737,7 @@ static void multiBufferCopiedBuffers(RewriterBase &rewriter,
 static bool isSharedStore(Operation *op) {
   if (!isa<vector::StoreOp, vector::TransferWriteOp, memref::StoreOp>(op))
     return false;
-  auto type = cast<MemRefType>(getAccessedMemRef(op).getType());
-  return gpu::GPUDialect::hasWorkgroupMemoryAddressSpace(type) ||
-         nvgpu::NVGPUDialect::hasSharedMemoryAddressSpace(type);
+  return isSharedMemory(cast<MemRefType>(getAccessedMemRef(op).getType()));
 }
 
 /// Orders the K-loop body into the variant's two-stage schedule and runs
