@@ -81,31 +81,17 @@ static void redirectAccess(RewriterBase &rewriter, Operation *op,
   llvm::append_range(indices, getAccessIndices(op));
   rewriter.modifyOpInPlace(op, [&] {
     llvm::TypeSwitch<Operation *>(op)
-        .Case([&](vector::LoadOp o) {
+        .Case<vector::LoadOp, vector::StoreOp>([&](auto o) {
           o.getBaseMutable().assign(newMemRef);
           o.getIndicesMutable().assign(indices);
         })
-        .Case([&](vector::StoreOp o) {
-          o.getBaseMutable().assign(newMemRef);
-          o.getIndicesMutable().assign(indices);
-        })
-        .Case([&](vector::TransferReadOp o) {
+        .Case<vector::TransferReadOp, vector::TransferWriteOp>([&](auto o) {
           o.getBaseMutable().assign(newMemRef);
           o.getIndicesMutable().assign(indices);
           o.setPermutationMapAttr(
               AffineMapAttr::get(o.getPermutationMap().shiftDims(1)));
         })
-        .Case([&](vector::TransferWriteOp o) {
-          o.getBaseMutable().assign(newMemRef);
-          o.getIndicesMutable().assign(indices);
-          o.setPermutationMapAttr(
-              AffineMapAttr::get(o.getPermutationMap().shiftDims(1)));
-        })
-        .Case([&](memref::LoadOp o) {
-          o.getMemrefMutable().assign(newMemRef);
-          o.getIndicesMutable().assign(indices);
-        })
-        .Case([&](memref::StoreOp o) {
+        .Case<memref::LoadOp, memref::StoreOp>([&](auto o) {
           o.getMemrefMutable().assign(newMemRef);
           o.getIndicesMutable().assign(indices);
         })
