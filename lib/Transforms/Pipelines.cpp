@@ -52,7 +52,7 @@ void mlir::pk::buildPipelineKernelPipeline(
   // The budget check rejects explicit doubling variants that cross the
   // cliff; with variant=auto the pipeline pass falls back to register
   // prefetch instead.
-  if (options.variant != "auto" && options.variant != "register-prefetch")
+  if (options.variant == "cp-async" || options.variant == "ldg-register")
     pm.addPass(createPKCheckSmemBudget(budget));
 
   auto pipeline = withTargetOptions<PKPipelineKLoopsOptions>(options);
