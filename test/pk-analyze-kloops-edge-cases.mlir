@@ -1,7 +1,7 @@
 // Edge cases found by review: each was a wrong number, a crash or a wrong
 // sentence before.
 // RUN: rm -f %t.json
-// RUN: pk-opt %s -split-input-file --pk-analyze-kloops='report=%t.json' -o /dev/null
+// RUN: pk-opt %s -split-input-file --pk-analyze-kloops='report=%t.json report-append=1' -o /dev/null
 // RUN: FileCheck %s --input-file=%t.json
 // RUN: grep -c '"arch":"sm_86"' %t.json | FileCheck %s --check-prefix=LINES
 // RUN: pk-opt %s -split-input-file --pk-analyze-kloops='arch=sm_75 report=-' -o /dev/null | FileCheck %s --check-prefix=SM75
@@ -26,7 +26,7 @@
 // AUTO90-SAME: "stages_auto":{"budget_stages":8,"compute_cycles_per_tile":256,"latency_cycles":3000,"latency_stages":13}
 // AUTO86: "stages":2,
 // AUTO86-SAME: "stages_auto":{"budget_stages":8,"compute_cycles_per_tile":1024,"latency_cycles":500,"latency_stages":2}
-// BADSTAGES: error: stages must be 2 to 8 or auto, got 'many'
+// BADSTAGES: for the --stages option: stages must be 2 to 8 or auto, got 'many'
 
 // With -split-input-file every chunk's line reaches the report file (the
 // first write truncates, later chunks append): three loops, three lines.

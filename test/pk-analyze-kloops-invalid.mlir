@@ -41,7 +41,7 @@ module attributes {gpu.container_module} {
       %zero = arith.constant dense<0.0> : vector<4xf32>
       // expected-remark @below {{K-loop: trip count 16, 1 copied buffer(s), shared memory 8192 B single / 8192 B per stage / 16384 B with 2 stages (cliff 50176 B for 2 blocks/SM on sm_86), blocks/SM 4 -> 4 (limit: registers), ratio 0.5 FLOP/B, variant cp-async}}
       // expected-note @below {{2 stages need 16384 bytes of shared memory, within the sm_86 cliff of 50176 bytes for 2 blocks/SM}}
-      // expected-note @below {{ratio 0.5 < 5: cp.async preferred (the seed measured +35% on IGEMM)}}
+      // expected-note @below {{ratio 0.5 < 5: cp.async preferred (rule low-ratio)}}
       %r = scf.for %k = %c0 to %c256 step %c16 iter_args(%acc = %zero) -> (vector<4xf32>) {
         %a = vector.load %A[%tid, %k] : memref<128x256xf32>, vector<4xf32>
         vector.store %a, %sA[%tid, %c0] : memref<128x16xf32, 3>, vector<4xf32>

@@ -55,7 +55,7 @@
 // Seed: 2 KB + 2 KB = 4096 single, 8192 double; cliff for 2 blocks/SM on
 // sm_86 = 102400 / 2 = 51200 (already a multiple of 128) - 1024 = 50176.
 // CHECK-SAME: "reasons":["2 stages need 8192 bytes of shared memory, within the sm_86 cliff of 50176 bytes for 2 blocks/SM",
-// CHECK-SAME: "ratio 32.0 > 20: the seed predicts 0-5% or a regression, but the 128x128x32 FP16 HGEMM example (ratio 64) ran 1.41x faster with cp.async double buffering on an H200; pipelining anyway (skip-high-ratio=true skips)"]
+// CHECK-SAME: "ratio 32.0 > 20: the seed predicts 0-5% or a regression; pk pipelines with cp.async (rule high-ratio; skip-high-ratio=true skips)"]
 // CHECK-SAME: "regs_per_thread":128,"regs_source":"default"
 // 99 KB = 101376 per block; 100 KB = 102400 per SM; 48 KB = 49152 static.
 // CHECK-SAME: "smem":{"cliff_bytes":50176,"multi_bytes":8192,"per_block_max_bytes":101376,"per_sm_bytes":102400,"per_stage_bytes":4096,"reserved_per_block_bytes":1024,"single_bytes":4096,"stages":2,"static_max_bytes":49152}
@@ -70,7 +70,7 @@
 // SM75-SAME: "multi":{"allocated_smem_per_block":8192,"blocks_per_sm":4,"by_blocks":16,"by_registers":4,"by_shared_memory":8,"by_threads":8,"limit":"registers","warps_per_sm":16}
 // Single: 4096, 65536 / 4096 = 16.
 // SM75-SAME: "single":{"allocated_smem_per_block":4096,"blocks_per_sm":4,"by_blocks":16,"by_registers":4,"by_shared_memory":16,"by_threads":8,"limit":"registers","warps_per_sm":16}
-// SM75-SAME: "reasons":["2 stages need 8192 bytes of shared memory, within the sm_75 cliff of 32768 bytes for 2 blocks/SM","sm_75 has no cp.async (sm_80 and later): LDG-register prefetch"]
+// SM75-SAME: "reasons":["2 stages need 8192 bytes of shared memory, within the sm_75 cliff of 32768 bytes for 2 blocks/SM","sm_75 has no cp.async (sm_80 and later): LDG-register prefetch (rule no-cp-async)"]
 // SM75-SAME: "smem":{"cliff_bytes":32768,"multi_bytes":8192,"per_block_max_bytes":65536,"per_sm_bytes":65536,"per_stage_bytes":4096,"reserved_per_block_bytes":0,"single_bytes":4096,"stages":2,"static_max_bytes":49152}
 // SM75-SAME: "variant":"ldg-register"}
 
@@ -193,7 +193,7 @@ module attributes {gpu.container_module} {
 // CHECK-SAME: "single":{"allocated_smem_per_block":5120,"blocks_per_sm":8,"by_blocks":16,"by_registers":8,"by_shared_memory":20,"by_threads":24,"limit":"registers","warps_per_sm":16}
 // Ratio 16384 / 4096 = 4 < 5.
 // CHECK-SAME: "prediction":"+15-35% (ratio < 5:1)","ratio":4,
-// CHECK-SAME: "reasons":["2 stages need 8192 bytes of shared memory, within the sm_86 cliff of 50176 bytes for 2 blocks/SM","ratio 4.0 < 5: cp.async preferred (the seed measured +35% on IGEMM)"]
+// CHECK-SAME: "reasons":["2 stages need 8192 bytes of shared memory, within the sm_86 cliff of 50176 bytes for 2 blocks/SM","ratio 4.0 < 5: cp.async preferred (rule low-ratio)"]
 // CHECK-SAME: "multi_bytes":8192,
 // CHECK-SAME: "per_stage_bytes":4096,
 // CHECK-SAME: "single_bytes":4096,
@@ -270,7 +270,7 @@ module attributes {gpu.container_module} {
 // CHECK-SAME: "single":{"allocated_smem_per_block":3072,"blocks_per_sm":16,"by_blocks":16,"by_registers":16,"by_shared_memory":33,"by_threads":24,"limit":"registers","warps_per_sm":32}
 // Ratio 2048 / 2048 = 1.
 // CHECK-SAME: "prediction":"+15-35% (ratio < 5:1)","ratio":1,
-// CHECK-SAME: "reasons":["2 stages need 4096 bytes of shared memory, within the sm_86 cliff of 50176 bytes for 2 blocks/SM","ratio 1.0 < 5: cp.async preferred (the seed measured +35% on IGEMM)"]
+// CHECK-SAME: "reasons":["2 stages need 4096 bytes of shared memory, within the sm_86 cliff of 50176 bytes for 2 blocks/SM","ratio 1.0 < 5: cp.async preferred (rule low-ratio)"]
 // CHECK-SAME: "regs_per_thread":64,"regs_source":"attribute"
 // CHECK-SAME: "multi_bytes":4096,
 // CHECK-SAME: "per_stage_bytes":2048,
@@ -354,7 +354,7 @@ module attributes {gpu.container_module} {
 // CHECK-SAME: "single":{"allocated_smem_per_block":9472,"blocks_per_sm":4,"by_blocks":16,"by_registers":4,"by_shared_memory":10,"by_threads":12,"limit":"registers","warps_per_sm":16}
 // Ratio 4096 / 8192 = 0.5.
 // CHECK-SAME: "prediction":"+15-35% (ratio < 5:1)","ratio":0.5,
-// CHECK-SAME: "reasons":["dynamic trip count: the pipelined loop runs when the trip count is at least 2, the original loop otherwise","2 stages need 16640 bytes of shared memory, within the sm_86 cliff of 50176 bytes for 2 blocks/SM","ratio 0.5 < 5: cp.async preferred (the seed measured +35% on IGEMM)"]
+// CHECK-SAME: "reasons":["dynamic trip count: the pipelined loop runs when the trip count is at least 2, the original loop otherwise","2 stages need 16640 bytes of shared memory, within the sm_86 cliff of 50176 bytes for 2 blocks/SM","ratio 0.5 < 5: cp.async preferred (rule low-ratio)"]
 // CHECK-SAME: "multi_bytes":16640,
 // CHECK-SAME: "per_stage_bytes":8192,
 // CHECK-SAME: "single_bytes":8448,
@@ -421,7 +421,7 @@ module attributes {gpu.container_module} {
 // CHECK-SAME: "loads":{"bytes_per_thread":32,"bytes_per_tile":4096,"global_loads":2}
 // Ratio 32768 / 4096 = 8, in 5-20.
 // CHECK-SAME: "prediction":"+5-15% (ratio 5-20:1)","ratio":8,
-// CHECK-SAME: "reasons":["2 stages need 8192 bytes of shared memory, within the sm_86 cliff of 50176 bytes for 2 blocks/SM","ratio 8.0 in 5-20: both variants are worth benchmarking; cp.async is the seed's safer default (try variant=ldg-register too)"]
+// CHECK-SAME: "reasons":["2 stages need 8192 bytes of shared memory, within the sm_86 cliff of 50176 bytes for 2 blocks/SM","ratio 8.0 in 5-20: both variants are worth benchmarking; cp.async is the seed's default (rule mid-ratio; try variant=ldg-register too)"]
 // 1024 / 32 = 32 trips.
 // CHECK-SAME: "threads_per_block":128,"trip_count":32,"variant":"cp-async"}
 

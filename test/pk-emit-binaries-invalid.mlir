@@ -4,7 +4,7 @@
 // RUN: not pk-opt %s -split-input-file --pk-emit-binaries='arch=sm_100 out-dir=%t' -o /dev/null 2>&1 | FileCheck %s --check-prefix=ARCH
 // RUN: not pk-opt %s -split-input-file --pk-emit-binaries='min-blocks-per-sm=0 out-dir=%t' -o /dev/null 2>&1 | FileCheck %s --check-prefix=MINBLOCKS
 
-// FORMAT: error: unknown emit format 'sass'; expected llvm, ptx or cubin (or mlir in pipeline-kernel)
+// FORMAT: for the --emit option: Cannot find option named 'sass'!
 // NOPTXAS: error: ptxas not found at '[[DIR]]/no-cuda/bin/ptxas': pass cuda-path=<CUDA toolkit root> or set CUDA_HOME
 // ARCH: error: unknown arch 'sm_100'; pk knows: sm_75, sm_80, sm_86, sm_87, sm_89, sm_90
 // MINBLOCKS: error: min-blocks-per-sm must be at least 1, got 0

@@ -1,13 +1,15 @@
-//===- Emit.h - Lower kernels to PTX / cubin and read ptxas' report -*- C++
+//===- Emit.h - Lower kernels to PTX / cubin, read ptxas' report -*- C++
 //-*-===//
 //
 // Part of pk (Pipeline Kernel).
 //
 //===----------------------------------------------------------------------===//
 //
-// pk's own lowering from the nvgpu/gpu/vector/scf level to NVVM, PTX (LLVM's
-// NVPTX back end) and a cubin (ptxas), with the PTX version of the target
-// table (docs/lowering.md).
+// The fifth stage of pk's data flow (docs/architecture.md): pk's own
+// lowering from the nvgpu/gpu/vector/scf level to NVVM, PTX (LLVM's NVPTX
+// back end) and a cubin (ptxas), with the PTX version of the target table
+// (docs/lowering.md), and the parsing of ptxas' resource usage. The
+// pk-emit-binaries pass drives it.
 //
 //===----------------------------------------------------------------------===//
 
@@ -23,6 +25,9 @@
 
 namespace mlir {
 namespace pk {
+
+/// The artefacts the `emit` option asks for.
+enum class EmitKind { MLIR, LLVMIR, PTX, Cubin };
 
 /// What ptxas -v reports for one kernel.
 struct PtxasKernelInfo {

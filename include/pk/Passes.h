@@ -13,12 +13,19 @@
 //   mlir::PassManager pm(&context);
 //   mlir::pk::PipelineKernelOptions options;
 //   options.arch = "sm_90";
+//   options.variant = mlir::pk::PipelineVariant::CpAsync;
 //   mlir::pk::buildPipelineKernelPipeline(pm, options);
+//
+// or add the one pass `mlir::pk::createPKPipelineKernel(options)`.
 //
 //===----------------------------------------------------------------------===//
 
 #ifndef PK_PASSES_H
 #define PK_PASSES_H
+
+#include "pk/Decision.h"
+#include "pk/Emit.h"
+#include "pk/OptionTypes.h"
 
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/DialectRegistry.h"
@@ -34,61 +41,10 @@ namespace pk {
 #define GEN_PASS_DECL
 #include "pk/Passes.h.inc"
 
-/// Options of the `pipeline-kernel` pass pipeline.
-struct PipelineKernelOptions
-    : public PassPipelineOptions<PipelineKernelOptions> {
-  PassOptions::Option<std::string> arch{
-      *this, "arch", llvm::cl::desc("Target architecture (sm_75 ... sm_90)"),
-      llvm::cl::init("sm_86")};
-  PassOptions::Option<std::string> stages{
-      *this, "stages",
-      llvm::cl::desc("Number of shared-memory buffers: 2 to 8, or auto"),
-      llvm::cl::init("2")};
-  PassOptions::Option<int64_t> minBlocksPerSM{
-      *this, "min-blocks-per-sm",
-      llvm::cl::desc("Resident blocks per SM to keep"), llvm::cl::init(2)};
-  PassOptions::Option<int64_t> blockSize{
-      *this, "block-size",
-      llvm::cl::desc("Threads per block (0: from the kernel's attributes)"),
-      llvm::cl::init(0)};
-  PassOptions::Option<int64_t> regsPerThread{
-      *this, "regs-per-thread",
-      llvm::cl::desc("Registers per thread (0: pk.regs_per_thread or 128)"),
-      llvm::cl::init(0)};
-  PassOptions::Option<std::string> variant{
-      *this, "variant",
-      llvm::cl::desc("auto, cp-async, ldg-register or register-prefetch"),
-      llvm::cl::init("auto")};
-  PassOptions::Option<std::string> report{
-      *this, "report",
-      llvm::cl::desc("JSON report path, one object per loop ('-': stdout)"),
-      llvm::cl::init("")};
-  PassOptions::Option<std::string> schedule{
-      *this, "schedule",
-      llvm::cl::desc("cp-async order: auto, seed (2 stages) or multistage"),
-      llvm::cl::init("auto")};
-  PassOptions::Option<std::string> emit{
-      *this, "emit",
-      llvm::cl::desc("mlir (default), llvm, ptx or cubin: also write "
-                     "<out-dir>/<module>.<arch>.{ll,ptx,cubin}"),
-      llvm::cl::init("mlir")};
-  PassOptions::Option<std::string> outDir{
-      *this, "out-dir", llvm::cl::desc("Directory for emitted artefacts"),
-      llvm::cl::init(".")};
-  PassOptions::Option<std::string> cudaPath{
-      *this, "cuda-path",
-      llvm::cl::desc("CUDA toolkit root for ptxas (default: $CUDA_HOME, "
-                     "then /usr/local/cuda)"),
-      llvm::cl::init("")};
-  PassOptions::Option<bool> barePtr{
-      *this, "bare-ptr",
-      llvm::cl::desc("Static-shape memref arguments become bare pointers"),
-      llvm::cl::init(false)};
-  PassOptions::Option<bool> skipHighRatio{
-      *this, "skip-high-ratio",
-      llvm::cl::desc("Do not pipeline loops with a ratio above 20"),
-      llvm::cl::init(false)};
-};
+/// Options of `pipeline-kernel` and `buildPipelineKernelPipeline`: the
+/// options of the PKPipelineKernel pass (Passes.td), which share their
+/// target, decision and emission option sets with the individual passes.
+using PipelineKernelOptions = PKPipelineKernelOptions;
 
 /// Adds pk's pipeline to `pm`: K-loop analysis (remarks), the shared-memory
 /// budget check (explicit doubling variants), pipelining (decision remarks
@@ -101,9 +57,9 @@ void buildPipelineKernelPipeline(OpPassManager &pm,
 /// their own registry).
 void registerPKDialects(DialectRegistry &registry);
 
-/// Registers every pk pass (registerPKPasses, generated) and the
-/// `pipeline-kernel` pipeline with the
-/// global registry (for mlir-opt-style tools and the plugin).
+/// Registers every pk pass (registerPKPasses, generated; `pipeline-kernel`
+/// is one of them) with the global registry (for mlir-opt-style tools and
+/// the plugin).
 void registerPKPassesAndPipelines();
 
 #define GEN_PASS_REGISTRATION

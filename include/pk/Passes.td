@@ -9,10 +9,12 @@
 
 include "mlir/Pass/PassBase.td"
 
+// The options every analysis-based pass shares (and `pipeline-kernel`).
 defvar pkTargetOptions = [
     Option<"arch", "arch", "std::string", /*default=*/"\"sm_86\"",
            "Target architecture: sm_75, sm_80, sm_86, sm_87, sm_89 or sm_90">,
-    Option<"stages", "stages", "std::string", /*default=*/"\"2\"",
+    Option<"stages", "stages", "::mlir::pk::StageCount",
+           /*default=*/"::mlir::pk::StageCount{2}",
            "Number of buffers multi-buffering creates: 2 to 8, or auto "
            "(from the budget and a latency model, docs/stages.md)">,
     Option<"minBlocksPerSM", "min-blocks-per-sm", "int64_t", /*default=*/"2",
@@ -24,6 +26,68 @@ defvar pkTargetOptions = [
            "Registers per thread (0: the kernel's pk.regs_per_thread "
            "attribute, else 128)">,
 ];
+
+// The decision's options (pk-pipeline-kloops and pipeline-kernel).
+defvar pkDecisionOptions = [
+    Option<"variant", "variant", "::mlir::pk::PipelineVariant",
+           /*default=*/"::mlir::pk::PipelineVariant::Auto",
+           "Pipelining variant", [{::llvm::cl::values(
+             clEnumValN(::mlir::pk::PipelineVariant::Auto, "auto",
+                        "the seed's rule, the budget and the copies decide"),
+             clEnumValN(::mlir::pk::PipelineVariant::CpAsync, "cp-async",
+                        "nvgpu.device_async_copy into N buffers"),
+             clEnumValN(::mlir::pk::PipelineVariant::LdgRegister,
+                        "ldg-register",
+                        "global loads into registers, 2 buffers"),
+             clEnumValN(::mlir::pk::PipelineVariant::RegisterPrefetch,
+                        "register-prefetch",
+                        "global loads into registers, 1 buffer"))}]>,
+    Option<"schedule", "schedule", "::mlir::pk::PipelineSchedule",
+           /*default=*/"::mlir::pk::PipelineSchedule::Auto",
+           "cp-async order", [{::llvm::cl::values(
+             clEnumValN(::mlir::pk::PipelineSchedule::Auto, "auto",
+                        "multistage"),
+             clEnumValN(::mlir::pk::PipelineSchedule::Seed, "seed",
+                        "issue, commit, compute, wait, barrier (2 stages)"),
+             clEnumValN(::mlir::pk::PipelineSchedule::Multistage,
+                        "multistage",
+                        "wait all but N-2, barrier, issue tile t+N-1, "
+                        "compute"))}]>,
+    Option<"skipHighRatio", "skip-high-ratio", "bool", /*default=*/"false",
+           "With variant=auto, do not pipeline loops whose compute/load "
+           "ratio exceeds 20 (the seed's literal rule)">,
+];
+
+// Where the JSON report goes.
+defvar pkReportOptions = [
+    Option<"report", "report", "std::string", /*default=*/"\"\"",
+           "Write the JSON report (one object per loop and line) to this "
+           "file; '-' for stdout">,
+    Option<"reportAppend", "report-append", "bool", /*default=*/"false",
+           "Append to the report file instead of truncating it (e.g. to "
+           "collect the chunks of -split-input-file)">,
+];
+
+// The emission options (pk-emit-binaries and pipeline-kernel).
+defvar pkEmitOptions = [
+    Option<"outDir", "out-dir", "std::string", /*default=*/"\".\"",
+           "Directory for the artefacts (created if missing)">,
+    Option<"cudaPath", "cuda-path", "std::string", /*default=*/"\"\"",
+           "CUDA toolkit root for ptxas (default: $CUDA_HOME, then "
+           "/usr/local/cuda)">,
+    Option<"barePtr", "bare-ptr", "bool", /*default=*/"false",
+           "Static-shape memref kernel arguments become bare device "
+           "pointers (use-bare-ptr-memref-call-conv)">,
+];
+
+defvar pkEmitValues = [{::llvm::cl::values(
+    clEnumValN(::mlir::pk::EmitKind::MLIR, "mlir", "no artefacts"),
+    clEnumValN(::mlir::pk::EmitKind::LLVMIR, "llvm",
+               "<out-dir>/<module>.<arch>.ll"),
+    clEnumValN(::mlir::pk::EmitKind::PTX, "ptx",
+               "<out-dir>/<module>.<arch>.ptx"),
+    clEnumValN(::mlir::pk::EmitKind::Cubin, "cubin",
+               "PTX and <out-dir>/<module>.<arch>.cubin with ptxas' usage"))}];
 
 def PKAnalyzeKLoops : Pass<"pk-analyze-kloops", "ModuleOp"> {
   let summary = "Analyze tiled GPU K-loops: shared memory, occupancy, "
@@ -62,10 +126,7 @@ def PKAnalyzeKLoops : Pass<"pk-analyze-kloops", "ModuleOp"> {
     16384 B single / 16384 B per stage / 32768 B with 2 stages (cliff 50176 B
     for 2 blocks/SM on sm_86), ..., ratio 64.0 FLOP/B, variant cp-async`.
   }];
-  let options = !listconcat(pkTargetOptions, [
-    Option<"report", "report", "std::string", /*default=*/"\"\"",
-           "Write the JSON report (one object per loop and line) to this "
-           "file; '-' for stdout">,
+  let options = !listconcat(pkTargetOptions, pkReportOptions, [
     Option<"skipHighRatio", "skip-high-ratio", "bool", /*default=*/"false",
            "Select no pipelining when the compute/load ratio exceeds 20 "
            "(the seed's literal rule)">,
@@ -161,22 +222,15 @@ def PKPipelineKLoops : Pass<"pk-pipeline-kloops", "ModuleOp"> {
                            "::mlir::gpu::GPUDialect",
                            "::mlir::memref::MemRefDialect",
                            "::mlir::nvgpu::NVGPUDialect"];
-  let options = !listconcat(pkTargetOptions, [
-    Option<"variant", "variant", "std::string", /*default=*/"\"auto\"",
-           "auto, cp-async, ldg-register or register-prefetch">,
-    Option<"schedule", "schedule", "std::string", /*default=*/"\"auto\"",
-           "cp-async order: seed (issue, commit, compute, wait, barrier; 2 "
-           "stages), multistage (wait all but N-2, barrier, issue tile "
-           "t+N-1, compute), auto (multistage)">,
-    Option<"skipHighRatio", "skip-high-ratio", "bool", /*default=*/"false",
-           "With variant=auto, do not pipeline loops whose compute/load "
-           "ratio exceeds 20 (the seed's literal rule)">,
-    Option<"report", "report", "std::string", /*default=*/"\"\"",
-           "Write the JSON report with each loop's decision ('-': stdout)">,
+  let options = !listconcat(pkTargetOptions, pkDecisionOptions,
+                            pkReportOptions, [
     Option<"remarkMismatches", "remark-mismatches", "bool",
            /*default=*/"true",
            "Remark on loops with barriers that do not match the input "
            "contract (pipeline-kernel leaves that to pk-analyze-kloops)">,
+    Option<"testFailLate", "test-fail-late", "bool", /*default=*/"false",
+           "Testing only: make upstream's pipeliner reject the schedule "
+           "after pk changed the IR (the internal-error path)">,
   ]);
 }
 
@@ -206,26 +260,43 @@ def PKEmitBinaries : Pass<"pk-emit-binaries", "ModuleOp"> {
     the loops of that kernel in the JSON report gain a `ptxas` object.
     The IR itself is not changed.
   }];
-  let options = [
+  let options = !listconcat(pkEmitOptions, [
     Option<"arch", "arch", "std::string", /*default=*/"\"sm_86\"",
            "Target architecture">,
-    Option<"emit", "emit", "std::string", /*default=*/"\"cubin\"",
-           "llvm, ptx or cubin">,
-    Option<"outDir", "out-dir", "std::string", /*default=*/"\".\"",
-           "Directory for the artefacts (created if missing)">,
-    Option<"cudaPath", "cuda-path", "std::string", /*default=*/"\"\"",
-           "CUDA toolkit root for ptxas (default: $CUDA_HOME, then "
-           "/usr/local/cuda)">,
-    Option<"barePtr", "bare-ptr", "bool", /*default=*/"false",
-           "Static-shape memref kernel arguments become bare device "
-           "pointers (use-bare-ptr-memref-call-conv)">,
+    Option<"emit", "emit", "::mlir::pk::EmitKind",
+           /*default=*/"::mlir::pk::EmitKind::Cubin",
+           "Artefacts to write: llvm, ptx or cubin", pkEmitValues>,
     Option<"report", "report", "std::string", /*default=*/"\"\"",
            "JSON report (written by pk-pipeline-kloops or "
            "pk-analyze-kloops) to extend with ptxas' numbers">,
     Option<"minBlocksPerSM", "min-blocks-per-sm", "int64_t",
            /*default=*/"2",
            "Blocks per SM below which the real occupancy is a warning">,
-  ];
+  ]);
+}
+
+def PKPipelineKernel : Pass<"pipeline-kernel", "ModuleOp"> {
+  let summary = "pk's one-flag entry point: analyze, check the budget, "
+                "pipeline, clean up and optionally emit PTX / cubins";
+  let description = [{
+    Runs, as one nested pipeline on the module: `pk-analyze-kloops`
+    (remarks), `pk-check-smem-budget` (for the explicit doubling variants
+    cp-async and ldg-register; with variant=auto the decision falls back to
+    register prefetch instead), `pk-pipeline-kloops` (decision remarks and
+    the JSON report), `canonicalize`, `cse`, and with `emit` other than
+    `mlir`, `pk-emit-binaries`. `buildPipelineKernelPipeline` adds the same
+    passes to a caller's pass manager; both take `PipelineKernelOptions`
+    (these options).
+  }];
+  let options = !listconcat(pkTargetOptions, pkDecisionOptions, [
+    Option<"report", "report", "std::string", /*default=*/"\"\"",
+           "JSON report path, one object per loop ('-': stdout; default "
+           "with emit: <out-dir>/report.json)">,
+    Option<"emit", "emit", "::mlir::pk::EmitKind",
+           /*default=*/"::mlir::pk::EmitKind::MLIR",
+           "Artefacts to write besides the IR: mlir (none), llvm, ptx or "
+           "cubin", pkEmitValues>,
+  ], pkEmitOptions);
 }
 
 #endif // PK_PASSES

@@ -105,7 +105,8 @@ Occupancy mlir::pk::computeOccupancy(const TargetInfo &target,
   int64_t regsPerWarp = llvm::alignTo(std::max<int64_t>(regsPerThread, 1) * 32,
                                       target.regAllocUnit);
   if (regsPerThread > target.maxRegsPerThread || warpsPerBlock == 0 ||
-      regsPerWarp * llvm::alignTo(warpsPerBlock, kSubPartitions) >
+      regsPerWarp * static_cast<int64_t>(
+                        llvm::alignTo(warpsPerBlock, kSubPartitions)) >
           target.regsPerSM) {
     occ.byRegisters = 0;
   } else {

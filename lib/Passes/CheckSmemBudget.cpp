@@ -19,8 +19,11 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "pk/KLoopAnalysis.h"
+#include "PassUtils.h"
+
+#include "pk/Decision.h"
 #include "pk/Passes.h"
+#include "pk/Support.h"
 
 #include "llvm/Support/DebugLog.h"
 #include "llvm/Support/FormatVariadic.h"
@@ -38,104 +41,19 @@ using namespace mlir;
 using namespace mlir::pk;
 
 namespace {
-/// The shared memory and occupancy after shrinking the per-stage part.
-struct Shrunk {
-  int64_t perStage, single, multi;
-  Occupancy occ;
-  bool fits;
-};
-} // namespace
-
-/// Recomputes the budget when the copied buffers shrink to `perStage` bytes.
-static Shrunk shrink(const KLoopInfo &info, const KLoopBudget &budget,
-                     int64_t perStage) {
-  Shrunk s;
-  s.perStage = perStage;
-  s.single = info.smemSingleBytes - info.smemPerStageBytes + perStage;
-  s.multi = s.single + (budget.stages - 1) * perStage;
-  s.occ = computeOccupancy(*budget.target, info.threadsPerBlock,
-                           budget.regsPerThread, s.multi);
-  s.fits = s.multi <= budget.target->smemPerBlockOptIn &&
-           s.occ.blocksPerSM >=
-               std::min(budget.minBlocksPerSM, budget.single.blocksPerSM);
-  return s;
-}
-
-static std::string describeShrunk(const Shrunk &s, int64_t stages) {
-  return llvm::formatv("{0} bytes per stage, {1} bytes with {2} stages, "
-                       "{3} blocks/SM{4}",
-                       s.perStage, s.multi, stages, s.occ.blocksPerSM,
-                       s.fits ? "" : " (still over)")
-      .str();
-}
-
-/// The seed's remedies, with the sizes they lead to.
-static std::string buildRemedies(const KLoopInfo &info,
-                                 const KLoopBudget &budget) {
-  std::string out;
-  llvm::raw_string_ostream os(out);
-  // Halve BK: every copied tile has a BK extent.
-  int64_t perStage = info.smemPerStageBytes;
-  Shrunk bk;
-  int halvings = 0;
-  do {
-    perStage /= 2;
-    ++halvings;
-    bk = shrink(info, budget, perStage);
-  } while (!bk.fits && halvings < 3);
-  os << "halve BK"
-     << (halvings > 1 ? llvm::formatv(" {0} times", halvings).str()
-                      : std::string())
-     << " (" << describeShrunk(bk, budget.stages) << ")";
-
-  // Halve the tile copied from one source (BM for A, BN for B).
-  llvm::SmallVector<Value> sources;
-  for (const SharedBuffer &buffer : info.buffers)
-    if (buffer.copied && buffer.source &&
-        !llvm::is_contained(sources, buffer.source))
-      sources.push_back(buffer.source);
-  for (Value source : sources) {
-    int64_t bytes = 0;
-    std::string names;
-    for (const SharedBuffer &buffer : info.buffers) {
-      if (!buffer.copied || buffer.source != source)
-        continue;
-      bytes += buffer.bytes;
-      names += (names.empty() ? "" : ", ") + buffer.name;
-    }
-    std::string srcName;
-    if (auto arg = dyn_cast<BlockArgument>(source))
-      srcName = llvm::formatv("%arg{0}", arg.getArgNumber()).str();
-    else
-      srcName = source.getDefiningOp()->getName().getStringRef().str();
-    Shrunk s = shrink(info, budget, info.smemPerStageBytes - bytes / 2);
-    os << "; or halve the tile copied from " << srcName << " into " << names
-       << " (BM or BN; " << describeShrunk(s, budget.stages) << ")";
-  }
-  // Register prefetch without doubling.
-  int64_t stagingRegs =
-      llvm::divideCeil(info.smemPerStageBytes, info.threadsPerBlock * 4);
-  os << "; or prefetch through registers without doubling "
-        "(variant=register-prefetch: "
-     << budget.smemSingleBytes << " bytes, " << budget.single.blocksPerSM
-     << " blocks/SM, about " << stagingRegs
-     << " more registers per thread for staging)";
-  return out;
-}
-
-namespace {
 struct CheckSmemBudgetPass final
     : public pk::impl::PKCheckSmemBudgetBase<CheckSmemBudgetPass> {
   using Base::Base;
 
   void runOnOperation() final {
     ModuleOp module = getOperation();
-    FailureOr<KLoopAnalysisOptions> parsed = parseAnalysisOptions(
-        module, arch, stages, minBlocksPerSM, blockSize, regsPerThread);
+    FailureOr<pk::detail::TargetOptions> parsed =
+        pk::detail::checkTargetOptions(module, arch, stages, minBlocksPerSM,
+                                       blockSize, regsPerThread);
     if (failed(parsed))
       return signalPassFailure();
-    KLoopAnalysisOptions options = *parsed;
-    const TargetInfo *target = options.target;
+    const TargetInfo *target = parsed->target;
+    DecisionOptions options = parsed->decision;
 
     bool failedAny = false;
     forEachKLoop(module, blockSize, /*remarkOnMismatch=*/false,
@@ -147,9 +65,11 @@ struct CheckSmemBudgetPass final
       signalPassFailure();
   }
 
+  /// The budget is the decision's, with the stage count it decides (the
+  /// request, auto, or fewer for a short loop).
   LogicalResult checkLoop(KLoopInfo &info, const TargetInfo &target,
-                          const KLoopAnalysisOptions &options) {
-    KLoopBudget budget = analyzeBudget(info, target, options);
+                          const DecisionOptions &options) {
+    KLoopBudget budget = decide(info, target, options).budget;
     std::string occupancy = llvm::formatv(
         "blocks/SM {0} -> {1}, limited by {2}", budget.single.blocksPerSM,
         budget.multi.blocksPerSM, stringifyOccupancyLimit(budget.multi.limit));
@@ -166,7 +86,7 @@ struct CheckSmemBudgetPass final
         diag << "cliff of " << budget.cliffBytes << " bytes for "
              << budget.minBlocksPerSM << " blocks/SM";
       diag << " (" << occupancy
-           << "); remedies: " << buildRemedies(info, budget);
+           << "); remedies: " << describeRemedies(info, budget);
       LDBG() << "budget exceeded at " << locationToString(info.forOp.getLoc());
       return failure();
     }

@@ -12,6 +12,8 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "PassUtils.h"
+
 #include "pk/Emit.h"
 #include "pk/KLoopAnalysis.h"
 #include "pk/Passes.h"
@@ -131,7 +133,8 @@ struct EmitBinariesPass final
 
   void runOnOperation() final {
     ModuleOp module = getOperation();
-    const TargetInfo *target = lookupTargetOrEmitError(module, arch);
+    const TargetInfo *target =
+        pk::detail::lookupTargetOrEmitError(module, arch);
     if (!target)
       return signalPassFailure();
     if (minBlocksPerSM < 1) {
@@ -139,14 +142,14 @@ struct EmitBinariesPass final
                                  << int64_t(minBlocksPerSM);
       return signalPassFailure();
     }
-    if (emit != "llvm" && emit != "ptx" && emit != "cubin") {
+    if (emit == EmitKind::MLIR) {
       emitError(module.getLoc())
-          << "unknown emit format '" << emit << "'; expected llvm, ptx or "
-          << "cubin (or mlir in pipeline-kernel)";
+          << "pk-emit-binaries needs emit=llvm, ptx or cubin (emit=mlir "
+             "writes no artefact)";
       return signalPassFailure();
     }
     std::string cuda = resolveCudaPath(cudaPath);
-    if (emit == "cubin") {
+    if (emit == EmitKind::Cubin) {
       SmallString<256> ptxas(cuda);
       llvm::sys::path::append(ptxas, "bin", "ptxas");
       if (!llvm::sys::fs::can_execute(ptxas)) {
@@ -190,16 +193,17 @@ struct EmitBinariesPass final
                      builder.getUnitAttr());
     builder.setInsertionPointToStart(wrapper.getBody());
     builder.clone(*gpuModule);
-    auto cleanup = llvm::make_scope_exit([&] { wrapper->erase(); });
+    auto cleanup = llvm::scope_exit([&] { wrapper->erase(); });
 
     LoweringFormat format =
-        emit == "llvm" ? LoweringFormat::LLVMIR : LoweringFormat::PTX;
+        emit == EmitKind::LLVMIR ? LoweringFormat::LLVMIR : LoweringFormat::PTX;
     OpPassManager pm(ModuleOp::getOperationName());
     buildLoweringPipeline(pm, target, barePtr, format);
     if (failed(runPipeline(pm, wrapper)))
-      return emitError(loc) << "lowering gpu.module @" << gpuModule.getName()
-                            << " to " << (emit == "llvm" ? "LLVM IR" : "PTX")
-                            << " for " << target.arch << " failed";
+      return emitError(loc)
+             << "lowering gpu.module @" << gpuModule.getName() << " to "
+             << (emit == EmitKind::LLVMIR ? "LLVM IR" : "PTX") << " for "
+             << target.arch << " failed";
     auto binaries = wrapper.getOps<gpu::BinaryOp>();
     if (binaries.empty())
       return emitError(loc) << "gpu-module-to-binary produced no gpu.binary";
@@ -208,7 +212,7 @@ struct EmitBinariesPass final
 
     SmallString<256> base(outDir);
     llvm::sys::path::append(base, (gpuModule.getName() + "." + target.arch));
-    if (emit == "llvm") {
+    if (emit == EmitKind::LLVMIR) {
       std::string error;
       FailureOr<std::string> text = bitcodeToText(contents, error);
       if (failed(text))
@@ -218,7 +222,7 @@ struct EmitBinariesPass final
     std::string ptxPath = (base + ".ptx").str();
     if (failed(writeFile(loc, ptxPath, contents)))
       return failure();
-    if (emit == "ptx")
+    if (emit == EmitKind::PTX)
       return success();
 
     std::string cubinPath = (base + ".cubin").str();

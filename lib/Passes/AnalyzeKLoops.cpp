@@ -11,8 +11,11 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "pk/KLoopAnalysis.h"
+#include "PassUtils.h"
+
+#include "pk/KLoopMatcher.h"
 #include "pk/Passes.h"
+#include "pk/Report.h"
 
 #include "mlir/Support/FileUtilities.h"
 #include "llvm/Support/DebugLog.h"
@@ -38,29 +41,28 @@ struct AnalyzeKLoopsPass final
 
   void runOnOperation() final {
     ModuleOp module = getOperation();
-    FailureOr<KLoopAnalysisOptions> parsed = parseAnalysisOptions(
-        module, arch, stages, minBlocksPerSM, blockSize, regsPerThread);
+    FailureOr<pk::detail::TargetOptions> parsed =
+        pk::detail::checkTargetOptions(module, arch, stages, minBlocksPerSM,
+                                       blockSize, regsPerThread);
     if (failed(parsed))
       return signalPassFailure();
-    KLoopAnalysisOptions options = *parsed;
-    const TargetInfo *target = options.target;
-
+    DecisionOptions options = parsed->decision;
     options.skipHighRatio = skipHighRatio;
 
     std::string lines;
     forEachKLoop(
         module, blockSize, /*remarkOnMismatch=*/true, [&](KLoopInfo &info) {
-          KLoopBudget budget = analyzeBudget(info, *target, options);
+          KLoopDecision decision = decide(info, *parsed->target, options);
           InFlightDiagnostic diag = mlir::emitRemark(info.forOp.getLoc())
-                                    << summarizeKLoop(info, budget);
-          for (const std::string &reason : budget.reasons)
+                                    << summarizeKLoop(info, decision);
+          for (const std::string &reason : decision.ruleReasons)
             diag.attachNote(info.forOp.getLoc()) << reason;
           lines +=
-              llvm::formatv("{0}\n", llvm::json::Value(toJSON(info, budget)));
+              llvm::formatv("{0}\n", llvm::json::Value(toJSON(info, decision)));
         });
     if (report.empty())
       return;
-    if (failed(writeReportLines(module.getLoc(), report, lines)))
+    if (failed(writeReportLines(module.getLoc(), report, lines, reportAppend)))
       return signalPassFailure();
   }
 };

@@ -1,4 +1,5 @@
-//===- KLoopAnalysis.cpp - Match and measure tiled GPU K-loops ------------===//
+//===- KLoopMatcher.cpp - Match and measure tiled GPU K-loops
+//---------------===//
 //
 // Part of pk (Pipeline Kernel).
 //
@@ -6,13 +7,13 @@
 //
 // Recognizes the load / barrier / compute / barrier K-loop of the input
 // contract (docs/input-contract.md) and measures it: shared buffers, the
-// bytes each K-iteration loads, the FLOPs it computes, and, for a target, the
-// occupancy single- and multi-buffered and the variant the seed's rule picks.
-// Tested by test/pk-analyze-kloops*.mlir and test/pk-check-smem-budget*.mlir.
+// bytes each K-iteration loads, the FLOPs it computes, the compute/load
+// ratio. Tests: test/pk-analyze-kloops*.mlir.
 //
 //===----------------------------------------------------------------------===//
 
-#include "pk/KLoopAnalysis.h"
+#include "pk/KLoopMatcher.h"
+#include "pk/Support.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Math/IR/Math.h"
@@ -22,25 +23,14 @@
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/SymbolTable.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
-#include "mlir/Interfaces/ViewLikeInterface.h"
 #include "llvm/ADT/SetVector.h"
-#include "llvm/ADT/StringSet.h"
-#include "llvm/ADT/TypeSwitch.h"
 #include "llvm/Support/DebugLog.h"
-#include "llvm/Support/FileSystem.h"
 #include "llvm/Support/FormatVariadic.h"
-#include "llvm/Support/Mutex.h"
-#include "llvm/Support/Path.h"
-#include "llvm/Support/raw_ostream.h"
 
-#define DEBUG_TYPE "pk-kloop-analysis"
+#define DEBUG_TYPE "pk-kloop-matcher"
 
 using namespace mlir;
 using namespace mlir::pk;
-
-//===----------------------------------------------------------------------===//
-// Small helpers
-//===----------------------------------------------------------------------===//
 
 StringRef mlir::pk::stringifySharedBufferKind(SharedBufferKind kind) {
   switch (kind) {
@@ -52,130 +42,6 @@ StringRef mlir::pk::stringifySharedBufferKind(SharedBufferKind kind) {
     return "alloc";
   }
   llvm_unreachable("unknown shared buffer kind");
-}
-
-StringRef mlir::pk::stringifyPipelineVariant(PipelineVariant variant) {
-  switch (variant) {
-  case PipelineVariant::None:
-    return "none";
-  case PipelineVariant::CpAsync:
-    return "cp-async";
-  case PipelineVariant::LdgRegister:
-    return "ldg-register";
-  case PipelineVariant::RegisterPrefetch:
-    return "register-prefetch";
-  }
-  llvm_unreachable("unknown pipeline variant");
-}
-
-std::string mlir::pk::locationToString(Location loc) {
-  if (auto fileLoc = dyn_cast<FileLineColLoc>(loc))
-    return llvm::formatv("{0}:{1}:{2}", fileLoc.getFilename().getValue(),
-                         fileLoc.getLine(), fileLoc.getColumn())
-        .str();
-  if (auto nameLoc = dyn_cast<NameLoc>(loc))
-    return locationToString(nameLoc.getChildLoc());
-  if (auto fusedLoc = dyn_cast<FusedLoc>(loc))
-    if (!fusedLoc.getLocations().empty())
-      return locationToString(fusedLoc.getLocations().front());
-  if (auto callLoc = dyn_cast<CallSiteLoc>(loc))
-    return locationToString(callLoc.getCallee());
-  std::string str;
-  llvm::raw_string_ostream os(str);
-  loc.print(os);
-  return str;
-}
-
-/// Global memory: the default memory space, 1, or #gpu.address_space<global>.
-static bool isGlobalMemory(MemRefType type) {
-  Attribute space = type.getMemorySpace();
-  if (!space)
-    return true;
-  if (auto intSpace = dyn_cast<IntegerAttr>(space))
-    return intSpace.getInt() == 0 || intSpace.getInt() == 1;
-  if (auto gpuSpace = dyn_cast<gpu::AddressSpaceAttr>(space))
-    return gpuSpace.getValue() == gpu::AddressSpace::Global;
-  return false;
-}
-
-/// Shared memory: 3 or #gpu.address_space<workgroup>.
-bool mlir::pk::isSharedMemory(MemRefType type) {
-  return gpu::GPUDialect::hasWorkgroupMemoryAddressSpace(type) ||
-         nvgpu::NVGPUDialect::hasSharedMemoryAddressSpace(type);
-}
-
-std::optional<int64_t> mlir::pk::getSizeInBytes(Type type) {
-  if (auto shaped = dyn_cast<ShapedType>(type)) {
-    if (!shaped.hasStaticShape() || !shaped.getElementType().isIntOrFloat() ||
-        shaped.getElementTypeBitWidth() % 8 != 0)
-      return std::nullopt;
-    return shaped.getNumElements() * (shaped.getElementTypeBitWidth() / 8);
-  }
-  if (type.isIntOrFloat() && type.getIntOrFloatBitWidth() % 8 == 0)
-    return type.getIntOrFloatBitWidth() / 8;
-  return std::nullopt;
-}
-
-int64_t mlir::pk::getNumElements(Type type) {
-  if (auto vec = dyn_cast<VectorType>(type))
-    return vec.getNumElements();
-  return 1;
-}
-
-/// Follows view-like operations (subview, cast, expand_shape, ...) back to
-/// the memref that owns the storage.
-static Value getRootMemRef(Value memref) {
-  while (Operation *def = memref.getDefiningOp()) {
-    auto view = dyn_cast<ViewLikeOpInterface>(def);
-    if (!view)
-      break;
-    memref = view.getViewSource();
-  }
-  return memref;
-}
-
-std::optional<MemoryAccess> mlir::pk::getMemoryAccess(Operation *op) {
-  auto make = [](Value memref, ValueRange indices, bool isRead, Value value) {
-    return MemoryAccess{memref, llvm::to_vector(indices), isRead, !isRead,
-                        value};
-  };
-  return llvm::TypeSwitch<Operation *, std::optional<MemoryAccess>>(op)
-      .Case([&](vector::LoadOp o) {
-        return make(o.getBase(), o.getIndices(), true, o.getResult());
-      })
-      .Case([&](vector::TransferReadOp o) {
-        return make(o.getBase(), o.getIndices(), true, o.getResult());
-      })
-      .Case([&](memref::LoadOp o) {
-        return make(o.getMemRef(), o.getIndices(), true, o.getResult());
-      })
-      .Case([&](nvgpu::LdMatrixOp o) {
-        return make(o.getSrcMemref(), o.getIndices(), true, o.getResult());
-      })
-      .Case([&](vector::StoreOp o) {
-        return make(o.getBase(), o.getIndices(), false, o.getValueToStore());
-      })
-      .Case([&](vector::TransferWriteOp o) {
-        return make(o.getBase(), o.getIndices(), false, o.getVector());
-      })
-      .Case([&](memref::StoreOp o) {
-        return make(o.getMemRef(), o.getIndices(), false, o.getValueToStore());
-      })
-      .Case([&](nvgpu::DeviceAsyncCopyOp o) {
-        return make(o.getDst(), o.getDstIndices(), false, Value());
-      })
-      .Default([](Operation *) { return std::nullopt; });
-}
-
-/// Returns a short printable name for a value: "%arg0" for a kernel
-/// argument, else the defining operation's name.
-static std::string describeValue(Value value) {
-  if (auto arg = dyn_cast<BlockArgument>(value))
-    return llvm::formatv("%arg{0}", arg.getArgNumber()).str();
-  if (Operation *def = value.getDefiningOp())
-    if (auto getGlobal = dyn_cast<memref::GetGlobalOp>(def))
-      return ("@" + getGlobal.getName()).str();
-  return value.getDefiningOp()->getName().getStringRef().str();
 }
 
 //===----------------------------------------------------------------------===//
@@ -210,7 +76,7 @@ namespace {
 class KLoopMatcher {
 public:
   KLoopMatcher(scf::ForOp forOp, KLoopInfo &info)
-      : forOp(forOp), info(info), where(forOp.getLoc()) {}
+      : where(forOp.getLoc()), forOp(forOp), info(info) {}
 
   LogicalResult match(int64_t threadsOverride);
 
@@ -601,7 +467,8 @@ LogicalResult KLoopMatcher::match(int64_t threadsOverride) {
     info.tripCount = trips->getSExtValue();
   info.threadsPerBlock =
       threadsOverride > 0 ? threadsOverride : getKernelBlockSize(info.kernel);
-  if (auto regs = info.kernel->getAttrOfType<IntegerAttr>("pk.regs_per_thread"))
+  if (auto regs =
+          info.kernel->getAttrOfType<IntegerAttr>(kRegsPerThreadAttrName))
     if (regs.getInt() < 1 || regs.getInt() > 255)
       return fail(info.kernel, "pk.regs_per_thread must be in [1, 255], got " +
                                    Twine(regs.getInt()));
@@ -698,403 +565,6 @@ FailureOr<KLoopInfo> mlir::pk::matchKLoop(scf::ForOp forOp, std::string &reason,
     return failure();
   }
   return info;
-}
-
-//===----------------------------------------------------------------------===//
-// Budget and variant
-//===----------------------------------------------------------------------===//
-
-/// stages=auto (docs/stages.md): enough tiles in flight to cover the memory
-/// latency with the compute of the others, within the shared-memory budget.
-static int64_t chooseStages(const KLoopInfo &info, const TargetInfo &target,
-                            const KLoopAnalysisOptions &options,
-                            KLoopBudget &budget) {
-  KLoopBudget::AutoStages model;
-  // Resident blocks share the SM's pipes: one tile of one block takes
-  // FLOPs x blocks / (FLOPs per cycle per SM).
-  int64_t blocks = std::max<int64_t>(budget.single.blocksPerSM, 1);
-  int64_t mmaRate = target.mmaFlopsPerCycle * (info.mmaInt8 ? 2 : 1);
-  model.computeCyclesPerTile = std::max<int64_t>(
-      1, llvm::divideCeil(info.mmaFlopsPerTile * blocks, mmaRate) +
-             llvm::divideCeil(info.fmaFlopsPerTile * blocks,
-                              target.fmaFlopsPerCycle));
-  model.latencyCycles = target.memoryLatencyCycles;
-  model.latencyStages =
-      1 + llvm::divideCeil(model.latencyCycles, model.computeCyclesPerTile);
-  // The most buffers that keep the per-block maximum and the blocks/SM.
-  int64_t maxStages = 8;
-  if (info.tripCount && *info.tripCount >= 2)
-    maxStages = std::min<int64_t>(maxStages, *info.tripCount);
-  model.budgetStages = 1;
-  for (int64_t n = 2; n <= maxStages; ++n) {
-    int64_t bytes = info.smemMultiBytes(n);
-    Occupancy occ = computeOccupancy(target, info.threadsPerBlock,
-                                     budget.regsPerThread, bytes);
-    if (bytes <= target.smemPerBlockOptIn &&
-        occ.blocksPerSM >=
-            std::min(options.minBlocksPerSM, budget.single.blocksPerSM))
-      model.budgetStages = n;
-  }
-  int64_t stages = std::clamp<int64_t>(
-      model.latencyStages, 2, std::max<int64_t>(model.budgetStages, 2));
-  budget.reasons.push_back(llvm::formatv(
-      "stages=auto: a tile computes in ~{0} cycles with {1} block(s)/SM "
-      "against ~{2} cycles of memory latency, so {3} tiles in flight hide "
-      "it; the budget allows {4}: {5} stages",
-      model.computeCyclesPerTile, blocks, model.latencyCycles,
-      model.latencyStages, model.budgetStages, stages));
-  budget.autoStages = model;
-  return stages;
-}
-
-KLoopBudget mlir::pk::analyzeBudget(const KLoopInfo &info,
-                                    const TargetInfo &target,
-                                    const KLoopAnalysisOptions &options) {
-  KLoopBudget budget;
-  budget.target = &target;
-  auto &reasons = budget.reasons;
-  // A loop of n < stages tiles needs only n buffers.
-  budget.stages = options.stages;
-  budget.minBlocksPerSM = options.minBlocksPerSM;
-  if (options.regsPerThread > 0) {
-    budget.regsPerThread = options.regsPerThread;
-    budget.regsSource = "option";
-  } else if (auto attr = info.kernel->getAttrOfType<IntegerAttr>(
-                 "pk.regs_per_thread")) {
-    budget.regsPerThread = attr.getInt();
-    budget.regsSource = "attribute";
-  } else {
-    budget.regsPerThread = kDefaultRegsPerThread;
-    budget.regsSource = "default";
-  }
-  budget.single = computeOccupancy(target, info.threadsPerBlock,
-                                   budget.regsPerThread, info.smemSingleBytes);
-  if (options.stages == 0)
-    budget.stages = chooseStages(info, target, options, budget);
-  // Without cp.async only the register variants remain: 2 buffers at most.
-  if (!target.hasCpAsync && budget.stages > 2)
-    budget.stages = 2;
-  int64_t requested = budget.stages;
-  if (info.tripCount && *info.tripCount >= 2 && *info.tripCount < budget.stages)
-    budget.stages = *info.tripCount;
-  budget.smemSingleBytes = info.smemSingleBytes;
-  budget.smemMultiBytes = info.smemMultiBytes(budget.stages);
-  budget.cliffBytes = computeSmemCliff(target, options.minBlocksPerSM);
-  budget.multi = computeOccupancy(target, info.threadsPerBlock,
-                                  budget.regsPerThread, budget.smemMultiBytes);
-  budget.exceedsPerBlockMax = budget.smemMultiBytes > target.smemPerBlockOptIn;
-  budget.crossesCliff = budget.multi.blocksPerSM < options.minBlocksPerSM &&
-                        budget.multi.blocksPerSM < budget.single.blocksPerSM;
-
-  std::string ratio = llvm::formatv("{0:F1}", info.ratio).str();
-  if (info.ratio < 5)
-    budget.prediction = "+15-35% (ratio < 5:1)";
-  else if (info.ratio <= 20)
-    budget.prediction = "+5-15% (ratio 5-20:1)";
-  else
-    budget.prediction = "0-5% or a regression (ratio > 20:1)";
-
-  if (info.tripCount && *info.tripCount < 2) {
-    budget.variant = PipelineVariant::None;
-    reasons.push_back(llvm::formatv("trip count {0} < 2: no next tile to "
-                                    "overlap",
-                                    *info.tripCount));
-    return budget;
-  }
-  if (!info.tripCount)
-    reasons.push_back(llvm::formatv(
-        "dynamic trip count: the pipelined loop runs when the trip count is "
-        "at least {0}, the original loop otherwise",
-        std::max<int64_t>(budget.stages, 2)));
-  if (budget.stages != requested)
-    reasons.push_back(llvm::formatv("trip count {0} < stages={1}: {0} buffers",
-                                    budget.stages, requested));
-  if (budget.exceedsPerBlockMax || budget.crossesCliff) {
-    budget.variant = PipelineVariant::RegisterPrefetch;
-    if (budget.exceedsPerBlockMax)
-      reasons.push_back(llvm::formatv(
-          "{0} stages need {1} bytes of shared memory, above the {2} "
-          "per-block maximum of {3} bytes: register prefetch keeps one "
-          "buffer",
-          budget.stages, budget.smemMultiBytes, target.arch,
-          target.smemPerBlockOptIn));
-    else
-      reasons.push_back(llvm::formatv(
-          "{0} stages need {1} bytes of shared memory, above the {2} cliff "
-          "of {3} bytes for {4} blocks/SM (blocks/SM {5} -> {6}): register "
-          "prefetch keeps one buffer",
-          budget.stages, budget.smemMultiBytes, target.arch, budget.cliffBytes,
-          options.minBlocksPerSM, budget.single.blocksPerSM,
-          budget.multi.blocksPerSM));
-    return budget;
-  }
-  if (budget.smemMultiBytes <= budget.cliffBytes)
-    reasons.push_back(llvm::formatv(
-        "{0} stages need {1} bytes of shared memory, within the {2} cliff of "
-        "{3} bytes for {4} blocks/SM",
-        budget.stages, budget.smemMultiBytes, target.arch, budget.cliffBytes,
-        options.minBlocksPerSM));
-  else
-    reasons.push_back(llvm::formatv(
-        "{0} stages need {1} bytes of shared memory, above the {2} cliff of "
-        "{3} bytes for {4} blocks/SM, but blocks/SM stay at {5} (limited by "
-        "{6}): doubling costs no occupancy",
-        budget.stages, budget.smemMultiBytes, target.arch, budget.cliffBytes,
-        options.minBlocksPerSM, budget.multi.blocksPerSM,
-        stringifyOccupancyLimit(budget.single.limit)));
-  if (!target.hasCpAsync) {
-    budget.variant = PipelineVariant::LdgRegister;
-    reasons.push_back(
-        llvm::formatv("{0} has no cp.async (sm_80 and later): LDG-register "
-                      "prefetch",
-                      target.arch));
-    return budget;
-  }
-  if (info.ratio < 5) {
-    budget.variant = PipelineVariant::CpAsync;
-    reasons.push_back("ratio " + ratio +
-                      " < 5: cp.async preferred (the seed measured +35% on "
-                      "IGEMM)");
-  } else if (info.ratio <= 20) {
-    budget.variant = PipelineVariant::CpAsync;
-    reasons.push_back("ratio " + ratio +
-                      " in 5-20: both variants are worth benchmarking; "
-                      "cp.async is the seed's safer default (try "
-                      "variant=ldg-register too)");
-  } else if (options.skipHighRatio) {
-    budget.variant = PipelineVariant::None;
-    reasons.push_back("ratio " + ratio +
-                      " > 20: the seed predicts 0-5% or a regression and "
-                      "skip-high-ratio is set");
-  } else {
-    budget.variant = PipelineVariant::CpAsync;
-    reasons.push_back(
-        "ratio " + ratio +
-        " > 20: the seed predicts 0-5% or a regression, but the 128x128x32 "
-        "FP16 HGEMM example (ratio 64) ran 1.41x faster with cp.async double "
-        "buffering on an H200; pipelining anyway (skip-high-ratio=true "
-        "skips)");
-  }
-  return budget;
-}
-
-std::string mlir::pk::summarizeKLoop(const KLoopInfo &info,
-                                     const KLoopBudget &budget) {
-  std::string trips =
-      info.tripCount ? std::to_string(*info.tripCount) : "dynamic";
-  return llvm::formatv(
-             "K-loop: trip count {0}, {1} copied buffer(s), shared memory {2} "
-             "B single / {3} B per stage / {4} B with {5} stages (cliff {6} B "
-             "for {7} blocks/SM on {8}), blocks/SM {9} -> {10} (limit: {11}), "
-             "ratio {12:F1} FLOP/B, variant {13}",
-             trips,
-             llvm::count_if(info.buffers,
-                            [](const SharedBuffer &b) { return b.copied; }),
-             budget.smemSingleBytes, info.smemPerStageBytes,
-             budget.smemMultiBytes, budget.stages, budget.cliffBytes,
-             budget.minBlocksPerSM, budget.target->arch,
-             budget.single.blocksPerSM, budget.multi.blocksPerSM,
-             stringifyOccupancyLimit(budget.multi.limit), info.ratio,
-             stringifyPipelineVariant(budget.variant))
-      .str();
-}
-
-//===----------------------------------------------------------------------===//
-// JSON
-//===----------------------------------------------------------------------===//
-
-static llvm::json::Object occupancyToJSON(const Occupancy &occ,
-                                          int64_t threads) {
-  return llvm::json::Object{
-      {"blocks_per_sm", occ.blocksPerSM},
-      {"warps_per_sm", occ.warpsPerSM(threads)},
-      {"limit", stringifyOccupancyLimit(occ.limit)},
-      {"by_threads", occ.byThreads},
-      {"by_registers", occ.byRegisters},
-      {"by_shared_memory", occ.bySharedMemory},
-      {"by_blocks", occ.byBlocks},
-      {"allocated_smem_per_block", occ.allocatedSmemPerBlock},
-  };
-}
-
-static std::string typeToString(Type type) {
-  std::string str;
-  llvm::raw_string_ostream os(str);
-  type.print(os);
-  return str;
-}
-
-llvm::json::Object mlir::pk::toJSON(const KLoopInfo &info,
-                                    const KLoopBudget &budget) {
-  const TargetInfo &target = *budget.target;
-  gpu::GPUFuncOp func = info.kernel;
-  scf::ForOp forOp = info.forOp;
-  std::string kernel = func.getName().str();
-  if (auto module = func->getParentOfType<gpu::GPUModuleOp>())
-    kernel = (module.getName() + "::" + kernel).str();
-
-  llvm::json::Array buffers;
-  for (const SharedBuffer &buffer : info.buffers) {
-    llvm::json::Object obj{
-        {"name", buffer.name},
-        {"kind", stringifySharedBufferKind(buffer.kind)},
-        {"shape", llvm::json::Array(buffer.type.getShape())},
-        {"element_type", typeToString(buffer.type.getElementType())},
-        {"bytes", buffer.bytes},
-        {"copied", buffer.copied},
-    };
-    if (buffer.copied) {
-      obj["bytes_per_stage"] = buffer.bytes;
-      if (buffer.source)
-        obj["source"] = describeValue(buffer.source);
-    }
-    buffers.push_back(std::move(obj));
-  }
-  llvm::json::Array computeOps;
-  for (const auto &[kind, count] : info.computeOps)
-    computeOps.push_back(llvm::json::Object{{"op", kind}, {"count", count}});
-  llvm::json::Array reasons;
-  for (const std::string &r : budget.reasons)
-    reasons.push_back(r);
-
-  llvm::json::Value tripCount = info.tripCount
-                                    ? llvm::json::Value(*info.tripCount)
-                                    : llvm::json::Value("dynamic");
-  return llvm::json::Object{
-      {"kernel", kernel},
-      {"loc", locationToString(forOp.getLoc())},
-      {"arch", target.arch},
-      {"trip_count", std::move(tripCount)},
-      {"threads_per_block", info.threadsPerBlock},
-      {"regs_per_thread", budget.regsPerThread},
-      {"regs_source", budget.regsSource},
-      {"buffers", std::move(buffers)},
-      {"loads",
-       llvm::json::Object{
-           {"global_loads", static_cast<int64_t>(info.copies.size())},
-           {"bytes_per_thread", info.loadBytesPerThread},
-           {"bytes_per_tile", info.loadBytesPerTile},
-       }},
-      {"smem",
-       llvm::json::Object{
-           {"single_bytes", budget.smemSingleBytes},
-           {"per_stage_bytes", info.smemPerStageBytes},
-           {"stages", budget.stages},
-           {"multi_bytes", budget.smemMultiBytes},
-           {"cliff_bytes", budget.cliffBytes},
-           {"per_block_max_bytes", target.smemPerBlockOptIn},
-           {"static_max_bytes", target.smemPerBlockDefault},
-           {"reserved_per_block_bytes", target.smemReservedPerBlock},
-           {"per_sm_bytes", target.smemPerSM},
-       }},
-      {"occupancy",
-       llvm::json::Object{
-           {"target_blocks_per_sm", budget.minBlocksPerSM},
-           {"single", occupancyToJSON(budget.single, info.threadsPerBlock)},
-           {"multi", occupancyToJSON(budget.multi, info.threadsPerBlock)},
-       }},
-      {"flops_per_tile", info.flopsPerTile},
-      {"stages_auto",
-       budget.autoStages
-           ? llvm::json::Value(llvm::json::Object{
-                 {"compute_cycles_per_tile",
-                  budget.autoStages->computeCyclesPerTile},
-                 {"latency_cycles", budget.autoStages->latencyCycles},
-                 {"latency_stages", budget.autoStages->latencyStages},
-                 {"budget_stages", budget.autoStages->budgetStages},
-             })
-           : llvm::json::Value(nullptr)},
-      {"compute_ops", std::move(computeOps)},
-      {"ratio", std::round(info.ratio * 100.0) / 100.0},
-      {"variant", stringifyPipelineVariant(budget.variant)},
-      {"prediction", budget.prediction},
-      {"reasons", std::move(reasons)},
-  };
-}
-
-//===----------------------------------------------------------------------===//
-// Pass helpers
-//===----------------------------------------------------------------------===//
-
-const TargetInfo *mlir::pk::lookupTargetOrEmitError(Operation *op,
-                                                    StringRef arch) {
-  if (const TargetInfo *target = lookupTarget(arch))
-    return target;
-  mlir::emitError(op->getLoc())
-      << "unknown arch '" << arch << "'; pk knows: " << getKnownTargetNames();
-  return nullptr;
-}
-
-/// "auto" gives 0, an integer itself, anything else -1.
-static int64_t parseStages(StringRef stages) {
-  if (stages == "auto")
-    return 0;
-  int64_t value = -1;
-  if (stages.getAsInteger(10, value) || value == 0)
-    return -1;
-  return value;
-}
-
-FailureOr<KLoopAnalysisOptions>
-mlir::pk::parseAnalysisOptions(Operation *op, StringRef arch,
-                               StringRef stagesOption, int64_t minBlocksPerSM,
-                               int64_t blockSize, int64_t regsPerThread) {
-  const TargetInfo *found = lookupTargetOrEmitError(op, arch);
-  if (!found)
-    return failure();
-  const TargetInfo &target = *found;
-  int64_t stages = parseStages(stagesOption);
-  if (stages != 0 && (stages < 2 || stages > 8))
-    return mlir::emitError(op->getLoc())
-           << "stages must be 2 to 8 or auto, got '" << stagesOption << "'";
-  if (minBlocksPerSM < 1)
-    return mlir::emitError(op->getLoc())
-           << "min-blocks-per-sm must be at least 1, got " << minBlocksPerSM;
-  if (minBlocksPerSM > target.maxBlocksPerSM)
-    return mlir::emitError(op->getLoc())
-           << "min-blocks-per-sm=" << minBlocksPerSM << " exceeds the "
-           << target.maxBlocksPerSM << " resident blocks per SM of "
-           << target.arch;
-  if (blockSize < 0 || blockSize > 1024)
-    return mlir::emitError(op->getLoc())
-           << "block-size must be in [0, 1024], got " << blockSize;
-  if (regsPerThread < 0 || regsPerThread > 255)
-    return mlir::emitError(op->getLoc())
-           << "regs-per-thread must be in [0, 255], got " << regsPerThread;
-  KLoopAnalysisOptions options;
-  options.target = found;
-  options.stages = stages;
-  options.minBlocksPerSM = minBlocksPerSM;
-  options.regsPerThread = regsPerThread;
-  return options;
-}
-
-LogicalResult mlir::pk::writeReportLines(Location loc, StringRef path,
-                                         StringRef lines) {
-  if (path == "-") {
-    llvm::outs() << lines;
-    llvm::outs().flush();
-    return success();
-  }
-  // Paths written by this process: append after the first write.
-  static llvm::sys::SmartMutex<true> mutex;
-  static llvm::StringSet<> written;
-  llvm::sys::SmartScopedLock<true> lock(mutex);
-  bool append = !written.insert(path).second;
-  std::error_code ec;
-  StringRef parent = llvm::sys::path::parent_path(path);
-  if (!parent.empty())
-    ec = llvm::sys::fs::create_directories(parent);
-  if (ec)
-    return mlir::emitError(loc) << "cannot create the directory of the report '"
-                                << path << "': " << ec.message();
-  llvm::raw_fd_ostream os(
-      path, ec, append ? llvm::sys::fs::OF_Append : llvm::sys::fs::OF_None);
-  if (ec)
-    return mlir::emitError(loc)
-           << "cannot write the report '" << path << "': " << ec.message();
-  os << lines;
-  return success();
 }
 
 void mlir::pk::forEachKLoop(Operation *root, int64_t threadsPerBlockOverride,

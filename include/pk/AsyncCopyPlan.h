@@ -1,0 +1,61 @@
+//===- AsyncCopyPlan.h - Can the tile copies become cp.async? ---*- C++ -*-===//
+//
+// Part of pk (Pipeline Kernel).
+//
+//===----------------------------------------------------------------------===//
+//
+// Read-only planning of the cp-async variant: proves the alignment and
+// contiguity of every global -> shared copy of a matched K-loop and chooses
+// the width (4, 8 or 16 bytes) of the `nvgpu.device_async_copy` ops that
+// replace it. The decision asks it whether cp.async is possible and how
+// wide; the transform (lib/Transforms/AsyncCopy.cpp) applies the plan.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef PK_ASYNCCOPYPLAN_H
+#define PK_ASYNCCOPYPLAN_H
+
+#include "pk/KLoopMatcher.h"
+
+#include <string>
+
+namespace mlir {
+namespace pk {
+
+/// Alignment pk gives the multi-buffered shared buffers, and assumes for the
+/// base of global memrefs (device allocations are 256-byte aligned) and of
+/// dynamic shared memory.
+constexpr int64_t kBaseAlignment = 16;
+
+/// One global -> shared copy that becomes nvgpu.device_async_copy ops.
+struct AsyncCopyPlan {
+  Operation *load = nullptr;
+  Operation *store = nullptr;
+  /// The element of the loaded vector the store writes (scalar stores of a
+  /// `vector.extract`), else 0.
+  int64_t elementOffset = 0;
+  /// Elements the store writes.
+  int64_t numElements = 1;
+  /// Bytes per nvgpu.device_async_copy (4, 8 or 16).
+  int64_t width = 4;
+  int64_t elemBytes = 1;
+  /// The global read is a `vector.transfer_read` that may run past the end of
+  /// the innermost dimension (a partial tile) with a zero padding: each copy
+  /// then reads only the in-bounds elements and zero-fills the rest.
+  bool masked = false;
+};
+
+/// Plans every copy of `info` as cp.async. On failure sets `reason` (with
+/// the location of the copy that cannot be converted) and returns failure.
+FailureOr<SmallVector<AsyncCopyPlan>> planAsyncCopies(const KLoopInfo &info,
+                                                      std::string &reason);
+
+/// The narrowest width `planAsyncCopies` chooses for `info`, or failure with
+/// `reason`. Changes nothing.
+FailureOr<int64_t> getCpAsyncCopyWidth(const KLoopInfo &info,
+                                       std::string &reason);
+
+} // namespace pk
+} // namespace mlir
+
+#endif // PK_ASYNCCOPYPLAN_H

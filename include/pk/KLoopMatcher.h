@@ -1,0 +1,179 @@
+//===- KLoopMatcher.h - Match and measure tiled GPU K-loops -----*- C++ -*-===//
+//
+// Part of pk (Pipeline Kernel).
+//
+//===----------------------------------------------------------------------===//
+//
+// The first stage of pk's data flow (docs/architecture.md): recognize the
+// K-loop of the input contract (docs/input-contract.md) and measure it,
+// independent of any target. A `gpu.func` kernel holds an `scf.for` K-loop
+// whose body is, in order,
+//
+//   load phase:    global -> shared copies (vector.load / transfer_read /
+//                  memref.load feeding vector.store / transfer_write /
+//                  memref.store), possibly in small nested scf.for loops
+//   gpu.barrier
+//   compute phase: reads of shared memory (nvgpu.ldmatrix, vector.load,
+//                  memref.load, ...) and mma.sync / vector.contract /
+//                  multiply-adds, possibly in nested scf.for loops
+//   gpu.barrier
+//   scf.yield      accumulators
+//
+// `matchKLoop` recognizes that structure and measures it: shared memory,
+// bytes loaded and FLOPs per tile, the compute/load ratio.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef PK_KLOOPMATCHER_H
+#define PK_KLOOPMATCHER_H
+
+#include "pk/MemoryAccess.h"
+
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/IR/BuiltinTypes.h"
+
+#include <optional>
+#include <string>
+
+namespace mlir {
+namespace pk {
+
+/// How a shared-memory buffer is allocated.
+enum class SharedBufferKind {
+  /// A workgroup attribution of the enclosing `gpu.func`.
+  Attribution,
+  /// A `memref.global` in workgroup memory, read through `memref.get_global`.
+  Global,
+  /// A `memref.alloc` / `memref.alloca` in workgroup memory.
+  Alloc,
+};
+
+/// Returns "attribution", "global" or "alloc".
+llvm::StringRef stringifySharedBufferKind(SharedBufferKind kind);
+
+/// One shared-memory buffer of the kernel.
+struct SharedBuffer {
+  /// The root memref value: the attribution block argument, the
+  /// `memref.get_global` result or the `memref.alloc` result.
+  Value root;
+  SharedBufferKind kind;
+  MemRefType type;
+  /// Symbol of the `memref.global` (kind == Global).
+  StringAttr globalName;
+  /// Size in bytes.
+  int64_t bytes = 0;
+  /// Whether the load phase of the K-loop writes it (multi-buffering
+  /// replicates exactly these).
+  bool copied = false;
+  /// For copied buffers: the global memref (kernel argument or other value)
+  /// the data comes from, when it is unique.
+  Value source;
+  /// A printable name: "workgroup attribution #0", "@smem_a", ...
+  std::string name;
+};
+
+/// One global -> shared copy: a global read and the shared write(s) of the
+/// value it produced.
+struct TileCopy {
+  /// The global read (vector.load, vector.transfer_read, memref.load).
+  Operation *load;
+  /// The shared writes of its value (vector.store, vector.transfer_write,
+  /// memref.store).
+  SmallVector<Operation *, 1> stores;
+  /// Bytes read by one execution of `load`.
+  int64_t bytesPerExecution = 0;
+  /// Executions per K-iteration per thread (product of the trip counts of the
+  /// nested loops around it inside the K-loop body).
+  int64_t executions = 1;
+  /// Index into KLoopInfo::buffers of the buffer written.
+  unsigned bufferIndex = 0;
+};
+
+/// What a matched K-loop is and does, independent of the target.
+struct KLoopInfo {
+  scf::ForOp forOp;
+  gpu::GPUFuncOp kernel;
+  /// Static trip count, if known.
+  std::optional<int64_t> tripCount;
+  /// The two barriers: after the load phase, after the compute phase.
+  gpu::BarrierOp loadBarrier, computeBarrier;
+  /// Operations of the K-loop body in each phase (direct children).
+  SmallVector<Operation *> loadPhase, computePhase;
+  /// The global -> shared copies of the load phase.
+  SmallVector<TileCopy> copies;
+  /// All shared buffers of the kernel (single-buffered, as written).
+  SmallVector<SharedBuffer> buffers;
+  /// Threads per block (from gpu.known_block_size, nvvm.reqntid,
+  /// nvvm.maxntid or the caller), 0 if unknown.
+  int64_t threadsPerBlock = 0;
+  /// All shared memory of the kernel as written, in bytes.
+  int64_t smemSingleBytes = 0;
+  /// The part multi-buffering replicates (the copied buffers), in bytes.
+  int64_t smemPerStageBytes = 0;
+  /// Bytes read from global memory per K-iteration by one thread, and by
+  /// the whole block.
+  int64_t loadBytesPerThread = 0;
+  int64_t loadBytesPerTile = 0;
+  /// FLOPs of one K-iteration for the whole block on tensor cores
+  /// (mma.sync; `mmaInt8` when the operands are 8-bit) and on the FMA pipes.
+  int64_t mmaFlopsPerTile = 0, fmaFlopsPerTile = 0;
+  bool mmaInt8 = false;
+  /// FLOPs of one K-iteration for the whole block (2 per multiply-add), and
+  /// a breakdown by kind ("mma.sync m16n8k16" -> count per warp or thread).
+  int64_t flopsPerTile = 0;
+  SmallVector<std::pair<std::string, int64_t>> computeOps;
+  /// Compute/load ratio: FLOPs per tile / bytes loaded per tile.
+  double ratio = 0.0;
+
+  /// Shared memory with `stages` copies of the copied buffers.
+  int64_t smemMultiBytes(int64_t stages) const {
+    return smemSingleBytes + (stages - 1) * smemPerStageBytes;
+  }
+};
+
+/// The kernel attribute that records the dynamic shared memory a pipelined
+/// kernel must be launched with (its tiles moved there above 48 KB).
+constexpr llvm::StringLiteral kDynamicSharedMemoryAttrName =
+    "pk.dynamic_shared_memory_bytes";
+
+/// Marks a steady-state loop pk has pipelined; pk does not match it again.
+constexpr llvm::StringLiteral kPipelinedAttrName = "pk.pipelined";
+
+/// Marks the original loop kept as the runtime fallback of a pipelined loop
+/// with a dynamic trip count (the trip count was below the stages).
+constexpr llvm::StringLiteral kFallbackAttrName = "pk.pipeline_fallback";
+
+/// The kernel attribute that gives the registers per thread the budget
+/// assumes (when no option overrides it), in [1, 255].
+constexpr llvm::StringLiteral kRegsPerThreadAttrName = "pk.regs_per_thread";
+
+/// Returns true if `forOp` is a candidate K-loop: an `scf.for` inside a
+/// `gpu.func` with a `gpu.barrier` directly in its body, that is not a
+/// pipelining fallback. Only candidates get a remark when they do not match.
+bool isKLoopCandidate(scf::ForOp forOp);
+
+/// Threads per block from the kernel's `known_block_size`, `nvvm.reqntid`
+/// or `nvvm.maxntid`; 0 when it does not say.
+int64_t getKernelBlockSize(gpu::GPUFuncOp kernel);
+
+/// Matches `forOp` against the input contract. On failure, returns failure
+/// and sets `reason` (lower case, no trailing period) and `where` (the
+/// location of the offending operation, or the loop's).
+/// `threadsPerBlockOverride` > 0 replaces the kernel's block size.
+FailureOr<KLoopInfo> matchKLoop(scf::ForOp forOp, std::string &reason,
+                                Location &where,
+                                int64_t threadsPerBlockOverride = 0);
+
+/// Matches every K-loop candidate under `root`, in pre-order, and calls
+/// `onMatch` for each loop that matches. Candidates that do not match get a
+/// remark naming what did not match when `remarkOnMismatch` is set.
+/// `threadsPerBlockOverride` > 0 replaces the kernels' block size.
+void forEachKLoop(Operation *root, int64_t threadsPerBlockOverride,
+                  bool remarkOnMismatch,
+                  llvm::function_ref<void(KLoopInfo &)> onMatch);
+
+} // namespace pk
+} // namespace mlir
+
+#endif // PK_KLOOPMATCHER_H

@@ -1,0 +1,70 @@
+//===- MemoryAccess.h - The memory accesses pk recognizes -------*- C++ -*-===//
+//
+// Part of pk (Pipeline Kernel).
+//
+//===----------------------------------------------------------------------===//
+//
+// One recognizer of the loads and stores pk reasons about, shared by the
+// analysis, the cp.async planning and the multi-buffering, and the type and
+// memory-space predicates they need.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef PK_MEMORYACCESS_H
+#define PK_MEMORYACCESS_H
+
+#include "mlir/IR/BuiltinTypes.h"
+#include "mlir/IR/Operation.h"
+
+#include <optional>
+
+namespace mlir {
+namespace pk {
+
+/// How an operation pk recognizes touches memory: vector.load/store,
+/// vector.transfer_read/write, memref.load/store, nvgpu.ldmatrix (reads) and
+/// nvgpu.device_async_copy (a write of its destination).
+struct MemoryAccess {
+  Value memref;
+  SmallVector<Value, 4> indices;
+  bool isRead = false;
+  bool isWrite = false;
+  /// The value loaded (reads) or stored (writes; null for async copies).
+  Value value;
+};
+
+/// The memory access `op` makes, or nullopt if pk does not know `op`.
+std::optional<MemoryAccess> getMemoryAccess(Operation *op);
+
+/// The memref `op` accesses (getMemoryAccess), or null.
+Value getAccessedMemRef(Operation *op);
+
+/// The indices of the access `op` makes (`op` must be an access).
+SmallVector<Value, 4> getAccessIndices(Operation *op);
+
+/// The value `op` loads or stores (`op` must be an access; null for async
+/// copies).
+Value getAccessValue(Operation *op);
+
+/// Whether `type` lives in shared memory (3 or #gpu.address_space<workgroup>).
+bool isSharedMemory(MemRefType type);
+
+/// Whether `type` lives in global memory (the default space, 1, or
+/// #gpu.address_space<global>).
+bool isGlobalMemory(MemRefType type);
+
+/// Size in bytes of a statically shaped memref or vector, or of a scalar, of
+/// whole-byte integers or floats; nullopt otherwise.
+std::optional<int64_t> getSizeInBytes(Type type);
+
+/// Elements of a vector type; 1 for a scalar.
+int64_t getNumElements(Type type);
+
+/// Follows view-like operations (subview, cast, expand_shape, ...) back to
+/// the memref that owns the storage.
+Value getRootMemRef(Value memref);
+
+} // namespace pk
+} // namespace mlir
+
+#endif // PK_MEMORYACCESS_H

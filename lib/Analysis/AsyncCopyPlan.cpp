@@ -1,0 +1,229 @@
+//===- AsyncCopyPlan.cpp - Can the tile copies become cp.async? ----------===//
+//
+// Part of pk (Pipeline Kernel).
+//
+//===----------------------------------------------------------------------===//
+//
+// Proves, without changing the IR, that every global -> shared copy of a
+// matched K-loop is a contiguous access whose global and shared addresses are
+// aligned to the cp.async width (4, 8 or 16 bytes), from the constants,
+// thread ids and induction variables its indices are built from, the
+// memref's strides and offset, and `alignment` attributes.
+// Tests: test/pk-pipeline-kloops*.mlir (widths, fallbacks).
+//
+//===----------------------------------------------------------------------===//
+
+#include "pk/AsyncCopyPlan.h"
+#include "pk/Support.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
+#include "mlir/IR/Matchers.h"
+#include "mlir/Interfaces/ViewLikeInterface.h"
+#include "llvm/Support/DebugLog.h"
+#include "llvm/Support/FormatVariadic.h"
+
+#include <numeric>
+
+#define DEBUG_TYPE "pk-async-copy-plan"
+
+using namespace mlir;
+using namespace mlir::pk;
+
+/// A divisor known for the integer value `v` (1 if nothing is known): enough
+/// to prove the alignment of tile copies whose indices are products and sums
+/// of constants, thread ids and loop induction variables.
+static int64_t knownDivisor(Value v, unsigned depth = 0) {
+  constexpr int64_t kLarge = int64_t(1) << 20;
+  if (depth > 32)
+    return 1;
+  if (auto cst = getConstantIntValue(v))
+    return *cst == 0 ? kLarge : std::min<int64_t>(std::abs(*cst), kLarge);
+  if (auto arg = dyn_cast<BlockArgument>(v)) {
+    auto forOp = dyn_cast<scf::ForOp>(arg.getOwner()->getParentOp());
+    if (forOp && arg == forOp.getInductionVar())
+      return std::gcd(knownDivisor(forOp.getLowerBound(), depth + 1),
+                      knownDivisor(forOp.getStep(), depth + 1));
+    return 1;
+  }
+  Operation *def = v.getDefiningOp();
+  if (auto mul = dyn_cast<arith::MulIOp>(def))
+    return std::min(kLarge, knownDivisor(mul.getLhs(), depth + 1) *
+                                knownDivisor(mul.getRhs(), depth + 1));
+  if (isa<arith::AddIOp, arith::SubIOp>(def))
+    return std::gcd(knownDivisor(def->getOperand(0), depth + 1),
+                    knownDivisor(def->getOperand(1), depth + 1));
+  if (auto shl = dyn_cast<arith::ShLIOp>(def))
+    if (auto amount = getConstantIntValue(shl.getRhs()))
+      if (*amount >= 0 && *amount < 20)
+        return std::min(kLarge, knownDivisor(shl.getLhs(), depth + 1)
+                                    << *amount);
+  if (isa<arith::IndexCastOp, arith::IndexCastUIOp>(def))
+    return knownDivisor(def->getOperand(0), depth + 1);
+  return 1;
+}
+
+/// The alignment in bytes proven for the address of element `indices` (+
+/// `extraElements` on the innermost dimension) of `memref`, with the base
+/// aligned to kBaseAlignment; capped at 16. `stageBytes` > 0 accounts for a
+/// leading stage dimension pk will add.
+static int64_t provenAlignment(Value memref, ValueRange indices,
+                               int64_t extraElements, int64_t stageBytes) {
+  // A view may shift the base by any number of bytes: only bases pk knows
+  // (kernel arguments, globals, allocations) are 16-byte aligned.
+  if (memref.getDefiningOp<ViewLikeOpInterface>())
+    return 1;
+  auto type = cast<MemRefType>(memref.getType());
+  SmallVector<int64_t> strides;
+  int64_t offset;
+  if (failed(type.getStridesAndOffset(strides, offset)) ||
+      ShapedType::isDynamic(offset) ||
+      llvm::any_of(strides, ShapedType::isDynamic))
+    return 1;
+  int64_t elemBytes = llvm::divideCeil(type.getElementTypeBitWidth(), 8);
+  int64_t align = kBaseAlignment;
+  auto combine = [&](int64_t bytes) {
+    if (bytes != 0)
+      align = std::gcd(align, bytes);
+  };
+  combine(offset * elemBytes);
+  combine(extraElements * elemBytes);
+  combine(stageBytes);
+  for (auto [index, stride] : llvm::zip(indices, strides))
+    combine(knownDivisor(index) * stride * elemBytes);
+  return align;
+}
+
+/// Whether `read` is a 1-D, unmasked, minor-identity transfer_read whose
+/// out-of-bounds elements are padded with zero: exactly what cp.async with a
+/// source size does.
+static bool isZeroPaddedPartialRead(Operation *op) {
+  auto read = dyn_cast<vector::TransferReadOp>(op);
+  if (!read || read.getVectorType().getRank() != 1 || read.getMask() ||
+      !read.getPermutationMap().isMinorIdentity())
+    return false;
+  Attribute pad;
+  if (!matchPattern(read.getPadding(), m_Constant(&pad)))
+    return false;
+  if (auto f = dyn_cast<FloatAttr>(pad))
+    return f.getValue().isZero();
+  if (auto i = dyn_cast<IntegerAttr>(pad))
+    return i.getValue().isZero();
+  return false;
+}
+
+/// Whether the global read or shared write `op` is a 1-D, contiguous,
+/// unmasked, in-bounds access along the innermost dimension.
+static bool isContiguousAccess(Operation *op) {
+  if (isa<memref::LoadOp, memref::StoreOp>(op))
+    return true;
+  if (auto load = dyn_cast<vector::LoadOp>(op))
+    return load.getVectorType().getRank() == 1;
+  if (auto store = dyn_cast<vector::StoreOp>(op))
+    return store.getVectorType().getRank() == 1;
+  auto isPlainTransfer = [](VectorTransferOpInterface xfer) {
+    return xfer.getVectorType().getRank() == 1 && !xfer.getMask() &&
+           xfer.getPermutationMap().isMinorIdentity() &&
+           llvm::all_of(xfer.getInBoundsValues(), [](bool b) { return b; });
+  };
+  if (auto xfer = dyn_cast<VectorTransferOpInterface>(op))
+    return isPlainTransfer(xfer);
+  return false;
+}
+
+/// The `alignment` attribute of a vector.load / vector.store, or 0.
+static int64_t assertedAlignment(Operation *op) {
+  if (auto load = dyn_cast<vector::LoadOp>(op))
+    return load.getAlignment().value_or(0);
+  if (auto store = dyn_cast<vector::StoreOp>(op))
+    return store.getAlignment().value_or(0);
+  return 0;
+}
+
+FailureOr<SmallVector<AsyncCopyPlan>>
+mlir::pk::planAsyncCopies(const KLoopInfo &info, std::string &reason) {
+  SmallVector<AsyncCopyPlan> plans;
+  auto failWith = [&](Operation *op, const Twine &msg) {
+    reason = (msg + " (at " + locationToString(op->getLoc()) + ")").str();
+    LDBG() << "cp.async not possible: " << reason << " -> BAIL";
+    return failure();
+  };
+  for (const TileCopy &copy : info.copies) {
+    Operation *load = copy.load;
+    Value loaded = getAccessValue(load);
+    bool masked = !isContiguousAccess(load) && isZeroPaddedPartialRead(load);
+    if (!isContiguousAccess(load) && !masked)
+      return failWith(load, "cp.async needs a 1-D contiguous, unmasked global "
+                            "read, in bounds or zero-padded");
+    for (Operation *store : copy.stores) {
+      AsyncCopyPlan plan{load, store};
+      plan.masked = masked;
+      Value stored = getAccessValue(store);
+      Type elemType = getElementTypeOrSelf(loaded.getType());
+      plan.elemBytes = llvm::divideCeil(elemType.getIntOrFloatBitWidth(), 8);
+      if (stored == loaded) {
+        if (!isContiguousAccess(store))
+          return failWith(store, "cp.async needs a 1-D contiguous, unmasked, "
+                                 "in-bounds shared write");
+        plan.numElements = getNumElements(loaded.getType());
+      } else if (auto extract = stored.getDefiningOp<vector::ExtractOp>();
+                 !masked && extract && extract.getSource() == loaded &&
+                 !isa<VectorType>(stored.getType()) &&
+                 extract.getStaticPosition().size() == 1 &&
+                 !ShapedType::isDynamic(extract.getStaticPosition()[0])) {
+        plan.elementOffset = extract.getStaticPosition()[0];
+        plan.numElements = 1;
+      } else {
+        return failWith(store, "cp.async needs the shared store to write the "
+                               "loaded value or one element of it unchanged");
+      }
+      int64_t bytes = plan.numElements * plan.elemBytes;
+      auto dstType = cast<MemRefType>(getAccessedMemRef(store).getType());
+      int64_t stageBytes = *getSizeInBytes(dstType);
+      int64_t srcAlign = std::max(
+          provenAlignment(getAccessedMemRef(load), getAccessIndices(load),
+                          plan.elementOffset, 0),
+          plan.elementOffset == 0 ? assertedAlignment(load) : 0);
+      int64_t dstAlign =
+          std::max(provenAlignment(getAccessedMemRef(store),
+                                   getAccessIndices(store), 0, stageBytes),
+                   assertedAlignment(store));
+      plan.width = 0;
+      for (int64_t width : {16, 8, 4}) {
+        if (bytes % width == 0 && srcAlign % width == 0 &&
+            dstAlign % width == 0) {
+          plan.width = width;
+          break;
+        }
+      }
+      if (plan.width == 0)
+        return failWith(store,
+                        llvm::formatv("cp.async copies 4, 8 or 16 bytes: "
+                                      "this copy moves {0} bytes with proven "
+                                      "alignment {1} (global) / {2} (shared)",
+                                      bytes, srcAlign, dstAlign));
+      plans.push_back(plan);
+    }
+  }
+  // The group's token comes from a copy made directly in the loop body.
+  scf::ForOp forOp = info.forOp;
+  if (llvm::none_of(plans, [&](const AsyncCopyPlan &plan) {
+        return plan.store->getParentOp() == forOp.getOperation();
+      }))
+    return failWith(info.forOp, "cp.async needs at least one copy directly "
+                                "in the K-loop body (all copies are in "
+                                "nested loops)");
+  return plans;
+}
+
+FailureOr<int64_t> mlir::pk::getCpAsyncCopyWidth(const KLoopInfo &info,
+                                                 std::string &reason) {
+  FailureOr<SmallVector<AsyncCopyPlan>> plans = planAsyncCopies(info, reason);
+  if (failed(plans))
+    return failure();
+  int64_t width = 16;
+  for (const AsyncCopyPlan &plan : *plans)
+    width = std::min(width, plan.width);
+  return width;
+}

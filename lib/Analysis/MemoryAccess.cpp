@@ -1,0 +1,113 @@
+//===- MemoryAccess.cpp - The memory accesses pk recognizes
+//-----------------===//
+//
+// Part of pk (Pipeline Kernel).
+//
+//===----------------------------------------------------------------------===//
+//
+// Tests: every test/pk-analyze-kloops*.mlir and test/pk-pipeline-kloops*.mlir
+// input goes through getMemoryAccess.
+//
+//===----------------------------------------------------------------------===//
+
+#include "pk/MemoryAccess.h"
+
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
+#include "mlir/Interfaces/ViewLikeInterface.h"
+#include "llvm/ADT/TypeSwitch.h"
+
+using namespace mlir;
+using namespace mlir::pk;
+
+bool mlir::pk::isGlobalMemory(MemRefType type) {
+  Attribute space = type.getMemorySpace();
+  if (!space)
+    return true;
+  if (auto intSpace = dyn_cast<IntegerAttr>(space))
+    return intSpace.getInt() == 0 || intSpace.getInt() == 1;
+  if (auto gpuSpace = dyn_cast<gpu::AddressSpaceAttr>(space))
+    return gpuSpace.getValue() == gpu::AddressSpace::Global;
+  return false;
+}
+
+bool mlir::pk::isSharedMemory(MemRefType type) {
+  return gpu::GPUDialect::hasWorkgroupMemoryAddressSpace(type) ||
+         nvgpu::NVGPUDialect::hasSharedMemoryAddressSpace(type);
+}
+
+std::optional<int64_t> mlir::pk::getSizeInBytes(Type type) {
+  if (auto shaped = dyn_cast<ShapedType>(type)) {
+    if (!shaped.hasStaticShape() || !shaped.getElementType().isIntOrFloat() ||
+        shaped.getElementTypeBitWidth() % 8 != 0)
+      return std::nullopt;
+    return shaped.getNumElements() * (shaped.getElementTypeBitWidth() / 8);
+  }
+  if (type.isIntOrFloat() && type.getIntOrFloatBitWidth() % 8 == 0)
+    return type.getIntOrFloatBitWidth() / 8;
+  return std::nullopt;
+}
+
+int64_t mlir::pk::getNumElements(Type type) {
+  if (auto vec = dyn_cast<VectorType>(type))
+    return vec.getNumElements();
+  return 1;
+}
+
+Value mlir::pk::getRootMemRef(Value memref) {
+  while (Operation *def = memref.getDefiningOp()) {
+    auto view = dyn_cast<ViewLikeOpInterface>(def);
+    if (!view)
+      break;
+    memref = view.getViewSource();
+  }
+  return memref;
+}
+
+std::optional<MemoryAccess> mlir::pk::getMemoryAccess(Operation *op) {
+  auto make = [](Value memref, ValueRange indices, bool isRead, Value value) {
+    return MemoryAccess{memref, llvm::to_vector(indices), isRead, !isRead,
+                        value};
+  };
+  return llvm::TypeSwitch<Operation *, std::optional<MemoryAccess>>(op)
+      .Case([&](vector::LoadOp o) {
+        return make(o.getBase(), o.getIndices(), true, o.getResult());
+      })
+      .Case([&](vector::TransferReadOp o) {
+        return make(o.getBase(), o.getIndices(), true, o.getResult());
+      })
+      .Case([&](memref::LoadOp o) {
+        return make(o.getMemRef(), o.getIndices(), true, o.getResult());
+      })
+      .Case([&](nvgpu::LdMatrixOp o) {
+        return make(o.getSrcMemref(), o.getIndices(), true, o.getResult());
+      })
+      .Case([&](vector::StoreOp o) {
+        return make(o.getBase(), o.getIndices(), false, o.getValueToStore());
+      })
+      .Case([&](vector::TransferWriteOp o) {
+        return make(o.getBase(), o.getIndices(), false, o.getVector());
+      })
+      .Case([&](memref::StoreOp o) {
+        return make(o.getMemRef(), o.getIndices(), false, o.getValueToStore());
+      })
+      .Case([&](nvgpu::DeviceAsyncCopyOp o) {
+        return make(o.getDst(), o.getDstIndices(), false, Value());
+      })
+      .Default([](Operation *) { return std::nullopt; });
+}
+
+Value mlir::pk::getAccessedMemRef(Operation *op) {
+  std::optional<MemoryAccess> access = getMemoryAccess(op);
+  return access ? access->memref : Value();
+}
+
+SmallVector<Value, 4> mlir::pk::getAccessIndices(Operation *op) {
+  return getMemoryAccess(op)->indices;
+}
+
+Value mlir::pk::getAccessValue(Operation *op) {
+  return getMemoryAccess(op)->value;
+}

@@ -1,0 +1,296 @@
+//===- Decision.cpp - Variant, stage count and schedule of a K-loop -------===//
+//
+// Part of pk (Pipeline Kernel).
+//
+//===----------------------------------------------------------------------===//
+//
+// The one home of pk's choices (docs/decisions.md names every rule):
+//
+//   1. stages: the request, or stages=auto (StageModel.cpp); 2 at most
+//      without cp.async; no more than a static trip count;
+//   2. the budget with that many buffers (Budget.cpp);
+//   3. the seed rule (rules `budget-crossed`, `no-cp-async`, `low-ratio`,
+//      `mid-ratio`, `high-ratio`): the variant from the budget and the
+//      compute/load ratio alone, which pk-analyze-kloops reports;
+//   4. what the copies allow (rules `cp-async-impossible`,
+//      `narrow-cp-async`) and what the caller forced;
+//   5. the buffers the variant creates and the cp-async schedule (rule
+//      `schedule-multistage`).
+//
+// Tests: test/pk-analyze-kloops*.mlir, test/pk-pipeline-kloops*.mlir,
+// test/pipeline-kernel.mlir.
+//
+//===----------------------------------------------------------------------===//
+
+#include "DecisionInternal.h"
+
+#include "pk/AsyncCopyPlan.h"
+
+#include "llvm/Support/DebugLog.h"
+#include "llvm/Support/FormatVariadic.h"
+
+#define DEBUG_TYPE "pk-decision"
+
+using namespace mlir;
+using namespace mlir::pk;
+
+StringRef mlir::pk::stringifyPipelineVariant(PipelineVariant variant) {
+  switch (variant) {
+  case PipelineVariant::Auto:
+    return "auto";
+  case PipelineVariant::None:
+    return "none";
+  case PipelineVariant::CpAsync:
+    return "cp-async";
+  case PipelineVariant::LdgRegister:
+    return "ldg-register";
+  case PipelineVariant::RegisterPrefetch:
+    return "register-prefetch";
+  }
+  llvm_unreachable("unknown pipeline variant");
+}
+
+StringRef mlir::pk::stringifyPipelineSchedule(PipelineSchedule schedule) {
+  switch (schedule) {
+  case PipelineSchedule::Auto:
+    return "auto";
+  case PipelineSchedule::Seed:
+    return "seed";
+  case PipelineSchedule::Multistage:
+    return "multistage";
+  }
+  llvm_unreachable("unknown schedule");
+}
+
+int64_t mlir::pk::getEffectiveStages(const KLoopInfo &info,
+                                     PipelineVariant variant, int64_t stages) {
+  if (variant == PipelineVariant::RegisterPrefetch)
+    return 1;
+  if (variant == PipelineVariant::LdgRegister)
+    return 2;
+  // Fewer tiles than buffers: one buffer per tile.
+  if (info.tripCount && *info.tripCount >= 2)
+    return std::min(stages, *info.tripCount);
+  return stages;
+}
+
+/// Step 1 and 2: the stage count and its budget.
+static KLoopBudget decideStages(const KLoopInfo &info, const TargetInfo &target,
+                                const DecisionOptions &options,
+                                KLoopDecision &decision) {
+  BudgetOptions budgetOptions{options.stages, options.minBlocksPerSM,
+                              options.regsPerThread};
+  int64_t stages = options.stages;
+  if (options.stages == 0) {
+    budgetOptions.stages = 1;
+    KLoopBudget single = computeBudget(info, target, budgetOptions);
+    StageModel model;
+    stages = pk::detail::chooseStages(info, target, options, single, model,
+                                      decision.ruleReasons);
+    decision.stageModel = model;
+  }
+  // Without cp.async only the register variants remain: 2 buffers at most.
+  if (!target.hasCpAsync && stages > 2)
+    stages = 2;
+  int64_t requested = stages;
+  if (info.tripCount && *info.tripCount >= 2 && *info.tripCount < stages)
+    stages = *info.tripCount;
+  budgetOptions.stages = stages;
+  KLoopBudget budget = computeBudget(info, target, budgetOptions);
+  if (info.tripCount && *info.tripCount < 2)
+    return budget;
+  if (!info.tripCount)
+    decision.ruleReasons.push_back(llvm::formatv(
+        "dynamic trip count: the pipelined loop runs when the trip count is "
+        "at least {0}, the original loop otherwise",
+        std::max<int64_t>(stages, 2)));
+  if (stages != requested)
+    decision.ruleReasons.push_back(llvm::formatv(
+        "trip count {0} < stages={1}: {0} buffers", stages, requested));
+  return budget;
+}
+
+/// The seed's predicted gain for a compute/load ratio.
+static std::string predictGain(double ratio) {
+  if (ratio < kSeedLowRatio)
+    return "+15-35% (ratio < 5:1)";
+  if (ratio <= kSeedHighRatio)
+    return "+5-15% (ratio 5-20:1)";
+  return "0-5% or a regression (ratio > 20:1)";
+}
+
+/// Rule `budget-crossed`: doubling exceeds the per-block maximum or the
+/// cliff, so register prefetch keeps one buffer.
+static std::string describeCrossedBudget(const KLoopBudget &budget) {
+  const TargetInfo &target = *budget.target;
+  if (budget.exceedsPerBlockMax)
+    return llvm::formatv("{0} stages need {1} bytes of shared memory, above "
+                         "the {2} per-block maximum of {3} bytes: register "
+                         "prefetch keeps one buffer",
+                         budget.stages, budget.smemMultiBytes, target.arch,
+                         target.smemPerBlockOptIn);
+  return llvm::formatv(
+      "{0} stages need {1} bytes of shared memory, above the {2} cliff of {3} "
+      "bytes for {4} blocks/SM (blocks/SM {5} -> {6}): register prefetch "
+      "keeps one buffer",
+      budget.stages, budget.smemMultiBytes, target.arch, budget.cliffBytes,
+      budget.minBlocksPerSM, budget.single.blocksPerSM,
+      budget.multi.blocksPerSM);
+}
+
+/// The budget that fits, as a reason.
+static std::string describeFittingBudget(const KLoopBudget &budget) {
+  const TargetInfo &target = *budget.target;
+  if (budget.smemMultiBytes <= budget.cliffBytes)
+    return llvm::formatv("{0} stages need {1} bytes of shared memory, within "
+                         "the {2} cliff of {3} bytes for {4} blocks/SM",
+                         budget.stages, budget.smemMultiBytes, target.arch,
+                         budget.cliffBytes, budget.minBlocksPerSM);
+  return llvm::formatv(
+      "{0} stages need {1} bytes of shared memory, above the {2} cliff of {3} "
+      "bytes for {4} blocks/SM, but blocks/SM stay at {5} (limited by {6}): "
+      "doubling costs no occupancy",
+      budget.stages, budget.smemMultiBytes, target.arch, budget.cliffBytes,
+      budget.minBlocksPerSM, budget.multi.blocksPerSM,
+      stringifyOccupancyLimit(budget.single.limit));
+}
+
+/// Rules `low-ratio`, `mid-ratio` and `high-ratio`: the variant from the
+/// compute/load ratio on a target with cp.async.
+static PipelineVariant applyRatioRule(double ratio, bool skipHighRatio,
+                                      SmallVectorImpl<std::string> &reasons) {
+  std::string value = llvm::formatv("{0:F1}", ratio).str();
+  if (ratio < kSeedLowRatio) {
+    reasons.push_back("ratio " + value +
+                      " < 5: cp.async preferred (rule low-ratio)");
+    return PipelineVariant::CpAsync;
+  }
+  if (ratio <= kSeedHighRatio) {
+    reasons.push_back("ratio " + value +
+                      " in 5-20: both variants are worth benchmarking; "
+                      "cp.async is the seed's default (rule mid-ratio; try "
+                      "variant=ldg-register too)");
+    return PipelineVariant::CpAsync;
+  }
+  if (skipHighRatio) {
+    reasons.push_back("ratio " + value +
+                      " > 20: the seed predicts 0-5% or a regression and "
+                      "skip-high-ratio is set");
+    return PipelineVariant::None;
+  }
+  reasons.push_back("ratio " + value +
+                    " > 20: the seed predicts 0-5% or a regression; pk "
+                    "pipelines with cp.async (rule high-ratio; "
+                    "skip-high-ratio=true skips)");
+  return PipelineVariant::CpAsync;
+}
+
+/// Step 3: the seed rule.
+static PipelineVariant applySeedRule(const KLoopInfo &info,
+                                     const KLoopBudget &budget,
+                                     const DecisionOptions &options,
+                                     SmallVectorImpl<std::string> &reasons) {
+  if (info.tripCount && *info.tripCount < 2) {
+    reasons.push_back(llvm::formatv(
+        "trip count {0} < 2: no next tile to overlap", *info.tripCount));
+    return PipelineVariant::None;
+  }
+  if (!budget.fits()) {
+    reasons.push_back(describeCrossedBudget(budget));
+    return PipelineVariant::RegisterPrefetch;
+  }
+  reasons.push_back(describeFittingBudget(budget));
+  if (!budget.target->hasCpAsync) {
+    reasons.push_back(llvm::formatv("{0} has no cp.async (sm_80 and later): "
+                                    "LDG-register prefetch (rule no-cp-async)",
+                                    budget.target->arch));
+    return PipelineVariant::LdgRegister;
+  }
+  return applyRatioRule(info.ratio, options.skipHighRatio, reasons);
+}
+
+/// Step 4 for variant=auto: cp.async only where the copies allow it at full
+/// width.
+static PipelineVariant refineForCopies(PipelineVariant variant,
+                                       FailureOr<int64_t> width,
+                                       StringRef cpAsyncWhy,
+                                       SmallVectorImpl<std::string> &reasons) {
+  if (variant != PipelineVariant::CpAsync)
+    return variant;
+  if (failed(width)) {
+    reasons.push_back(("cp.async not possible: " + cpAsyncWhy +
+                       "; falling back to ldg-register")
+                          .str());
+    return PipelineVariant::LdgRegister;
+  }
+  if (*width < kFullCpAsyncWidth) {
+    reasons.push_back(llvm::formatv(
+        "cp.async would copy only {0} bytes per instruction (16-byte copies "
+        "need contiguous, 16-byte aligned tiles): ldg-register (rule "
+        "narrow-cp-async; variant=cp-async forces it)",
+        *width));
+    return PipelineVariant::LdgRegister;
+  }
+  return variant;
+}
+
+/// Step 4 for a forced variant: note what auto would pick, warn about a
+/// crossed budget, fall back to ldg-register when cp.async is impossible.
+static PipelineVariant
+applyForcedVariant(const DecisionOptions &options, PipelineVariant autoChoice,
+                   const KLoopBudget &budget, FailureOr<int64_t> width,
+                   StringRef cpAsyncWhy,
+                   SmallVectorImpl<std::string> &reasons) {
+  PipelineVariant chosen = options.variant;
+  reasons.push_back(("variant=" + stringifyPipelineVariant(chosen) +
+                     " requested (auto would pick " +
+                     stringifyPipelineVariant(autoChoice) + ")")
+                        .str());
+  if (chosen != PipelineVariant::RegisterPrefetch && !budget.fits())
+    reasons.push_back(llvm::formatv(
+        "warning: {0} bytes with {1} stages cross the {2} budget (blocks/SM "
+        "{3} -> {4})",
+        budget.smemMultiBytes, budget.stages, budget.target->arch,
+        budget.single.blocksPerSM, budget.multi.blocksPerSM));
+  if (chosen == PipelineVariant::CpAsync && failed(width)) {
+    reasons.push_back(("cp.async not possible: " + cpAsyncWhy +
+                       "; falling back to ldg-register")
+                          .str());
+    return PipelineVariant::LdgRegister;
+  }
+  return chosen;
+}
+
+KLoopDecision mlir::pk::decide(const KLoopInfo &info, const TargetInfo &target,
+                               const DecisionOptions &options) {
+  KLoopDecision decision;
+  decision.budget = decideStages(info, target, options, decision);
+  decision.prediction = predictGain(info.ratio);
+  decision.ruleVariant =
+      applySeedRule(info, decision.budget, options, decision.ruleReasons);
+
+  std::string cpAsyncWhy;
+  FailureOr<int64_t> width = getCpAsyncCopyWidth(info, cpAsyncWhy);
+  SmallVector<std::string> autoReasons(decision.ruleReasons);
+  PipelineVariant autoChoice =
+      refineForCopies(decision.ruleVariant, width, cpAsyncWhy, autoReasons);
+  if (options.variant == PipelineVariant::Auto) {
+    decision.variant = autoChoice;
+    decision.reasons = std::move(autoReasons);
+  } else {
+    decision.variant = applyForcedVariant(options, autoChoice, decision.budget,
+                                          width, cpAsyncWhy, decision.reasons);
+  }
+  decision.buffers =
+      decision.variant == PipelineVariant::None
+          ? 0
+          : getEffectiveStages(info, decision.variant, decision.budget.stages);
+  // Rule `schedule-multistage`: auto is the multistage order.
+  decision.schedule = options.schedule == PipelineSchedule::Auto
+                          ? PipelineSchedule::Multistage
+                          : options.schedule;
+  LDBG() << "decision: " << stringifyPipelineVariant(decision.variant) << ", "
+         << decision.buffers << " buffer(s), schedule "
+         << stringifyPipelineSchedule(decision.schedule);
+  return decision;
+}

@@ -1,0 +1,214 @@
+//===- Report.cpp - Remarks and the JSON report of pk's decisions ---------===//
+//
+// Part of pk (Pipeline Kernel).
+//
+//===----------------------------------------------------------------------===//
+//
+// The remark summary and the JSON Lines report (docs/report.md): one object
+// per loop with the analysis, the budget and the seed rule, plus the
+// pipelining pass's `decision`. Tests: test/pk-analyze-kloops.mlir (report=-
+// and report=<file>), test/pipeline-kernel.mlir.
+//
+//===----------------------------------------------------------------------===//
+
+#include "pk/Report.h"
+#include "pk/Support.h"
+
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <cmath>
+
+using namespace mlir;
+using namespace mlir::pk;
+
+/// Returns a short printable name for a value: "%arg0" for a kernel
+/// argument, else the defining operation's name.
+static std::string describeValue(Value value) {
+  if (auto arg = dyn_cast<BlockArgument>(value))
+    return llvm::formatv("%arg{0}", arg.getArgNumber()).str();
+  if (Operation *def = value.getDefiningOp())
+    if (auto getGlobal = dyn_cast<memref::GetGlobalOp>(def))
+      return ("@" + getGlobal.getName()).str();
+  return value.getDefiningOp()->getName().getStringRef().str();
+}
+
+std::string mlir::pk::summarizeKLoop(const KLoopInfo &info,
+                                     const KLoopDecision &decision) {
+  const KLoopBudget &budget = decision.budget;
+  std::string trips =
+      info.tripCount ? std::to_string(*info.tripCount) : "dynamic";
+  return llvm::formatv(
+             "K-loop: trip count {0}, {1} copied buffer(s), shared memory {2} "
+             "B single / {3} B per stage / {4} B with {5} stages (cliff {6} B "
+             "for {7} blocks/SM on {8}), blocks/SM {9} -> {10} (limit: {11}), "
+             "ratio {12:F1} FLOP/B, variant {13}",
+             trips,
+             llvm::count_if(info.buffers,
+                            [](const SharedBuffer &b) { return b.copied; }),
+             budget.smemSingleBytes, info.smemPerStageBytes,
+             budget.smemMultiBytes, budget.stages, budget.cliffBytes,
+             budget.minBlocksPerSM, budget.target->arch,
+             budget.single.blocksPerSM, budget.multi.blocksPerSM,
+             stringifyOccupancyLimit(budget.multi.limit), info.ratio,
+             stringifyPipelineVariant(decision.ruleVariant))
+      .str();
+}
+
+//===----------------------------------------------------------------------===//
+// JSON
+//===----------------------------------------------------------------------===//
+
+static llvm::json::Object occupancyToJSON(const Occupancy &occ,
+                                          int64_t threads) {
+  return llvm::json::Object{
+      {"blocks_per_sm", occ.blocksPerSM},
+      {"warps_per_sm", occ.warpsPerSM(threads)},
+      {"limit", stringifyOccupancyLimit(occ.limit)},
+      {"by_threads", occ.byThreads},
+      {"by_registers", occ.byRegisters},
+      {"by_shared_memory", occ.bySharedMemory},
+      {"by_blocks", occ.byBlocks},
+      {"allocated_smem_per_block", occ.allocatedSmemPerBlock},
+  };
+}
+
+static llvm::json::Value
+stageModelToJSON(const std::optional<StageModel> &model) {
+  if (!model)
+    return nullptr;
+  return llvm::json::Object{
+      {"compute_cycles_per_tile", model->computeCyclesPerTile},
+      {"latency_cycles", model->latencyCycles},
+      {"latency_stages", model->latencyStages},
+      {"budget_stages", model->budgetStages},
+  };
+}
+
+static std::string typeToString(Type type) {
+  std::string str;
+  llvm::raw_string_ostream os(str);
+  type.print(os);
+  return str;
+}
+
+llvm::json::Object mlir::pk::toJSON(const KLoopInfo &info,
+                                    const KLoopDecision &decision) {
+  const KLoopBudget &budget = decision.budget;
+  const TargetInfo &target = *budget.target;
+  gpu::GPUFuncOp func = info.kernel;
+  scf::ForOp forOp = info.forOp;
+  std::string kernel = func.getName().str();
+  if (auto module = func->getParentOfType<gpu::GPUModuleOp>())
+    kernel = (module.getName() + "::" + kernel).str();
+
+  llvm::json::Array buffers;
+  for (const SharedBuffer &buffer : info.buffers) {
+    llvm::json::Object obj{
+        {"name", buffer.name},
+        {"kind", stringifySharedBufferKind(buffer.kind)},
+        {"shape", llvm::json::Array(buffer.type.getShape())},
+        {"element_type", typeToString(buffer.type.getElementType())},
+        {"bytes", buffer.bytes},
+        {"copied", buffer.copied},
+    };
+    if (buffer.copied) {
+      obj["bytes_per_stage"] = buffer.bytes;
+      if (buffer.source)
+        obj["source"] = describeValue(buffer.source);
+    }
+    buffers.push_back(std::move(obj));
+  }
+  llvm::json::Array computeOps;
+  for (const auto &[kind, count] : info.computeOps)
+    computeOps.push_back(llvm::json::Object{{"op", kind}, {"count", count}});
+  llvm::json::Array reasons;
+  for (const std::string &r : decision.ruleReasons)
+    reasons.push_back(r);
+
+  llvm::json::Value tripCount = info.tripCount
+                                    ? llvm::json::Value(*info.tripCount)
+                                    : llvm::json::Value("dynamic");
+  return llvm::json::Object{
+      {"kernel", kernel},
+      {"loc", locationToString(forOp.getLoc())},
+      {"arch", target.arch},
+      {"trip_count", std::move(tripCount)},
+      {"threads_per_block", info.threadsPerBlock},
+      {"regs_per_thread", budget.regsPerThread},
+      {"regs_source", budget.regsSource},
+      {"buffers", std::move(buffers)},
+      {"loads",
+       llvm::json::Object{
+           {"global_loads", static_cast<int64_t>(info.copies.size())},
+           {"bytes_per_thread", info.loadBytesPerThread},
+           {"bytes_per_tile", info.loadBytesPerTile},
+       }},
+      {"smem",
+       llvm::json::Object{
+           {"single_bytes", budget.smemSingleBytes},
+           {"per_stage_bytes", info.smemPerStageBytes},
+           {"stages", budget.stages},
+           {"multi_bytes", budget.smemMultiBytes},
+           {"cliff_bytes", budget.cliffBytes},
+           {"per_block_max_bytes", target.smemPerBlockOptIn},
+           {"static_max_bytes", target.smemPerBlockDefault},
+           {"reserved_per_block_bytes", target.smemReservedPerBlock},
+           {"per_sm_bytes", target.smemPerSM},
+       }},
+      {"occupancy",
+       llvm::json::Object{
+           {"target_blocks_per_sm", budget.minBlocksPerSM},
+           {"single", occupancyToJSON(budget.single, info.threadsPerBlock)},
+           {"multi", occupancyToJSON(budget.multi, info.threadsPerBlock)},
+       }},
+      {"flops_per_tile", info.flopsPerTile},
+      {"stages_auto", stageModelToJSON(decision.stageModel)},
+      {"compute_ops", std::move(computeOps)},
+      {"ratio", std::round(info.ratio * 100.0) / 100.0},
+      {"variant", stringifyPipelineVariant(decision.ruleVariant)},
+      {"prediction", decision.prediction},
+      {"reasons", std::move(reasons)},
+  };
+}
+
+llvm::json::Object mlir::pk::decisionToJSON(const KLoopDecision &decision,
+                                            bool pipelined,
+                                            ArrayRef<std::string> reasons) {
+  llvm::json::Array jsonReasons;
+  for (const std::string &r : reasons)
+    jsonReasons.push_back(r);
+  return llvm::json::Object{
+      {"pipelined", pipelined},
+      {"variant", stringifyPipelineVariant(decision.variant)},
+      {"stages", decision.buffers},
+      {"reasons", std::move(jsonReasons)},
+  };
+}
+
+LogicalResult mlir::pk::writeReportLines(Location loc, StringRef path,
+                                         StringRef lines, bool append) {
+  if (path == "-") {
+    llvm::outs() << lines;
+    llvm::outs().flush();
+    return success();
+  }
+  std::error_code ec;
+  StringRef parent = llvm::sys::path::parent_path(path);
+  if (!parent.empty())
+    ec = llvm::sys::fs::create_directories(parent);
+  if (ec)
+    return mlir::emitError(loc) << "cannot create the directory of the report '"
+                                << path << "': " << ec.message();
+  llvm::raw_fd_ostream os(
+      path, ec, append ? llvm::sys::fs::OF_Append : llvm::sys::fs::OF_None);
+  if (ec)
+    return mlir::emitError(loc)
+           << "cannot write the report '" << path << "': " << ec.message();
+  os << lines;
+  return success();
+}

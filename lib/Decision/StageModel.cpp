@@ -1,0 +1,74 @@
+//===- StageModel.cpp - stages=auto: the latency and budget model ---------===//
+//
+// Part of pk (Pipeline Kernel).
+//
+//===----------------------------------------------------------------------===//
+//
+// stages=auto (docs/stages.md): enough tiles in flight to cover the memory
+// latency with the compute of the others, within the shared-memory budget.
+// Tests: test/pipeline-kernel.mlir (AUTO), test/pk-analyze-kloops.mlir.
+//
+//===----------------------------------------------------------------------===//
+
+#include "DecisionInternal.h"
+
+#include "llvm/Support/FormatVariadic.h"
+
+using namespace mlir;
+using namespace mlir::pk;
+
+/// Cycles one tile of one block computes while `blocks` blocks share the
+/// SM's pipes: FLOPs x blocks / (FLOPs per cycle per SM), at least 1.
+static int64_t computeCyclesPerTile(const KLoopInfo &info,
+                                    const TargetInfo &target, int64_t blocks) {
+  int64_t mmaRate = target.mmaFlopsPerCycle * (info.mmaInt8 ? 2 : 1);
+  return std::max<int64_t>(
+      1, llvm::divideCeil(info.mmaFlopsPerTile * blocks, mmaRate) +
+             llvm::divideCeil(info.fmaFlopsPerTile * blocks,
+                              target.fmaFlopsPerCycle));
+}
+
+/// The most buffers that keep the per-block maximum and the blocks/SM
+/// target (or the single-buffered kernel's blocks/SM when lower).
+static int64_t budgetStages(const KLoopInfo &info, const TargetInfo &target,
+                            const DecisionOptions &options,
+                            const KLoopBudget &single) {
+  int64_t maxStages = kMaxStages;
+  if (info.tripCount && *info.tripCount >= 2)
+    maxStages = std::min<int64_t>(maxStages, *info.tripCount);
+  int64_t best = 1;
+  for (int64_t n = 2; n <= maxStages; ++n) {
+    int64_t bytes = info.smemMultiBytes(n);
+    Occupancy occ = computeOccupancy(target, info.threadsPerBlock,
+                                     single.regsPerThread, bytes);
+    if (bytes <= target.smemPerBlockOptIn &&
+        occ.blocksPerSM >=
+            std::min(options.minBlocksPerSM, single.single.blocksPerSM))
+      best = n;
+  }
+  return best;
+}
+
+int64_t mlir::pk::detail::chooseStages(const KLoopInfo &info,
+                                       const TargetInfo &target,
+                                       const DecisionOptions &options,
+                                       const KLoopBudget &single,
+                                       StageModel &model,
+                                       SmallVectorImpl<std::string> &reasons) {
+  int64_t blocks = std::max<int64_t>(single.single.blocksPerSM, 1);
+  model.computeCyclesPerTile = computeCyclesPerTile(info, target, blocks);
+  model.latencyCycles = target.memoryLatencyCycles;
+  model.latencyStages =
+      1 + llvm::divideCeil(model.latencyCycles, model.computeCyclesPerTile);
+  model.budgetStages = budgetStages(info, target, options, single);
+  int64_t stages =
+      std::clamp<int64_t>(model.latencyStages, kMinStages,
+                          std::max<int64_t>(model.budgetStages, kMinStages));
+  reasons.push_back(llvm::formatv(
+      "stages=auto: a tile computes in ~{0} cycles with {1} block(s)/SM "
+      "against ~{2} cycles of memory latency, so {3} tiles in flight hide "
+      "it; the budget allows {4}: {5} stages",
+      model.computeCyclesPerTile, blocks, model.latencyCycles,
+      model.latencyStages, model.budgetStages, stages));
+  return stages;
+}

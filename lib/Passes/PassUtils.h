@@ -1,0 +1,43 @@
+//===- PassUtils.h - Option checks shared by pk's passes -------*- C++ -*-===//
+//
+// Part of pk (Pipeline Kernel).
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef PK_LIB_PASSES_PASSUTILS_H
+#define PK_LIB_PASSES_PASSUTILS_H
+
+#include "pk/Decision.h"
+#include "pk/OptionTypes.h"
+
+#include "mlir/IR/Operation.h"
+
+namespace mlir {
+namespace pk {
+namespace detail {
+
+/// Looks `arch` up; on failure emits an error on `op` listing the known
+/// architectures and returns null.
+const TargetInfo *lookupTargetOrEmitError(Operation *op, llvm::StringRef arch);
+
+/// The target options every analysis-based pass shares, checked.
+struct TargetOptions {
+  const TargetInfo *target = nullptr;
+  DecisionOptions decision;
+};
+
+/// Looks the target up and checks the shared options (stages: 2 to 8 or
+/// auto; min-blocks-per-sm in [1, the target's block limit]; block-size in
+/// [0, 1024]; regs-per-thread in [0, 255]). Emits an error at `op` and fails
+/// on a bad value.
+FailureOr<TargetOptions> checkTargetOptions(Operation *op, llvm::StringRef arch,
+                                            StageCount stages,
+                                            int64_t minBlocksPerSM,
+                                            int64_t blockSize,
+                                            int64_t regsPerThread);
+
+} // namespace detail
+} // namespace pk
+} // namespace mlir
+
+#endif // PK_LIB_PASSES_PASSUTILS_H

@@ -1,0 +1,150 @@
+//===- PipelineKernel.cpp - pipeline-kernel and registration --------------===//
+//
+// Part of pk (Pipeline Kernel).
+//
+//===----------------------------------------------------------------------===//
+//
+// pk's one-flag entry point: `buildPipelineKernelPipeline` adds analyze ->
+// budget check -> pipeline -> canonicalize, cse -> (emit) to a pass manager,
+// and the `pipeline-kernel` pass runs that pipeline on its module, so both
+// take the same typed options (Passes.td). Tests: test/pipeline-kernel*.mlir.
+//
+//===----------------------------------------------------------------------===//
+
+#include "pk/Passes.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
+#include "mlir/Pass/PassManager.h"
+#include "mlir/Pass/PassRegistry.h"
+#include "mlir/Transforms/Passes.h"
+#include "llvm/Support/Path.h"
+
+namespace mlir {
+namespace pk {
+#define GEN_PASS_DEF_PKPIPELINEKERNEL
+#include "pk/Passes.h.inc"
+} // namespace pk
+} // namespace mlir
+
+using namespace mlir;
+using namespace mlir::pk;
+
+/// Copies the target options every analysis-based pass shares.
+template <typename PassOptionsT>
+static PassOptionsT withTargetOptions(const PipelineKernelOptions &options) {
+  PassOptionsT passOptions;
+  passOptions.arch = options.arch;
+  passOptions.stages = options.stages;
+  passOptions.minBlocksPerSM = options.minBlocksPerSM;
+  passOptions.blockSize = options.blockSize;
+  passOptions.regsPerThread = options.regsPerThread;
+  return passOptions;
+}
+
+/// The budget check rejects explicit doubling variants that cross the
+/// cliff; with variant=auto the decision falls back to register prefetch
+/// instead, and register-prefetch does not double.
+static void addBudgetCheck(OpPassManager &pm,
+                           const PipelineKernelOptions &options) {
+  if (options.variant != PipelineVariant::CpAsync &&
+      options.variant != PipelineVariant::LdgRegister)
+    return;
+  auto budget = withTargetOptions<PKCheckSmemBudgetOptions>(options);
+  // ldg-register doubles the buffers whatever `stages` says.
+  if (options.variant == PipelineVariant::LdgRegister)
+    budget.stages = StageCount{2};
+  pm.addPass(createPKCheckSmemBudget(budget));
+}
+
+void mlir::pk::buildPipelineKernelPipeline(
+    OpPassManager &pm, const PipelineKernelOptions &options) {
+  // With artefacts, the report goes next to them unless told otherwise.
+  std::string report = options.report;
+  if (report.empty() && options.emit != EmitKind::MLIR) {
+    SmallString<256> path(options.outDir);
+    llvm::sys::path::append(path, "report.json");
+    report = path.str().str();
+  }
+  auto analyze = withTargetOptions<PKAnalyzeKLoopsOptions>(options);
+  analyze.skipHighRatio = options.skipHighRatio;
+  pm.addPass(createPKAnalyzeKLoops(analyze));
+  addBudgetCheck(pm, options);
+
+  auto pipeline = withTargetOptions<PKPipelineKLoopsOptions>(options);
+  pipeline.variant = options.variant;
+  pipeline.schedule = options.schedule;
+  pipeline.skipHighRatio = options.skipHighRatio;
+  pipeline.report = report;
+  pipeline.remarkMismatches = false;
+  pm.addPass(createPKPipelineKLoops(pipeline));
+
+  // Cleanup: fold the prologue's constant indices, share common
+  // subexpressions.
+  pm.addPass(createCanonicalizerPass());
+  pm.addPass(createCSEPass());
+
+  if (options.emit == EmitKind::MLIR)
+    return;
+  PKEmitBinariesOptions emit;
+  emit.arch = options.arch;
+  emit.emit = options.emit;
+  emit.outDir = options.outDir;
+  emit.cudaPath = options.cudaPath;
+  emit.barePtr = options.barePtr;
+  emit.report = report == "-" ? std::string() : report;
+  emit.minBlocksPerSM = options.minBlocksPerSM;
+  pm.addPass(createPKEmitBinaries(emit));
+}
+
+namespace {
+/// Runs buildPipelineKernelPipeline's passes on the module.
+struct PipelineKernelPass final
+    : public pk::impl::PKPipelineKernelBase<PipelineKernelPass> {
+  using Base::Base;
+
+  /// The options as the struct buildPipelineKernelPipeline takes.
+  PipelineKernelOptions getOptions() const {
+    PipelineKernelOptions options;
+    options.arch = arch;
+    options.stages = stages;
+    options.minBlocksPerSM = minBlocksPerSM;
+    options.blockSize = blockSize;
+    options.regsPerThread = regsPerThread;
+    options.variant = variant;
+    options.schedule = schedule;
+    options.skipHighRatio = skipHighRatio;
+    options.report = report;
+    options.emit = emit;
+    options.outDir = outDir;
+    options.cudaPath = cudaPath;
+    options.barePtr = barePtr;
+    return options;
+  }
+
+  void getDependentDialects(DialectRegistry &registry) const override {
+    OpPassManager pm(ModuleOp::getOperationName());
+    buildPipelineKernelPipeline(pm, getOptions());
+    pm.getDependentDialects(registry);
+  }
+
+  void runOnOperation() final {
+    OpPassManager pm(ModuleOp::getOperationName());
+    buildPipelineKernelPipeline(pm, getOptions());
+    if (failed(runPipeline(pm, getOperation())))
+      signalPassFailure();
+  }
+};
+} // namespace
+
+void mlir::pk::registerPKDialects(DialectRegistry &registry) {
+  registry
+      .insert<arith::ArithDialect, gpu::GPUDialect, memref::MemRefDialect,
+              nvgpu::NVGPUDialect, scf::SCFDialect, vector::VectorDialect>();
+}
+
+void mlir::pk::registerPKPassesAndPipelines() { registerPKPasses(); }

@@ -1,0 +1,110 @@
+//===- AsyncCopy.cpp - Turn planned tile copies into cp.async -------------===//
+//
+// Part of pk (Pipeline Kernel).
+//
+//===----------------------------------------------------------------------===//
+//
+// Applies the plans of AsyncCopyPlan.h: each global load + shared store
+// becomes one or more `nvgpu.device_async_copy` of the planned width (16-byte
+// copies bypass L1); a zero-padded partial read copies only its in-bounds
+// elements and zero-fills the rest. Tests: test/pk-pipeline-kloops.mlir.
+//
+//===----------------------------------------------------------------------===//
+
+#include "PipeliningInternal.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
+#include "llvm/ADT/SetVector.h"
+
+using namespace mlir;
+using namespace mlir::pk;
+
+/// Partial tile: copy min(max(dim - index, 0), perCopy) elements, zero the
+/// rest; a copy entirely out of bounds reads nothing (and points at column 0
+/// so that its address stays inside the row). Updates the innermost source
+/// index and returns the source size.
+static Value clampPartialCopy(RewriterBase &rewriter, Location loc,
+                              const AsyncCopyPlan &plan,
+                              SmallVectorImpl<Value> &srcIndices,
+                              int64_t perCopy) {
+  Value memref = getAccessedMemRef(plan.load);
+  unsigned innermost = cast<MemRefType>(memref.getType()).getRank() - 1;
+  Value dim = memref::DimOp::create(rewriter, loc, memref, innermost);
+  Value index = srcIndices.back();
+  Value left = arith::SubIOp::create(rewriter, loc, dim, index);
+  Value zero = arith::ConstantIndexOp::create(rewriter, loc, 0);
+  Value full = arith::ConstantIndexOp::create(rewriter, loc, perCopy);
+  Value srcElements = arith::MaxSIOp::create(
+      rewriter, loc, arith::MinSIOp::create(rewriter, loc, left, full), zero);
+  Value inside = arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::sgt,
+                                       left, zero);
+  srcIndices.back() =
+      arith::SelectOp::create(rewriter, loc, inside, index, zero);
+  return srcElements;
+}
+
+/// Erases the replaced loads, extracts and stores in an order that leaves no
+/// dangling use: stores, then extracts, then loads.
+static void eraseReplacedOps(RewriterBase &rewriter,
+                             const llvm::SetVector<Operation *> &dead) {
+  for (Operation *op : dead)
+    if (op->getNumResults() == 0)
+      rewriter.eraseOp(op);
+  for (Operation *op : dead)
+    if (isa<vector::ExtractOp>(op) && op->use_empty())
+      rewriter.eraseOp(op);
+  for (Operation *op : dead)
+    if (!isa<vector::ExtractOp>(op) && op->getNumResults() != 0 &&
+        op->use_empty())
+      rewriter.eraseOp(op);
+}
+
+SmallVector<Value> mlir::pk::detail::convertToAsyncCopies(
+    RewriterBase &rewriter, ArrayRef<AsyncCopyPlan> plans, scf::ForOp forOp) {
+  SmallVector<Value> tokens;
+  llvm::SetVector<Operation *> dead;
+  Type tokenType = nvgpu::DeviceAsyncTokenType::get(rewriter.getContext());
+  for (const AsyncCopyPlan &plan : plans) {
+    Operation *store = plan.store;
+    Location loc = store->getLoc();
+    rewriter.setInsertionPoint(store);
+    int64_t perCopy = plan.width / plan.elemBytes;
+    int64_t pieces = plan.numElements / perCopy;
+    auto shifted = [&](ValueRange indices, int64_t delta) {
+      SmallVector<Value> result(indices);
+      if (delta != 0) {
+        Value cst = arith::ConstantIndexOp::create(rewriter, loc, delta);
+        result.back() =
+            arith::AddIOp::create(rewriter, loc, result.back(), cst);
+      }
+      return result;
+    };
+    for (int64_t piece = 0; piece < pieces; ++piece) {
+      SmallVector<Value> srcIndices = shifted(
+          getAccessIndices(plan.load), plan.elementOffset + piece * perCopy);
+      SmallVector<Value> dstIndices =
+          shifted(getAccessIndices(store), piece * perCopy);
+      Value srcElements;
+      if (plan.masked)
+        srcElements =
+            clampPartialCopy(rewriter, loc, plan, srcIndices, perCopy);
+      auto copy = nvgpu::DeviceAsyncCopyOp::create(
+          rewriter, loc, tokenType, getAccessedMemRef(store), dstIndices,
+          getAccessedMemRef(plan.load), srcIndices,
+          rewriter.getIndexAttr(perCopy), srcElements,
+          plan.width == 16 ? rewriter.getUnitAttr() : UnitAttr());
+      if (copy->getParentOp() == forOp.getOperation())
+        tokens.push_back(copy.getAsyncToken());
+    }
+    dead.insert(store);
+    if (Operation *def = getAccessValue(store).getDefiningOp())
+      if (isa<vector::ExtractOp>(def))
+        dead.insert(def);
+    dead.insert(plan.load);
+  }
+  eraseReplacedOps(rewriter, dead);
+  return tokens;
+}

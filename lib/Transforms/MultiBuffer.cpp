@@ -1,0 +1,435 @@
+//===- MultiBuffer.cpp - Give the copied shared tiles N stages ------------===//
+//
+// Part of pk (Pipeline Kernel).
+//
+//===----------------------------------------------------------------------===//
+//
+// Multi-buffering of the shared buffers a K-loop's load phase writes, in the
+// three allocation forms pk accepts (workgroup attribution, workgroup
+// memref.global, workgroup memref.alloc/alloca): each gets a leading stage
+// dimension, and every access is redirected to stage ((iv - lb) / step) %
+// stages: the load phase's to the stage of the tile being loaded, the
+// compute phase's to the stage being computed. Above the 48 KB static limit
+// the buffers become views of dynamic shared memory instead.
+// Tests: test/pk-pipeline-kloops.mlir (each form, dynamic shared memory).
+//
+//===----------------------------------------------------------------------===//
+
+#include "PipeliningInternal.h"
+
+#include "pk/AsyncCopyPlan.h"
+#include "pk/Support.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
+#include "mlir/IR/SymbolTable.h"
+#include "llvm/ADT/TypeSwitch.h"
+
+using namespace mlir;
+using namespace mlir::pk;
+
+/// Makes `op` access `newMemRef`, which has a leading stage dimension, at
+/// stage `stage`: prepends `stage` to the indices and shifts the permutation
+/// map of transfer ops.
+static void redirectAccess(RewriterBase &rewriter, Operation *op,
+                           Value newMemRef, Value stage) {
+  SmallVector<Value> indices{stage};
+  llvm::append_range(indices, getAccessIndices(op));
+  rewriter.modifyOpInPlace(op, [&] {
+    llvm::TypeSwitch<Operation *>(op)
+        .Case<vector::LoadOp, vector::StoreOp>([&](auto o) {
+          o.getBaseMutable().assign(newMemRef);
+          o.getIndicesMutable().assign(indices);
+        })
+        .Case<vector::TransferReadOp, vector::TransferWriteOp>([&](auto o) {
+          o.getBaseMutable().assign(newMemRef);
+          o.getIndicesMutable().assign(indices);
+          o.setPermutationMapAttr(
+              AffineMapAttr::get(o.getPermutationMap().shiftDims(1)));
+        })
+        .Case<memref::LoadOp, memref::StoreOp>([&](auto o) {
+          o.getMemrefMutable().assign(newMemRef);
+          o.getIndicesMutable().assign(indices);
+        })
+        .Case([&](nvgpu::LdMatrixOp o) {
+          o.getSrcMemrefMutable().assign(newMemRef);
+          o.getIndicesMutable().assign(indices);
+        })
+        .Case([&](nvgpu::DeviceAsyncCopyOp o) {
+          o.getDstMutable().assign(newMemRef);
+          o.getDstIndicesMutable().assign(indices);
+        });
+  });
+}
+
+/// Whether `value` is computed (inside `forOp`) from its induction variable.
+static bool dependsOnInductionVar(Value value, scf::ForOp forOp) {
+  SmallVector<Value> worklist{value};
+  llvm::DenseSet<Value> visited;
+  while (!worklist.empty()) {
+    Value v = worklist.pop_back_val();
+    if (!visited.insert(v).second)
+      continue;
+    if (v == forOp.getInductionVar())
+      return true;
+    Operation *def = v.getDefiningOp();
+    if (def && forOp->isProperAncestor(def))
+      llvm::append_range(worklist, def->getOperands());
+  }
+  return false;
+}
+
+/// Every value through which the kernel reaches `buffer`'s storage: the
+/// root, or every memref.get_global of its symbol in the kernel.
+static SmallVector<Value> getBufferHandles(const SharedBuffer &buffer,
+                                           gpu::GPUFuncOp kernel) {
+  if (buffer.kind != SharedBufferKind::Global)
+    return {buffer.root};
+  SmallVector<Value> handles;
+  kernel.walk([&](memref::GetGlobalOp getGlobal) {
+    if (getGlobal.getNameAttr().getAttr() == buffer.globalName)
+      handles.push_back(getGlobal.getResult());
+  });
+  return handles;
+}
+
+/// Checks that every use of the copied buffers is a direct access pk can
+/// redirect to a stage of the multi-buffered buffer.
+LogicalResult mlir::pk::detail::checkBufferUses(const KLoopInfo &info,
+                                                std::string &reason) {
+  for (const SharedBuffer &buffer : info.buffers) {
+    if (!buffer.copied)
+      continue;
+    if (!buffer.type.getLayout().isIdentity()) {
+      reason = "copied buffer " + buffer.name +
+               " has a non-identity layout; pk multi-buffers identity "
+               "layouts only";
+      return failure();
+    }
+    if (buffer.kind == SharedBufferKind::Global) {
+      auto module = info.kernel->getParentOfType<gpu::GPUModuleOp>();
+      if (!module || !SymbolTable::lookupSymbolIn(module, buffer.globalName)) {
+        reason = "memref.global " + buffer.name +
+                 " is not defined in the kernel's gpu.module";
+        return failure();
+      }
+    }
+    if (buffer.kind == SharedBufferKind::Global) {
+      // Every memref.get_global of the symbol must be in this kernel: pk
+      // replaces the global for this kernel only.
+      auto module = info.kernel->getParentOfType<gpu::GPUModuleOp>();
+      WalkResult walk = module.walk([&](memref::GetGlobalOp getGlobal) {
+        if (getGlobal.getNameAttr().getAttr() != buffer.globalName ||
+            info.kernel->isAncestor(getGlobal))
+          return WalkResult::advance();
+        reason = "copied buffer " + buffer.name + " is also used at " +
+                 locationToString(getGlobal.getLoc()) + ", outside the kernel";
+        return WalkResult::interrupt();
+      });
+      if (walk.wasInterrupted())
+        return failure();
+    }
+    for (Value handle : getBufferHandles(buffer, info.kernel)) {
+      for (OpOperand &use : handle.getUses()) {
+        Operation *user = use.getOwner();
+        if (getAccessedMemRef(user) != handle) {
+          reason = "copied buffer " + buffer.name + " is used by '" +
+                   user->getName().getStringRef().str() + "' at " +
+                   locationToString(user->getLoc()) +
+                   "; pk multi-buffers buffers used only by direct loads "
+                   "and stores";
+          return failure();
+        }
+        // Outside the loop pk could not tell which stage holds the data
+        // (reads after it, writes before it, another K-loop).
+        if (!info.forOp->isProperAncestor(user)) {
+          reason = "copied buffer " + buffer.name + " is also accessed at " +
+                   locationToString(user->getLoc()) +
+                   ", outside the K-loop; pk multi-buffers tiles used only "
+                   "inside their loop";
+          return failure();
+        }
+        // An index that depends on the K-loop's induction variable means
+        // the loop already rotates buffers itself.
+        for (Value index : getAccessIndices(user)) {
+          if (dependsOnInductionVar(index, info.forOp)) {
+            reason = "an index into copied buffer " + buffer.name + " at " +
+                     locationToString(user->getLoc()) +
+                     " depends on the K-loop's induction variable: the loop "
+                     "already rotates its buffers";
+            return failure();
+          }
+        }
+      }
+    }
+  }
+  return success();
+}
+
+/// Creates ((iv - lb) / step) % stages at the rewriter's insertion point.
+static Value createStageIndex(RewriterBase &rewriter, Location loc,
+                              scf::ForOp forOp, int64_t stages) {
+  Value tile = forOp.getInductionVar();
+  std::optional<int64_t> lb = getConstantIntValue(forOp.getLowerBound());
+  if (!lb || *lb != 0)
+    tile = arith::SubIOp::create(rewriter, loc, tile, forOp.getLowerBound());
+  std::optional<int64_t> step = getConstantIntValue(forOp.getStep());
+  if (!step || *step != 1)
+    tile = arith::DivUIOp::create(rewriter, loc, tile, forOp.getStep());
+  if (!tile.getType().isIndex())
+    tile = arith::IndexCastUIOp::create(rewriter, loc, rewriter.getIndexType(),
+                                        tile);
+  Value count = arith::ConstantIndexOp::create(rewriter, loc, stages);
+  return arith::RemUIOp::create(rewriter, loc, tile, count);
+}
+
+namespace {
+/// Multi-buffers the copied buffers of one K-loop.
+class MultiBuffering {
+public:
+  MultiBuffering(RewriterBase &rewriter, const KLoopInfo &info, int64_t stages)
+      : rewriter(rewriter), info(info), stages(stages), kernel(info.kernel),
+        module(kernel->getParentOfType<gpu::GPUModuleOp>()),
+        alignAttr(rewriter.getI64IntegerAttr(kBaseAlignment)) {}
+
+  /// Multi-buffers every copied buffer in its own allocation form.
+  void runInPlace();
+  /// Moves every copied buffer, multi-buffered, to dynamic shared memory.
+  void runInDynamicSharedMemory();
+
+private:
+  void createStageIndices();
+  Value stageFor(Operation *user);
+  void redirectUses(Value handle, Value newMemRef);
+  MemRefType getMultiBufferedType(const SharedBuffer &buffer,
+                                  Attribute memorySpace) const;
+  void multiBufferAttribution(const SharedBuffer &buffer, MemRefType type);
+  void multiBufferAlloc(const SharedBuffer &buffer, MemRefType type);
+  void multiBufferGlobal(const SharedBuffer &buffer, MemRefType type);
+  void eraseOriginal(const SharedBuffer &buffer,
+                     SmallVectorImpl<unsigned> &erasedAttributions);
+  void dropAttributions(SmallVectorImpl<unsigned> &erasedAttributions,
+                        int64_t dynamicBytes);
+
+  RewriterBase &rewriter;
+  const KLoopInfo &info;
+  int64_t stages;
+  gpu::GPUFuncOp kernel;
+  gpu::GPUModuleOp module;
+  IntegerAttr alignAttr;
+  Value loadStage, computeStage, zero;
+};
+} // namespace
+
+void MultiBuffering::createStageIndices() {
+  scf::ForOp forOp = info.forOp;
+  rewriter.setInsertionPointToStart(forOp.getBody());
+  loadStage = createStageIndex(rewriter, forOp.getLoc(), forOp, stages);
+  rewriter.setInsertionPointAfter(info.loadBarrier);
+  computeStage = createStageIndex(rewriter, forOp.getLoc(), forOp, stages);
+}
+
+/// Load-phase accesses use the stage of the tile being loaded,
+/// compute-phase accesses the stage being computed, accesses outside the
+/// loop stage 0.
+Value MultiBuffering::stageFor(Operation *user) {
+  scf::ForOp forOp = info.forOp;
+  if (Operation *inBody = forOp.getBody()->findAncestorOpInBlock(*user))
+    return inBody->isBeforeInBlock(info.loadBarrier) ? loadStage : computeStage;
+  if (!zero) {
+    OpBuilder::InsertionGuard guard(rewriter);
+    rewriter.setInsertionPointToStart(&kernel.getBody().front());
+    zero = arith::ConstantIndexOp::create(rewriter, kernel.getLoc(), 0);
+  }
+  return zero;
+}
+
+void MultiBuffering::redirectUses(Value handle, Value newMemRef) {
+  SmallVector<Operation *> users(handle.getUsers());
+  for (Operation *user : users)
+    redirectAccess(rewriter, user, newMemRef, stageFor(user));
+}
+
+MemRefType MultiBuffering::getMultiBufferedType(const SharedBuffer &buffer,
+                                                Attribute memorySpace) const {
+  SmallVector<int64_t> shape{stages};
+  llvm::append_range(shape, buffer.type.getShape());
+  return MemRefType::get(shape, buffer.type.getElementType(),
+                         MemRefLayoutAttrInterface(), memorySpace);
+}
+
+void MultiBuffering::multiBufferAttribution(const SharedBuffer &buffer,
+                                            MemRefType type) {
+  auto arg = cast<BlockArgument>(buffer.root);
+  unsigned index = arg.getArgNumber() - kernel.getNumArguments();
+  rewriter.modifyOpInPlace(kernel, [&] {
+    arg.setType(type);
+    auto align = dyn_cast_or_null<IntegerAttr>(
+        kernel.getWorkgroupAttributionAttr(index, "llvm.align"));
+    if (!align || align.getInt() < kBaseAlignment)
+      kernel.setWorkgroupAttributionAttr(index, "llvm.align", alignAttr);
+  });
+  redirectUses(arg, arg);
+}
+
+void MultiBuffering::multiBufferAlloc(const SharedBuffer &buffer,
+                                      MemRefType type) {
+  Operation *old = buffer.root.getDefiningOp();
+  rewriter.setInsertionPoint(old);
+  Value replacement;
+  if (isa<memref::AllocOp>(old))
+    replacement =
+        memref::AllocOp::create(rewriter, old->getLoc(), type, alignAttr);
+  else
+    replacement =
+        memref::AllocaOp::create(rewriter, old->getLoc(), type, alignAttr);
+  redirectUses(buffer.root, replacement);
+  rewriter.eraseOp(old);
+}
+
+void MultiBuffering::multiBufferGlobal(const SharedBuffer &buffer,
+                                       MemRefType type) {
+  auto oldGlobal = cast<memref::GlobalOp>(
+      SymbolTable::lookupSymbolIn(module, buffer.globalName));
+  rewriter.setInsertionPoint(oldGlobal);
+  auto newGlobal = memref::GlobalOp::create(
+      rewriter, oldGlobal.getLoc(),
+      rewriter.getStringAttr(oldGlobal.getSymName() + "_pk" + Twine(stages) +
+                             "stages"),
+      rewriter.getStringAttr("private"), TypeAttr::get(type),
+      rewriter.getUnitAttr(), UnitAttr(), alignAttr);
+  SymbolTable symbols(module);
+  symbols.remove(newGlobal);
+  symbols.insert(newGlobal, Block::iterator(oldGlobal));
+  for (Value handle : getBufferHandles(buffer, kernel)) {
+    Operation *getGlobal = handle.getDefiningOp();
+    rewriter.setInsertionPoint(getGlobal);
+    Value replacement = memref::GetGlobalOp::create(
+        rewriter, getGlobal->getLoc(), type, newGlobal.getSymName());
+    redirectUses(handle, replacement);
+    rewriter.eraseOp(getGlobal);
+  }
+  if (SymbolTable::symbolKnownUseEmpty(oldGlobal, module))
+    rewriter.eraseOp(oldGlobal);
+}
+
+void MultiBuffering::runInPlace() {
+  createStageIndices();
+  for (const SharedBuffer &buffer : info.buffers) {
+    if (!buffer.copied)
+      continue;
+    MemRefType type =
+        getMultiBufferedType(buffer, buffer.type.getMemorySpace());
+    switch (buffer.kind) {
+    case SharedBufferKind::Attribution:
+      multiBufferAttribution(buffer, type);
+      break;
+    case SharedBufferKind::Alloc:
+      multiBufferAlloc(buffer, type);
+      break;
+    case SharedBufferKind::Global:
+      multiBufferGlobal(buffer, type);
+      break;
+    }
+  }
+}
+
+/// Erases what held `buffer` before it moved to dynamic shared memory
+/// (attributions are collected and dropped together at the end).
+void MultiBuffering::eraseOriginal(
+    const SharedBuffer &buffer, SmallVectorImpl<unsigned> &erasedAttributions) {
+  switch (buffer.kind) {
+  case SharedBufferKind::Attribution:
+    erasedAttributions.push_back(
+        cast<BlockArgument>(buffer.root).getArgNumber());
+    break;
+  case SharedBufferKind::Alloc:
+    rewriter.eraseOp(buffer.root.getDefiningOp());
+    break;
+  case SharedBufferKind::Global: {
+    Operation *oldGlobal =
+        SymbolTable::lookupSymbolIn(module, buffer.globalName);
+    for (Value handle : getBufferHandles(buffer, kernel))
+      rewriter.eraseOp(handle.getDefiningOp());
+    if (SymbolTable::symbolKnownUseEmpty(oldGlobal, module))
+      rewriter.eraseOp(oldGlobal);
+    break;
+  }
+  }
+}
+
+/// Drops the attributions that moved to dynamic shared memory, last first,
+/// and records the dynamic shared memory the kernel must be launched with.
+void MultiBuffering::dropAttributions(
+    SmallVectorImpl<unsigned> &erasedAttributions, int64_t dynamicBytes) {
+  llvm::sort(erasedAttributions, std::greater<unsigned>());
+  rewriter.modifyOpInPlace(kernel, [&] {
+    unsigned numArgs = kernel.getNumArguments();
+    SmallVector<Attribute> attribAttrs;
+    if (ArrayAttr attrs = kernel.getWorkgroupAttribAttrsAttr())
+      attribAttrs.assign(attrs.begin(), attrs.end());
+    for (unsigned argNumber : erasedAttributions) {
+      kernel.getBody().front().eraseArgument(argNumber);
+      if (!attribAttrs.empty())
+        attribAttrs.erase(attribAttrs.begin() + (argNumber - numArgs));
+    }
+    kernel->setAttr(
+        kernel.getNumWorkgroupAttributionsAttrName(),
+        rewriter.getI64IntegerAttr(kernel.getNumWorkgroupAttributions() -
+                                   erasedAttributions.size()));
+    if (kernel.getWorkgroupAttribAttrsAttr())
+      kernel.setWorkgroupAttribAttrsAttr(rewriter.getArrayAttr(attribAttrs));
+    kernel->setAttr(kDynamicSharedMemoryAttrName,
+                    rewriter.getI64IntegerAttr(dynamicBytes));
+  });
+}
+
+/// Above the 48 KB static limit the multi-buffered tiles become views of
+/// dynamic shared memory, laid out one after the other at 128-byte
+/// boundaries, after the dynamic shared memory an earlier K-loop of the
+/// kernel took; the kernel records the size to launch with.
+void MultiBuffering::runInDynamicSharedMemory() {
+  createStageIndices();
+  int64_t dynamicBytes = 0;
+  if (auto existing =
+          kernel->getAttrOfType<IntegerAttr>(kDynamicSharedMemoryAttrName))
+    dynamicBytes = existing.getInt();
+  auto workgroup = gpu::AddressSpaceAttr::get(rewriter.getContext(),
+                                              gpu::AddressSpace::Workgroup);
+  rewriter.setInsertionPointToStart(&kernel.getBody().front());
+  Value base = gpu::DynamicSharedMemoryOp::create(
+      rewriter, kernel.getLoc(),
+      MemRefType::get({ShapedType::kDynamic}, rewriter.getI8Type(),
+                      MemRefLayoutAttrInterface(), workgroup));
+  SmallVector<unsigned> erasedAttributions;
+  for (const SharedBuffer &buffer : info.buffers) {
+    if (!buffer.copied)
+      continue;
+    MemRefType type = getMultiBufferedType(buffer, workgroup);
+    dynamicBytes = llvm::alignTo(dynamicBytes, 128);
+    OpBuilder::InsertionGuard guard(rewriter);
+    rewriter.setInsertionPointAfter(base.getDefiningOp());
+    Value offset =
+        arith::ConstantIndexOp::create(rewriter, kernel.getLoc(), dynamicBytes);
+    Value view = memref::ViewOp::create(rewriter, kernel.getLoc(), type, base,
+                                        offset, ValueRange());
+    dynamicBytes += *getSizeInBytes(type);
+    for (Value handle : getBufferHandles(buffer, kernel))
+      redirectUses(handle, view);
+    eraseOriginal(buffer, erasedAttributions);
+  }
+  dropAttributions(erasedAttributions, dynamicBytes);
+}
+
+void mlir::pk::detail::multiBufferCopiedBuffers(RewriterBase &rewriter,
+                                                const KLoopInfo &info,
+                                                int64_t stages,
+                                                bool useDynamic) {
+  MultiBuffering multiBuffering(rewriter, info, stages);
+  if (useDynamic)
+    multiBuffering.runInDynamicSharedMemory();
+  else
+    multiBuffering.runInPlace();
+}

@@ -1,0 +1,84 @@
+//===- PipeliningInternal.h - The pipeliner's private steps ----*- C++ -*-===//
+//
+// Part of pk (Pipeline Kernel).
+//
+//===----------------------------------------------------------------------===//
+//
+// The steps of pipelineKLoop (Pipelining.cpp), one file each:
+// AsyncCopy.cpp, MultiBuffer.cpp, Schedule.cpp.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef PK_LIB_TRANSFORMS_PIPELININGINTERNAL_H
+#define PK_LIB_TRANSFORMS_PIPELININGINTERNAL_H
+
+#include "pk/AsyncCopyPlan.h"
+#include "pk/Pipelining.h"
+
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace mlir {
+namespace pk {
+namespace detail {
+
+/// Replaces each planned copy by nvgpu.device_async_copy ops at the store's
+/// position (16-byte copies bypass L1) and erases the loads, extracts and
+/// stores they replace. Returns the tokens of the copies made directly in the
+/// K-loop body (copies in nested loops join the group without a token).
+SmallVector<Value> convertToAsyncCopies(RewriterBase &rewriter,
+                                        ArrayRef<AsyncCopyPlan> plans,
+                                        scf::ForOp forOp);
+
+/// Checks that every use of the copied buffers is a direct access pk can
+/// redirect to a stage of the multi-buffered buffer, inside the loop, with
+/// indices that do not depend on the induction variable.
+LogicalResult checkBufferUses(const KLoopInfo &info, std::string &reason);
+
+/// Gives every copied buffer of `info` a leading dimension of `stages` and
+/// redirects every access to its stage; with `useDynamic` the buffers move
+/// to dynamic shared memory.
+void multiBufferCopiedBuffers(RewriterBase &rewriter, const KLoopInfo &info,
+                              int64_t stages, bool useDynamic);
+
+/// A pipeline schedule: each body op with its stage, in the order the
+/// steady-state loop runs them.
+struct Schedule {
+  std::vector<std::pair<Operation *, unsigned>> order;
+  /// The stage of the compute phase.
+  unsigned computeStage = 1;
+  /// Whether to move the body into the schedule's order before pipelining
+  /// (not when an op uses a value defined later in the schedule).
+  bool reorderBody = true;
+};
+
+/// The CUDA guide's multistage cp-async order with `stages` buffers.
+Schedule buildMultistageSchedule(RewriterBase &rewriter, scf::ForOp forOp,
+                                 gpu::BarrierOp loadBarrier,
+                                 gpu::BarrierOp computeBarrier, int64_t stages,
+                                 ArrayRef<Value> tokens);
+
+/// The seed's two-stage cp-async order.
+Schedule buildSeedSchedule(RewriterBase &rewriter, scf::ForOp forOp,
+                           gpu::BarrierOp loadBarrier,
+                           gpu::BarrierOp computeBarrier,
+                           ArrayRef<Value> tokens);
+
+/// The order of the register variants (ldg-register, register-prefetch).
+Schedule buildRegisterSchedule(scf::ForOp forOp, gpu::BarrierOp loadBarrier,
+                               gpu::BarrierOp computeBarrier);
+
+/// Runs scf::pipelineForLoop on `forOp` with `schedule`; with
+/// `insertFinalBarrier` adds a barrier after the epilogue. On failure sets
+/// `reason`.
+FailureOr<scf::ForOp> runPipeliner(RewriterBase &rewriter, scf::ForOp forOp,
+                                   const Schedule &schedule, int64_t stages,
+                                   bool insertFinalBarrier, bool testFailLate,
+                                   std::string &reason);
+
+} // namespace detail
+} // namespace pk
+} // namespace mlir
+
+#endif // PK_LIB_TRANSFORMS_PIPELININGINTERNAL_H

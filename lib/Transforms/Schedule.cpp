@@ -1,0 +1,201 @@
+//===- Schedule.cpp - The variants' schedules and upstream's pipeliner ----===//
+//
+// Part of pk (Pipeline Kernel).
+//
+//===----------------------------------------------------------------------===//
+//
+// One named schedule per variant orders the K-loop body into pipeline stages
+// (^s below); upstream `scf::pipelineForLoop` then peels the prologue (the
+// stage-0 ops of the first tiles), runs stage 0 of tile t+N-1 and the last
+// stage of tile t in list order in the steady-state loop, and peels the
+// epilogue:
+//
+//   multistage (cp-async, N stages; docs/pipelining.md):
+//     [wait all but N-2, barrier]^(N-1) [load phase, commit]^0 [compute]^(N-1)
+//   seed (cp-async, 2 stages):
+//     [load phase, commit]^0 [compute]^1 [wait all, barrier]^0
+//   register (ldg-register, register-prefetch):
+//     [global loads]^0 [compute, barrier]^1 [shared stores, barrier]^0
+//
+// Tests: test/pk-pipeline-kloops.mlir (CHECK-NEXT on each schedule's loop).
+//
+//===----------------------------------------------------------------------===//
+
+#include "PipeliningInternal.h"
+
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
+#include "mlir/Dialect/SCF/Transforms/Transforms.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
+#include "llvm/Support/DebugLog.h"
+
+#define DEBUG_TYPE "pk-schedule"
+
+using namespace mlir;
+using namespace mlir::pk;
+using namespace mlir::pk::detail;
+
+/// Whether `op` writes shared memory directly (a copy's store).
+static bool isSharedStore(Operation *op) {
+  if (!isa<vector::StoreOp, vector::TransferWriteOp, memref::StoreOp>(op))
+    return false;
+  return isSharedMemory(cast<MemRefType>(getAccessedMemRef(op).getType()));
+}
+
+namespace {
+/// The body of the K-loop split at its two barriers.
+struct Phases {
+  SmallVector<Operation *> load, compute;
+};
+} // namespace
+
+static Phases splitPhases(scf::ForOp forOp, gpu::BarrierOp loadBarrier,
+                          gpu::BarrierOp computeBarrier) {
+  Phases phases;
+  for (Operation &op : forOp.getBody()->without_terminator()) {
+    if (&op == loadBarrier.getOperation() ||
+        &op == computeBarrier.getOperation())
+      continue;
+    (op.isBeforeInBlock(loadBarrier) ? phases.load : phases.compute)
+        .push_back(&op);
+  }
+  return phases;
+}
+
+static void append(Schedule &schedule, ArrayRef<Operation *> ops,
+                   unsigned stage) {
+  for (Operation *op : ops)
+    schedule.order.push_back({op, stage});
+}
+
+/// Replaces the load barrier by the commit of the tile's copies
+/// (`nvgpu.device_async_create_group`) and puts the wait for `pending`
+/// groups right before the compute barrier; returns both.
+static std::pair<Operation *, Operation *>
+createGroupAndWait(RewriterBase &rewriter, scf::ForOp forOp,
+                   gpu::BarrierOp loadBarrier, gpu::BarrierOp computeBarrier,
+                   ArrayRef<Value> tokens, int64_t pending) {
+  Location loc = forOp.getLoc();
+  rewriter.setInsertionPoint(loadBarrier);
+  auto group = nvgpu::DeviceAsyncCreateGroupOp::create(
+      rewriter, loc, nvgpu::DeviceAsyncTokenType::get(rewriter.getContext()),
+      tokens);
+  rewriter.setInsertionPoint(computeBarrier);
+  auto wait =
+      nvgpu::DeviceAsyncWaitOp::create(rewriter, loc, group.getAsyncToken(),
+                                       rewriter.getI32IntegerAttr(pending));
+  rewriter.eraseOp(loadBarrier);
+  return {group, wait};
+}
+
+Schedule mlir::pk::detail::buildMultistageSchedule(
+    RewriterBase &rewriter, scf::ForOp forOp, gpu::BarrierOp loadBarrier,
+    gpu::BarrierOp computeBarrier, int64_t stages, ArrayRef<Value> tokens) {
+  Phases phases = splitPhases(forOp, loadBarrier, computeBarrier);
+  // Waits on tile t's group (carried from stage 0 by the pipeliner); the
+  // token only orders the IR, cp.async.wait_group counts groups.
+  auto [group, wait] = createGroupAndWait(rewriter, forOp, loadBarrier,
+                                          computeBarrier, tokens, stages - 2);
+  phases.load.push_back(group);
+  Schedule schedule;
+  // The loads run stages - 1 tiles ahead of the compute.
+  schedule.computeStage = static_cast<unsigned>(stages - 1);
+  append(schedule, {wait, computeBarrier}, schedule.computeStage);
+  append(schedule, phases.load, 0);
+  append(schedule, phases.compute, schedule.computeStage);
+  // The wait uses the group defined later in the schedule: keep the body in
+  // its (dominance-respecting) order, the pipeliner emits the schedule.
+  schedule.reorderBody = false;
+  return schedule;
+}
+
+Schedule mlir::pk::detail::buildSeedSchedule(RewriterBase &rewriter,
+                                             scf::ForOp forOp,
+                                             gpu::BarrierOp loadBarrier,
+                                             gpu::BarrierOp computeBarrier,
+                                             ArrayRef<Value> tokens) {
+  Phases phases = splitPhases(forOp, loadBarrier, computeBarrier);
+  auto [group, wait] = createGroupAndWait(rewriter, forOp, loadBarrier,
+                                          computeBarrier, tokens, 0);
+  phases.load.push_back(group);
+  Schedule schedule;
+  append(schedule, phases.load, 0);
+  append(schedule, phases.compute, 1);
+  append(schedule, {wait, computeBarrier}, 0);
+  return schedule;
+}
+
+Schedule
+mlir::pk::detail::buildRegisterSchedule(scf::ForOp forOp,
+                                        gpu::BarrierOp loadBarrier,
+                                        gpu::BarrierOp computeBarrier) {
+  Phases phases = splitPhases(forOp, loadBarrier, computeBarrier);
+  SmallVector<Operation *> loads, stores;
+  for (Operation *op : phases.load)
+    (isSharedStore(op) ? stores : loads).push_back(op);
+  Schedule schedule;
+  append(schedule, loads, 0);
+  append(schedule, phases.compute, 1);
+  append(schedule, {computeBarrier}, 1);
+  append(schedule, stores, 0);
+  append(schedule, {loadBarrier}, 0);
+  return schedule;
+}
+
+FailureOr<scf::ForOp>
+mlir::pk::detail::runPipeliner(RewriterBase &rewriter, scf::ForOp forOp,
+                               const Schedule &schedule, int64_t stages,
+                               bool insertFinalBarrier, bool testFailLate,
+                               std::string &reason) {
+  Block *body = forOp.getBody();
+  if (schedule.reorderBody)
+    for (auto &[op, stage] : schedule.order)
+      op->moveBefore(body->getTerminator());
+
+  scf::PipeliningOption options;
+  options.getScheduleFn =
+      [&](scf::ForOp, std::vector<std::pair<Operation *, unsigned>> &s) {
+        s = schedule.order;
+        // Testing only: an op without a stage makes the pipeliner bail.
+        if (testFailLate && !s.empty())
+          s.pop_back();
+      };
+  // Epilogue iteration k (0-based) computes tile n-N+1+k; no group is
+  // committed after the loop, so its wait allows N-2-k pending groups.
+  unsigned computeStage = schedule.computeStage;
+  options.annotateFn = [&](Operation *op,
+                           scf::PipeliningOption::PipelinerPart part,
+                           unsigned iteration) {
+    auto wait = dyn_cast<nvgpu::DeviceAsyncWaitOp>(op);
+    if (!wait || part != scf::PipeliningOption::PipelinerPart::Epilogue ||
+        computeStage < 2)
+      return;
+    int64_t pending = std::max<int64_t>(stages - 2 - iteration, 0);
+    wait.setNumGroupsAttr(rewriter.getI32IntegerAttr(pending));
+  };
+  options.peelEpilogue = true;
+  options.supportDynamicLoops = true;
+  options.predicateFn = [](RewriterBase &, Operation *op, Value) { return op; };
+  // The op after the loop survives the pipeliner, which emits the epilogue
+  // right before it.
+  Operation *afterLoop = forOp->getNextNode();
+  Location loc = forOp.getLoc();
+  // The pipeliner creates some values at the current insertion point.
+  rewriter.setInsertionPoint(forOp);
+  bool pipelinerModified = false;
+  FailureOr<scf::ForOp> newLoop =
+      scf::pipelineForLoop(rewriter, forOp, options, &pipelinerModified);
+  if (failed(newLoop)) {
+    reason = "scf::pipelineForLoop rejected the schedule";
+    LDBG() << reason << " (it " << (pipelinerModified ? "had" : "had not")
+           << " changed the IR) -> BAIL";
+    return failure();
+  }
+  if (insertFinalBarrier) {
+    // The original loop ended with a barrier: keep one after the epilogue's
+    // compute so that code after the loop may reuse shared memory.
+    rewriter.setInsertionPoint(afterLoop);
+    gpu::BarrierOp::create(rewriter, loc);
+  }
+  return newLoop;
+}
