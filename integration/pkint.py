@@ -47,6 +47,7 @@ Artefact directory (FORMAT "pk-artifacts/1"):
 Command line (the shell scripts' side):
 
   pkint.py tools [NAME]
+  pkint.py info --dir DIR
   pkint.py build-runner OUT
   pkint.py entries --dir DIR [--where K=V ...] [--fields id,file,...]
   pkint.py run --dir DIR [--out OUT] --tag TAG [--where ...] [--check auto|full|rows:N|none]
@@ -546,15 +547,17 @@ def parse_filter(w):
 
 def run_entry(runner, art_dir, e, out_dir, tag, check=None, warmup=3, iters=20, seed=1,
               timeout=None, env=None, echo=True):
-    """One pk-runner run of a resolved entry -> OUT/runs/TAG.ID.json.
+    """One pk-runner run of a resolved entry -> OUT/runs/TAG.ID.json. The
+    check: the entry's own "check" if it has one (e.g. none: a timing-only
+    kernel), else `check`, else full up to 1024 rows and rows:64 above.
     Returns dict(rc, text, json, argv); echoes the runner's output lines
     prefixed with [TAG ID]."""
     os.makedirs(os.path.join(out_dir, "runs"), exist_ok=True)
     jo = os.path.join(out_dir, "runs", "%s.%s.json" % (tag, e["id"]))
     if os.path.exists(jo):
         os.remove(jo)
-    argv = runner_argv(runner, art_dir, e, check or default_check(e), warmup, iters, seed, jo,
-                       "%s:%s" % (tag, e["id"]))
+    argv = runner_argv(runner, art_dir, e, e.get("check") or check or default_check(e), warmup, iters, seed,
+                       jo, "%s:%s" % (tag, e["id"]))
     try:
         p = subprocess.run(argv, capture_output=True, text=True, env=env or runner_env(), timeout=timeout)
         rc, text = p.returncode, p.stdout + p.stderr
@@ -701,6 +704,14 @@ def cmd_tools(a):
     return 0
 
 
+def cmd_info(a):
+    man = load_manifest(a.dir)
+    print("built %s from git %s%s by %s, %d entries" % (
+        man.get("created"), (man.get("git_commit") or "?")[:12], " (dirty)" if man.get("git_dirty") else "",
+        man.get("tool"), len(man["entries"])))
+    return 0
+
+
 def cmd_build_runner(a):
     print(build_runner(os.path.abspath(a.out), log=a.log, verbose=True))
     return 0
@@ -778,6 +789,8 @@ def main(argv=None):
     t = sub.add_parser("tools", help="where the tools are")
     t.add_argument("name", nargs="?", help="print only this one's path (pk-opt, mlir-opt, cuda, ptxas, "
                    "cuobjdump, compute-sanitizer, pk-sass-check)")
+    i = sub.add_parser("info", help="one line: when, from which commit and by what a manifest was built")
+    i.add_argument("--dir", required=True)
     b = sub.add_parser("build-runner", help="build pk-runner (g++ / nvcc against libcuda)")
     b.add_argument("out")
     b.add_argument("--log")
@@ -821,7 +834,7 @@ def main(argv=None):
     x.add_argument("--name", default=None, help="file name pattern, e.g. {id} (default: the cubin's)")
     a = p.parse_args(argv)
     try:
-        return dict(tools=cmd_tools, entries=cmd_entries, run=cmd_run, sanitize=cmd_sanitize, sass=cmd_sass,
+        return dict(tools=cmd_tools, info=cmd_info, entries=cmd_entries, run=cmd_run, sanitize=cmd_sanitize, sass=cmd_sass,
                     **{"build-runner": cmd_build_runner})[a.cmd](a)
     except BuildError as ex:
         print("pkint: %s" % ex, file=sys.stderr)
