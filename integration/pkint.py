@@ -628,7 +628,7 @@ def sanitize_one(sanitizer, runner, art_dir, e, tool, out_dir, seed=5000, timeou
     d = os.path.join(out_dir, "san")
     os.makedirs(d, exist_ok=True)
     base = os.path.join(d, "%s.%s" % (tool, e["id"]))
-    left = (deadline - time.time()) if deadline else timeout
+    left = (deadline - time.time()) if deadline is not None else timeout
     if left < min_left:
         r = dict(status="skipped (deadline)", tool=tool, id=e["id"])
         write_json(base + ".status", r)
