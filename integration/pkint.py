@@ -247,8 +247,9 @@ def pk_emit(src, arch, out_dir, options=None, bare_ptr=True, report=None, mlir_o
     options (e.g. "variant=cp-async stages=3"); None: the unpipelined kernel
     (--pk-emit-binaries). Returns dict(rc, stderr, argv, pass_option, ptx,
     cubin, ptxas) where ptx / cubin are the files pk wrote (None if missing) and
-    ptxas is the first kernel's numbers from pk's remark. The report goes to
-    out_dir/report.json unless `report` says otherwise; cuda (else $CUDA_HOME,
+    ptxas is the first kernel's numbers from pk's remark. With options, pk's
+    report goes to out_dir/report.json unless `report` says otherwise (the
+    unpipelined kernel has none); cuda (else $CUDA_HOME,
     then /usr/local/cuda, pk's own order) is passed as CUDA_HOME."""
     pk = pk or pk_opt()
     os.makedirs(out_dir, exist_ok=True)
@@ -262,15 +263,16 @@ def pk_emit(src, arch, out_dir, options=None, bare_ptr=True, report=None, mlir_o
         pass_opt = "--pipeline-kernel=arch=%s%s emit=cubin %s%s" % (
             arch, (" " + options) if options else "", art, (" report=%s" % report) if report else "")
     argv = [pk, pass_opt, src, "-o", mlir_out or os.devnull]
+    mod = module_name(src)
+    paths = {ext: os.path.join(out_dir, "%s.%s.%s" % (mod, arch, ext)) for ext in ("ptx", "cubin")}
+    for f in paths.values():  # what is there afterwards is this run's
+        if os.path.exists(f):
+            os.remove(f)
     p = subprocess.run(argv, capture_output=True, text=True, env=env)
     if log:
         with open(log, "w") as f:
             f.write(p.stdout + p.stderr)
-    mod = module_name(src)
-    files = {}
-    for ext in ("ptx", "cubin"):
-        f = os.path.join(out_dir, "%s.%s.%s" % (mod, arch, ext))
-        files[ext] = f if os.path.exists(f) else None
+    files = {ext: f if os.path.exists(f) else None for ext, f in paths.items()}
     remarks = parse_pk_ptxas(p.stderr)
     return dict(rc=p.returncode, stderr=p.stderr, argv=argv, pass_option=pass_opt,
                 ptx=files["ptx"], cubin=files["cubin"], ptxas=remarks[0] if remarks else None)
