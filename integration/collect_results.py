@@ -1,16 +1,20 @@
 #!/usr/bin/env python3
 """Collect pk-runner JSON files and compute-sanitizer logs into results.json and
 results.md (used by run_all.sh; can be re-run on a logs.tar.gz unpacked
-elsewhere).
+elsewhere). Reads the artefact manifest and the run side's files of
+integration/pkint.py: runs/TAG.ID.json, san/TOOL.ID.{status,log,json}.
 
   collect_results.py --manifest M --runs DIR --san DIR --env ENV.txt
                      --out-json results.json --out-md results.md
 """
 import argparse
-import glob
 import json
 import os
 import re
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import pkint  # noqa: E402
 
 VARIANTS = ["baseline", "cp-async", "ldg-register", "register-prefetch"]
 ARCHS = ["sm_90", "sm_86"]
@@ -34,7 +38,7 @@ def read_env(path):
 
 
 def eid(e):
-    return "%s_%s_%s_%s" % (e["kind"], e["size"], e["variant"], e["arch"])
+    return e["id"]
 
 
 def load_json(path):
@@ -45,42 +49,29 @@ def load_json(path):
 
 
 def parse_san(san_dir, tool, ident):
-    log = os.path.join(san_dir, "%s.%s.log" % (tool, ident))
-    st = os.path.join(san_dir, "%s.%s.status" % (tool, ident))
-    if not os.path.exists(st):
+    st_path = os.path.join(san_dir, "%s.%s.status" % (tool, ident))
+    if not os.path.exists(st_path):
         return None
-    status = open(st).read().strip()
+    st = load_json(st_path)
     out = {"tool": tool, "id": ident}
-    if status.startswith("skipped"):
-        out.update(verdict="skipped", note=status)
+    if st.get("status", "").startswith("skipped"):
+        out.update(verdict="skipped", note=st["status"])
         return out
-    m = re.search(r"rc=(-?\d+)", status)
-    rc = int(m.group(1)) if m else None
-    m = re.search(r"ms=(\d+)", status)
-    out["seconds"] = int(m.group(1)) / 1000.0 if m else None
+    rc = st.get("rc")
+    out["seconds"] = st.get("seconds")
     out["rc"] = rc
+    log = os.path.join(san_dir, "%s.%s.log" % (tool, ident))
     text = open(log, errors="replace").read() if os.path.exists(log) else ""
-    m = re.search(r"ERROR SUMMARY: (\d+) error", text)
-    out["errors"] = int(m.group(1)) if m else None
-    m = re.search(r"RACECHECK SUMMARY: (\d+) hazards? displayed \((\d+) errors?, (\d+) warnings?\)", text)
-    if m:
-        out["hazards"] = int(m.group(1))
-        out["hazard_errors"] = int(m.group(2))
-        out["hazard_warnings"] = int(m.group(3))
-    summary = [l.strip("= ").strip() for l in text.splitlines() if "SUMMARY" in l]
-    out["summary"] = summary
+    info = pkint.parse_sanitizer(text)
+    out["errors"] = info["errors"]
+    for k in ("hazards", "hazard_errors", "hazard_warnings"):
+        if k in info:
+            out[k] = info[k]
+    out["summary"] = info["summary"]
     rj = load_json(os.path.join(san_dir, "%s.%s.json" % (tool, ident)))
     out["runner_status"] = rj.get("status")
     out["runner_mismatches"] = rj.get("mismatches")
-    # first few distinct sanitizer messages
-    msgs = []
-    for l in text.splitlines():
-        l2 = l.strip("= ").strip()
-        if re.match(r"(Invalid|Race|Error|Barrier|Warning|Program hit|Divergent|Uninitialized)", l2) and l2 not in msgs:
-            msgs.append(l2)
-        if len(msgs) >= 5:
-            break
-    out["messages"] = msgs
+    out["messages"] = info["messages"]
     if rc in (124, 137):
         out["verdict"] = "timeout"
     else:
@@ -223,8 +214,9 @@ def main():
     L.append("")
     L.append("Rates are 2*M*N*K / median kernel time (CUDA events, one pair per launch; warmup 3, "
              "iters as listed). Speedup = baseline median / variant median, same arch. "
-             "sm_90 = cubin from `gpu-module-to-binary format=bin`; sm_86 = PTX (`format=isa`, "
-             "`.target sm_86`) JIT-compiled by the driver for the H200. Correctness: 512^3 every "
+             "sm_90 = cubin (pk's PTX, `ptxas -O3`: the bytes of `gpu-module-to-binary format=bin`); "
+             "sm_86 = PTX (`.target sm_86`, PTX ISA 8.0) JIT-compiled by the driver for the H200. "
+             "Correctness: 512^3 every "
              "element, 4096^3 64 rows (row 0, row 4095, 62 random) x all columns, against a "
              "double (int64) CPU reference; tolerance abs/rel igemm 0.5/0.1, hgemm 1e-2/1e-2, "
              "sgemm 1e-3/1e-3. regs = registers reported by the driver for the loaded function. "

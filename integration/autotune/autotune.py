@@ -36,8 +36,6 @@ baseline, model, cp-async:N[:seed|multistage], ldg-register, register-prefetch.
 """
 
 import argparse
-import datetime
-import hashlib
 import json
 import os
 import re
@@ -50,52 +48,12 @@ import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
+sys.path.insert(0, os.path.dirname(HERE))
+import pkint  # noqa: E402  (integration/pkint.py: tools, lowering, runner, manifests)
+from pkint import load_json, median, now_utc, san_zero, sha256, write_json  # noqa: E402,F401
 
 KIND_OF_ELT = {"f16": "hgemm", "i8": "igemm", "f32": "sgemm"}
 UNIT = {"hgemm": ("TFLOP/s", "GFLOP/s"), "igemm": ("TOP/s", "GOP/s"), "sgemm": ("TFLOP/s", "GFLOP/s")}
-
-
-# ------------------------------------------------------------------ helpers
-
-def now_utc():
-    return datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds")
-
-
-def sha256(path):
-    h = hashlib.sha256()
-    with open(path, "rb") as f:
-        for chunk in iter(lambda: f.read(1 << 20), b""):
-            h.update(chunk)
-    return h.hexdigest()
-
-
-def write_json(path, obj):
-    tmp = path + ".tmp"
-    with open(tmp, "w") as f:
-        json.dump(obj, f, indent=1, sort_keys=False)
-        f.write("\n")
-    os.replace(tmp, path)
-
-
-def load_json(path):
-    with open(path) as f:
-        return json.load(f)
-
-
-def median(xs):
-    s = sorted(xs)
-    n = len(s)
-    if not n:
-        return None
-    return s[n // 2] if n % 2 else 0.5 * (s[n // 2 - 1] + s[n // 2])
-
-
-def git(*args):
-    try:
-        return subprocess.check_output(["git", *args], cwd=ROOT, text=True,
-                                       stderr=subprocess.DEVNULL).strip()
-    except Exception:
-        return ""
 
 
 # ---------------------------------------------------------- kernel parsing
@@ -178,17 +136,23 @@ def parse_candidates(spec, stages):
     return out
 
 
-def pk_options(c, arch):
-    """The pipeline-kernel options that select candidate c (without the
-    artefact options emit/out-dir/bare-ptr)."""
+def variant_options(c):
+    """The pipeline-kernel options that select candidate c, without arch and
+    the artefact options emit/out-dir/bare-ptr (None: the baseline)."""
     if c["variant"] == "baseline":
         return None
-    o = ["arch=%s" % arch, "variant=%s" % c["variant"]]
+    o = ["variant=%s" % c["variant"]]
     if c["stages"] is not None:
         o.append("stages=%s" % c["stages"])
     if c["schedule"] not in (None, "auto"):
         o.append("schedule=%s" % c["schedule"])
     return " ".join(o)
+
+
+def pk_options(c, arch):
+    """variant_options() with the arch: what reproduces the candidate."""
+    v = variant_options(c)
+    return None if v is None else "arch=%s %s" % (arch, v)
 
 
 def read_report(path):
@@ -208,30 +172,19 @@ def read_report(path):
     return objs[0] if objs else None
 
 
-PTXAS_REMARK = re.compile(r"ptxas \((sm_\d+)\): (\d+) registers, (\d+) bytes spill stores, "
-                          r"(\d+) bytes spill loads, (\d+) bytes stack frame, (\d+) bytes shared memory")
+FALLBACK_DESC = ("fallback: pk-opt (no emit) + mlir-opt (pkint's lowering pipeline: pk's, with "
+                 "convert-vector-to-llvm, convert-arith-to-llvm after convert-gpu-to-nvvm) + ptxas -O3 -v")
 
 
-FALLBACK_PIPELINE = (
-    "builtin.module(nvvm-attach-target{chip=%s features=+ptx80 O=3}, "
-    "gpu.module(convert-nvgpu-to-nvvm, expand-strided-metadata, lower-affine, convert-scf-to-cf, "
-    "convert-gpu-to-nvvm{use-bare-ptr-memref-call-conv=1}, convert-vector-to-llvm, "
-    "convert-arith-to-llvm, canonicalize, cse, reconcile-unrealized-casts), "
-    "gpu-module-to-binary{format=isa toolkit=%s})")
-FALLBACK_DESC = ("fallback: pk-opt (no emit) + mlir-opt (pk's lowering plus convert-vector-to-llvm, "
-                 "convert-arith-to-llvm after convert-gpu-to-nvvm, for vector.transfer_read) + ptxas -O3")
-
-
-def lower_fallback(a, info, c, opts, pk_opt, kernel_copy, cd, cubin, env):
-    """pk-emit-binaries cannot lower a vector.transfer_read that stays a
-    transfer_read (MLIR 22's convert-gpu-to-nvvm has no transfer lowering):
-    pipeline with pk-opt, lower with mlir-opt adding convert-vector-to-llvm,
-    assemble with ptxas."""
-    mlir_opt = a.mlir_opt or "/usr/lib/llvm-22/bin/mlir-opt"
-    cuda = a.cuda_path or env.get("CUDA_HOME") or "/usr/local/cuda"
-    ptxas = os.path.join(cuda, "bin", "ptxas")
-    if not (os.access(mlir_opt, os.X_OK) and os.access(ptxas, os.X_OK)):
-        return dict(error="fallback needs %s and %s" % (mlir_opt, ptxas))
+def lower_fallback(a, info, opts, pk_opt, kernel_copy, cd, cubin, env):
+    """For a candidate pk's own emission fails on (pk-emit-binaries could not
+    lower a masked vector.transfer_read before pk's pipeline got
+    convert-vector-to-llvm): pipeline with pk-opt, lower with mlir-opt
+    (pkint.mlir_lower), assemble with ptxas -O3 -v (pkint.assemble)."""
+    mlir_opt = a.mlir_opt or pkint.mlir_opt()
+    cuda = a.cuda_path or env.get("CUDA_HOME") or pkint.cuda_home()
+    if not (os.access(mlir_opt, os.X_OK) and os.access(pkint.ptxas(cuda), os.X_OK)):
+        return dict(error="fallback needs %s and %s" % (mlir_opt, pkint.ptxas(cuda)))
     cmds = []
     src = kernel_copy
     if opts is not None:
@@ -244,46 +197,29 @@ def lower_fallback(a, info, c, opts, pk_opt, kernel_copy, cd, cubin, env):
         if p.returncode:
             return dict(error="pk-opt: " + p.stderr.strip()[-300:])
         cmds.append("pk-opt --pipeline-kernel='%s' %s -o pipelined.mlir" % (opts, a.kernel))
-    pipe = FALLBACK_PIPELINE % (a.arch, cuda)
-    isa = os.path.join(cd, "lowered.isa.mlir")
-    p = subprocess.run([mlir_opt, src, "--pass-pipeline=" + pipe, "-o", isa],
-                       capture_output=True, text=True, env=env)
-    if p.returncode or not os.path.exists(isa):
-        return dict(error="mlir-opt: " + p.stderr.strip()[-300:])
-    cmds.append("mlir-opt %s --pass-pipeline='%s'" % ("pipelined.mlir" if opts else a.kernel,
-                                                     FALLBACK_PIPELINE % (a.arch, "$CUDA_HOME")))
     ptx = cubin[:-len(".cubin")] + ".ptx"
-    p = subprocess.run([sys.executable, os.path.join(ROOT, "integration", "extract_binary.py"), isa,
-                        "-o", ptx, "--field", "assembly", "--expect-kernel", info["kernel"]],
-                       capture_output=True, text=True)
-    if p.returncode:
-        return dict(error="extract_binary: " + p.stderr.strip()[-300:])
-    os.remove(isa)
-    p = subprocess.run([ptxas, "-arch=" + a.arch, "-O3", "-v", ptx, "-o", cubin],
-                       capture_output=True, text=True)
-    with open(os.path.join(cd, "ptxas.log"), "w") as f:
-        f.write(p.stdout + p.stderr)
-    if p.returncode:
-        return dict(error="ptxas: " + p.stderr.strip()[-300:])
+    try:
+        pkint.mlir_lower(src, a.arch, "isa", ptx, info["kernel"], cuda=cuda, mlir=mlir_opt)
+    except pkint.BuildError as ex:
+        return dict(error=str(ex)[-300:])
+    cmds.append("mlir-opt %s --pass-pipeline='%s'" % ("pipelined.mlir" if opts else a.kernel,
+                                                     pkint.lowering_pipeline(a.arch, "isa", "$CUDA_HOME")))
+    try:
+        st = pkint.assemble(ptx, a.arch, cubin, verbose=True, log=os.path.join(cd, "ptxas.log"), cuda=cuda)
+    except pkint.BuildError as ex:
+        return dict(error=str(ex)[-300:])
     cmds.append("ptxas -arch=%s -O3 -v" % a.arch)
-    t = p.stdout + p.stderr
-    regs = re.search(r"Used (\d+) registers", t)
-    sp = re.search(r"(\d+) bytes stack frame, (\d+) bytes spill stores, (\d+) bytes spill loads", t)
-    smem = re.search(r"(\d+) bytes smem", t)
-    return dict(command=" | ".join(cmds), ptxas=dict(
-        registers=int(regs.group(1)) if regs else None,
-        stack_frame_bytes=int(sp.group(1)) if sp else None,
-        spill_stores_bytes=int(sp.group(2)) if sp else None,
-        spill_loads_bytes=int(sp.group(3)) if sp else None,
-        shared_bytes=int(smem.group(1)) if smem else 0))
+    st = dict(st or {})
+    st.pop("kernel", None)
+    return dict(command=" | ".join(cmds), ptxas=st)
 
 
 def cmd_build(a):
     info = parse_kernel(a.kernel)
-    pk_opt = a.pk_opt or os.path.join(ROOT, "build", "bin", "pk-opt")
+    pk_opt = a.pk_opt or pkint.pk_opt()
     if not os.access(pk_opt, os.X_OK):
         raise SystemExit("autotune: pk-opt not found at %s (--pk-opt)" % pk_opt)
-    sass_check = a.sass_check or os.path.join(ROOT, "build", "bin", "pk-sass-check")
+    sass_check = a.sass_check or pkint.pk_sass_check()
     if a.no_sass_check or not os.access(sass_check, os.X_OK):
         sass_check = None
     stages = [int(s) for s in a.stages.split(",")]
@@ -302,33 +238,27 @@ def cmd_build(a):
             shutil.rmtree(cd)
         os.makedirs(cd)
         opts = pk_options(c, a.arch)
-        if opts is None:
-            pass_opt = "--pk-emit-binaries=arch=%s out-dir=%s bare-ptr=1" % (a.arch, cd)
-            out_mlir = os.devnull
-        else:
-            pass_opt = "--pipeline-kernel=%s emit=cubin out-dir=%s bare-ptr=1" % (opts, cd)
-            out_mlir = os.path.join(cd, "pipelined.mlir")
-        argv = [pk_opt, pass_opt, kernel_copy, "-o", out_mlir]
         t0 = time.time()
-        p = subprocess.run(argv, capture_output=True, text=True, env=env)
-        with open(os.path.join(cd, "pk-opt.log"), "w") as f:
-            f.write(p.stdout + p.stderr)
+        em = pkint.pk_emit(kernel_copy, a.arch, cd, variant_options(c), pk=pk_opt, env=env,
+                           mlir_out=None if opts is None else os.path.join(cd, "pipelined.mlir"),
+                           log=os.path.join(cd, "pk-opt.log"))
+        out_mlir = em["argv"][-1]
         e = dict(c)
+        e["id"] = c["name"]
         e["pk_opt_options"] = opts
         e["command"] = " ".join(shlex.quote(x) for x in
-                                [os.path.relpath(pk_opt, ROOT) if pk_opt.startswith(ROOT) else pk_opt,
-                                 pass_opt.replace(cd, "<out-dir>"), a.kernel, "-o",
+                                [pkint.rel(pk_opt), em["pass_option"].replace(cd, "<out-dir>"), a.kernel, "-o",
                                  "/dev/null" if out_mlir == os.devnull else "<out-dir>/pipelined.mlir"])
         e["build_seconds"] = round(time.time() - t0, 2)
         cubin = os.path.join(cd, "%s.%s.cubin" % (info["module"], a.arch))
         e["lowering"] = "pk-opt emit=cubin (pk-emit-binaries)"
-        if p.returncode != 0 or not os.path.exists(cubin):
-            err = [l for l in (p.stderr or "").splitlines() if "error" in l]
-            err = err[0] if err else p.stderr.strip()[-300:]
+        if em["rc"] != 0 or not os.path.exists(cubin):
+            err = [l for l in (em["stderr"] or "").splitlines() if "error" in l]
+            err = err[0] if err else em["stderr"].strip()[-300:]
             err = err.replace(kernel_copy, os.path.basename(kernel_copy))
             fb = None
             if not a.no_fallback_lowering:
-                fb = lower_fallback(a, info, c, opts, pk_opt, kernel_copy, cd, cubin, env)
+                fb = lower_fallback(a, info, opts, pk_opt, kernel_copy, cd, cubin, env)
             if fb is None or fb.get("error"):
                 e.update(status="build-failed", error=err)
                 if fb:
@@ -343,7 +273,8 @@ def cmd_build(a):
             print("build %-24s pk-emit-binaries failed (%s); lowered with the fallback" % (
                 c["name"], err.split("error: ", 1)[-1]))
         e["status"] = "built"
-        e["cubin"] = os.path.relpath(cubin, d)
+        e["cubin"] = e["file"] = os.path.relpath(cubin, d)
+        e["format"] = "cubin"
         e["cubin_sha256"] = sha256(cubin)
         ptx = cubin[:-len(".cubin")] + ".ptx"
         if os.path.exists(ptx):
@@ -369,13 +300,9 @@ def cmd_build(a):
             m = re.search(r"pk\.dynamic_shared_memory_bytes\s*=\s*(\d+)", open(out_mlir).read())
             if m:
                 dyn = max(dyn, int(m.group(1)))
-        m = PTXAS_REMARK.search(p.stderr or "")
-        if m:
-            e["ptxas_remark"] = dict(registers=int(m.group(2)), spill_stores_bytes=int(m.group(3)),
-                                     spill_loads_bytes=int(m.group(4)),
-                                     stack_frame_bytes=int(m.group(5)),
-                                     shared_bytes=int(m.group(6)))
-        e["dynamic_shared_bytes"] = dyn
+        if em["ptxas"]:
+            e["ptxas_remark"] = {k: v for k, v in em["ptxas"].items() if k != "arch"}
+        e["dynamic_shared_bytes"] = e["smem"] = dyn
         entries.append(e)
         print("build %-24s %s%s, dyn smem %d, %.1f s" % (
             c["name"], e["actual_variant"],
@@ -400,13 +327,11 @@ def cmd_build(a):
             with open(os.path.join(d, e["name"], "sass-check.log"), "w") as f:
                 f.write(p.stdout + p.stderr)
             e["sass_check"] = "PASS" if p.returncode == 0 else "FAIL (exit %d)" % p.returncode
-    manifest = dict(
-        tool="integration/autotune/autotune.py", created=now_utc(),
-        git_commit=git("rev-parse", "HEAD"), git_dirty=bool(git("status", "--porcelain")),
-        pk_opt=pk_opt, pk_opt_sha256=sha256(pk_opt), kernel_source=a.kernel, kernel_file="kernel.mlir",
-        kernel_sha256=sha256(kernel_copy), arch=a.arch, candidates_spec=a.candidates,
-        **info, entries=entries)
-    write_json(os.path.join(d, "manifest.json"), manifest)
+    manifest = pkint.new_manifest(
+        "integration/autotune/autotune.py", pk_opt=pk_opt, pk_opt_sha256=sha256(pk_opt),
+        kernel_source=a.kernel, kernel_file="kernel.mlir", kernel_sha256=sha256(kernel_copy), arch=a.arch,
+        candidates_spec=a.candidates, **info, entries=entries)
+    pkint.write_manifest(d, manifest)
     print("manifest: %d candidates (%d built) -> %s" % (
         len(entries), sum(e["status"] == "built" for e in entries), os.path.join(d, "manifest.json")))
     return 0 if all(e["status"] == "built" for e in entries) or a.allow_failures else 1
@@ -414,38 +339,10 @@ def cmd_build(a):
 
 # ---------------------------------------------------------------------- run
 
-def build_runner(cuda_home, out):
-    src = os.path.join(ROOT, "integration", "runner", "pk-runner.cpp")
-    inc = os.path.join(cuda_home, "include")
-    lib = os.path.join(cuda_home, "lib64")
-    tries = [["g++", "-O2", "-std=c++17", src, "-I" + inc, "-L" + lib, "-L" + os.path.join(lib, "stubs"),
-              "-lcuda", "-lpthread", "-o", out],
-             [os.path.join(cuda_home, "bin", "nvcc"), "-O2", "-std=c++17", src, "-lcuda", "-o", out]]
-    for t in tries:
-        try:
-            if subprocess.run(t, capture_output=True).returncode == 0:
-                return out
-        except OSError:
-            pass
-    raise SystemExit("autotune: cannot build pk-runner (g++ / nvcc with libcuda)")
-
-
-def find_cuda_home():
-    if os.environ.get("CUDA_HOME"):
-        return os.environ["CUDA_HOME"]
-    nvcc = shutil.which("nvcc")
-    if nvcc:
-        return os.path.dirname(os.path.dirname(os.path.realpath(nvcc)))
-    return "/usr/local/cuda"
-
-
-def runner_env():
-    env = dict(os.environ)
-    # never let the toolkit's libcuda stub shadow the real driver at run time
-    if env.get("LD_LIBRARY_PATH"):
-        env["LD_LIBRARY_PATH"] = ":".join(p for p in env["LD_LIBRARY_PATH"].split(":")
-                                          if "/stubs" not in p)
-    return env
+def runner_of(a):
+    """--runner, $PK_RUNNER, else pk-runner built into a temporary folder."""
+    return a.runner or os.environ.get("PK_RUNNER") or pkint.build_runner(
+        os.path.join(tempfile.mkdtemp(), "pk-runner"))
 
 
 def gpu_env():
@@ -461,26 +358,19 @@ def gpu_env():
                      "--format=csv,noheader"]))
 
 
-def runner_argv(runner, man, e, d, check, warmup, iters, seed, json_out, label):
-    return [runner, "--kind", man["kind"], "--module", os.path.join(d, e["cubin"]),
-            "--kernel", man["kernel"], "--m", str(man["m"]), "--n", str(man["n"]),
-            "--k", str(man["k"]), "--bm", str(man["bm"]), "--bn", str(man["bn"]),
-            "--threads", str(man["threads"]), "--smem", str(e.get("dynamic_shared_bytes", 0)),
-            "--check", check, "--warmup", str(warmup), "--iters", str(iters),
-            "--seed", str(seed), "--label", label, "--json", json_out]
+def measured(man):
+    """The built candidates that are run (identical cubins once), resolved
+    (pkint.resolve: the kernel's m, n, k ... filled in)."""
+    return [e for e in pkint.entries(man) if e["status"] == "built" and not e.get("same_as")]
 
 
 def cmd_run(a):
     d = os.path.abspath(a.dir)
-    man = load_json(os.path.join(d, "manifest.json"))
+    man = pkint.load_manifest(d)
     t_end = time.time() + a.deadline_s if a.deadline_s else None
-    runner = a.runner or os.environ.get("PK_RUNNER")
-    if not runner:
-        runner = build_runner(find_cuda_home(), os.path.join(tempfile.mkdtemp(), "pk-runner"))
+    runner = runner_of(a)
     check = a.check or ("full" if man["m"] <= 1024 else "rows:64")
-    runs_dir = os.path.join(d, "runs")
-    os.makedirs(runs_dir, exist_ok=True)
-    todo = [e for e in man["entries"] if e["status"] == "built" and not e.get("same_as")]
+    todo = measured(man)
     meas = dict(tool="integration/autotune/autotune.py run", started=now_utc(),
                 manifest_created=man.get("created"), kernel=man["kernel"], kind=man["kind"],
                 m=man["m"], n=man["n"], k=man["k"], arch=man["arch"], check=check,
@@ -493,7 +383,7 @@ def cmd_run(a):
             r = dict(status="same-as", same_as=e["same_as"], rounds=[])
         meas["results"][e["name"]] = r
     write_json(out, meas)
-    env = runner_env()
+    env = pkint.runner_env()
     for rnd in range(a.rounds):
         order = todo if rnd % 2 == 0 else list(reversed(todo))
         for e in order:
@@ -503,18 +393,11 @@ def cmd_run(a):
                 continue
             if rnd > 0 and r["status"] != "pass":
                 continue  # failed or errored candidates are not timed again
-            jo = os.path.join(runs_dir, "%s.r%d.json" % (e["name"], rnd))
-            argv = runner_argv(runner, man, e, d, check if rnd == 0 else "none", a.warmup,
-                               a.iters, a.seed + rnd, jo, "autotune:%s:r%d" % (e["name"], rnd))
-            try:
-                p = subprocess.run(argv, capture_output=True, text=True, env=env,
-                                   timeout=a.timeout_s)
-                rc, txt = p.returncode, p.stdout + p.stderr
-            except subprocess.TimeoutExpired:
-                rc, txt = 124, "timeout after %d s" % a.timeout_s
+            res = pkint.run_entry(runner, d, e, d, "r%d" % rnd, check if rnd == 0 else "none", a.warmup,
+                                  a.iters, a.seed + rnd, a.timeout_s, env=env, echo=False)
+            rc, txt, j = res["rc"], res["text"], res["json"]
             print(("[%s r%d] " % (e["name"], rnd)) + txt.strip().splitlines()[0] if txt.strip()
                   else "[%s r%d] rc %d" % (e["name"], rnd, rc), flush=True)
-            j = load_json(jo) if os.path.exists(jo) else {}
             rr = dict(rc=rc, median_ms=j.get("median_ms"), min_ms=j.get("min_ms"),
                       times_ms=j.get("times_ms", []), check=j.get("check"))
             r["rounds"].append(rr)
@@ -530,7 +413,7 @@ def cmd_run(a):
                          static_shared_bytes=j.get("static_shared_bytes"),
                          dyn_smem=j.get("dyn_smem"), device=j.get("device"),
                          error=j.get("error") or ("" if rc in (0, 1) else txt.strip()[-400:]),
-                         command=" ".join(shlex.quote(x) for x in argv))
+                         command=" ".join(shlex.quote(x) for x in res["argv"]))
             elif rc != 0:
                 r["status"] = "error"
                 r["error"] = txt.strip()[-400:]
@@ -554,31 +437,18 @@ def cmd_run(a):
 
 # ----------------------------------------------------------------- sanitize
 
-SAN_SUMMARY = re.compile(r"(ERROR SUMMARY: \d+ errors?|RACECHECK SUMMARY: .*)")
-
-
-def san_zero(summary):
-    """True if a compute-sanitizer summary line reports nothing."""
-    nums = [int(x) for x in re.findall(r"(\d+) (?:errors?|hazards?|warnings?)", summary)]
-    return bool(nums) and not any(nums)
-
-
 def cmd_sanitize(a):
-    import concurrent.futures as cf
     d = os.path.abspath(a.dir)
-    man = load_json(os.path.join(d, "manifest.json"))
+    man = pkint.load_manifest(d)
     t_end = time.time() + a.deadline_s if a.deadline_s else None
-    san = a.sanitizer or shutil.which("compute-sanitizer") or os.path.join(
-        find_cuda_home(), "bin", "compute-sanitizer")
-    if not os.access(san, os.X_OK):
+    san = a.sanitizer or pkint.compute_sanitizer()
+    if not san or not os.access(san, os.X_OK):
         raise SystemExit("autotune: compute-sanitizer not found")
-    runner = a.runner or os.environ.get("PK_RUNNER") or build_runner(
-        find_cuda_home(), os.path.join(tempfile.mkdtemp(), "pk-runner"))
+    runner = runner_of(a)
     tools = a.tools.split(",")
     sel = {"pipelined": lambda e: e.get("pipelined"), "unpipelined": lambda e: not e.get("pipelined"),
            "all": lambda e: True}[a.select]
-    ents = [e for e in man["entries"] if e["status"] == "built" and not e.get("same_as") and sel(e)]
-    os.makedirs(os.path.join(d, "san"), exist_ok=True)
+    ents = [e for e in measured(man) if sel(e)]
     out = os.path.join(d, "sanitizers.json")
     res = dict(tool="integration/autotune/autotune.py sanitize", started=now_utc(),
                sanitizer=san, m=man["m"], n=man["n"], k=man["k"], results={})
@@ -586,38 +456,14 @@ def cmd_sanitize(a):
         old = load_json(out)
         res["results"] = old.get("results", {})
         res["started"] = old.get("started", res["started"])
-    env = runner_env()
 
-    def one(tool, e):
-        key = "%s:%s" % (tool, e["name"])
-        left = (t_end - time.time()) if t_end else a.timeout_s
-        if left < 15:
-            return key, dict(status="skipped (deadline)")
-        tmo = int(min(left, a.timeout_s))
-        log = os.path.join(d, "san", "%s.%s.log" % (tool, e["name"]))
-        argv = [san, "--tool", tool, "--error-exitcode", "99", "--print-limit", "50"] + runner_argv(
-            runner, man, e, d, "full", 0, 1, 5000, os.path.join(d, "san", "%s.%s.json" % (tool, e["name"])),
-            "%s:%s" % (tool, e["name"]))
-        t0 = time.time()
-        try:
-            p = subprocess.run(argv, capture_output=True, text=True, env=env, timeout=tmo)
-            rc, txt = p.returncode, p.stdout + p.stderr
-        except subprocess.TimeoutExpired:
-            rc, txt = 124, "timeout after %d s" % tmo
-        with open(log, "w") as f:
-            f.write(txt)
-        summ = SAN_SUMMARY.findall(txt)
-        clean = rc == 0 and bool(summ) and all(san_zero(s) for s in summ) and " PASS" in txt
-        return key, dict(status="clean" if clean else "FINDINGS" if rc == 99 else "rc %d" % rc,
-                         rc=rc, summary="; ".join(summ), seconds=round(time.time() - t0, 1),
-                         log=os.path.relpath(log, d))
+    def record(r):
+        res["results"]["%s:%s" % (r["tool"], r["id"])] = {
+            k: v for k, v in r.items() if k not in ("tool", "id", "timeout_s")}
+        write_json(out, res)
 
-    jobs = [(t, e) for t in tools for e in ents]
-    with cf.ThreadPoolExecutor(max_workers=a.jobs) as ex:
-        for key, r in ex.map(lambda te: one(*te), jobs):
-            res["results"][key] = r
-            print("[san %s] %s %s" % (key, r["status"], r.get("summary", "")), flush=True)
-            write_json(out, res)
+    pkint.sanitize(san, runner, d, [(t, e) for t in tools for e in ents], d, parallel=a.jobs, seed=5000,
+                   timeout=a.timeout_s, deadline=t_end, on_result=record)
     res["finished"] = now_utc()
     write_json(out, res)
     bad = [k for k, r in res["results"].items() if r["status"] != "clean"]

@@ -12,7 +12,7 @@
 # No background jobs and no tee: every step runs under `timeout` with what is
 # left of END_S (default 330 s after the start).
 #
-# Steps: 1. pk-runner (g++ against libcuda)
+# Steps: 1. pk-runner (pkint.py build-runner: g++ against libcuda, nvcc as fallback)
 #        2. autotune run + decide: hgemm_4096, igemm_4096 (ROUNDS_4096 rounds x
 #           (5 warm-up + 20 timed launches); 64-row check in round 1)
 #        3. partial / small K: hgemm_512x512x{4000,40,33,32} (full check),
@@ -63,15 +63,11 @@ pack() {
   echo "python=$(python3 --version 2>&1)"
 } | tee -a "$LOG"
 
-CUDA_HOME="${CUDA_HOME:-$(dirname "$(dirname "$(readlink -f "$(command -v nvcc || echo /usr/local/cuda/bin/nvcc)")")")}"
 RUNNER="${RUNNER:-}"
 if [[ -n "$RUNNER" ]]; then say "pk-runner: $RUNNER (given)"; else
-RUNNER=/tmp/pk-runner
-g++ -O2 -std=c++17 "$ROOT/integration/runner/pk-runner.cpp" -I"$CUDA_HOME/include" -L"$CUDA_HOME/lib64" \
-  -L"$CUDA_HOME/lib64/stubs" -lcuda -lpthread -o "$RUNNER" >>"$LOG" 2>&1 \
-  || nvcc -O2 -std=c++17 "$ROOT/integration/runner/pk-runner.cpp" -lcuda -o "$RUNNER" >>"$LOG" 2>&1 \
+RUNNER="$(python3 "$ROOT/integration/pkint.py" build-runner /tmp/pk-runner 2>>"$LOG")" \
   || { say "cannot build pk-runner"; exit 2; }
-say "pk-runner built ($CUDA_HOME)"
+say "pk-runner built ($(python3 "$ROOT/integration/pkint.py" tools cuda))"
 fi
 SAN=()
 [[ -n "${SANITIZER:-}" ]] && SAN=(--sanitizer "$SANITIZER")

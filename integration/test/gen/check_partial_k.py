@@ -6,10 +6,10 @@ reads (vector.transfer_read ... {in_bounds = [false]} when K % BK != 0, else
 vector.load), then lower
   * the unpipelined kernel and pk-opt's --pipeline-kernel output for each
     variant (auto, cp-async, ldg-register, register-prefetch) with mlir-opt:
-    sm_90 cubin (format=bin) and sm_86 PTX (format=isa), through the lowering
-    in gen_gemm.py's docstring plus convert-vector-to-llvm and
-    convert-arith-to-llvm after convert-gpu-to-nvvm (MLIR 22's
-    convert-gpu-to-nvvm does not lower vector.transfer_read);
+    sm_90 cubin (format=bin) and sm_86 PTX (format=isa), through
+    integration/pkint.py's lowering pipeline (pk's, which has
+    convert-vector-to-llvm and convert-arith-to-llvm after convert-gpu-to-nvvm:
+    MLIR 22's convert-gpu-to-nvvm does not lower vector.transfer_read);
   * the same with pk-opt's own emit=cubin (sm_90) and emit=ptx (sm_86):
     expected to work for everything except a kernel that still holds a
     masked transfer_read (pk-emit-binaries has no transfer lowering; reported
@@ -22,13 +22,11 @@ import sys
 
 pk_opt, mlir_opt, cuda, work = sys.argv[1:5]
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))))
+sys.path.insert(0, os.path.join(ROOT, "integration"))
+import pkint  # noqa: E402  (the lowering pipeline: pkint.LOWERING_PIPELINE)
+
 GEN = os.path.join(ROOT, "examples", "gen_gemm.py")
-EXTRACT = os.path.join(ROOT, "integration", "extract_binary.py")
 os.makedirs(work, exist_ok=True)
-PIPE = ("builtin.module(nvvm-attach-target{chip=%s features=+ptx80 O=3}, gpu.module(convert-nvgpu-to-nvvm, "
-        "expand-strided-metadata, lower-affine, convert-scf-to-cf, convert-gpu-to-nvvm{use-bare-ptr-memref-call-conv=1}, "
-        "convert-vector-to-llvm, convert-arith-to-llvm, canonicalize, cse, reconcile-unrealized-casts), "
-        "gpu-module-to-binary{format=%s toolkit=%s})")
 CASES = [("hgemm", 40), ("hgemm", 33), ("hgemm", 4000), ("igemm", 80), ("igemm", 65), ("sgemm", 12), ("sgemm", 10)]
 VARIANTS = ["auto", "cp-async", "ldg-register", "register-prefetch"]
 BK = {"hgemm": 32, "igemm": 64, "sgemm": 8}
@@ -43,23 +41,14 @@ def run(argv):
 def lower(src, stem, kernel):
     ok = []
     for arch, fmt in (("sm_90", "bin"), ("sm_86", "isa")):
-        out = os.path.join(work, "%s.%s.%s.mlir" % (stem, arch, fmt))
-        p = run([mlir_opt, src, "--pass-pipeline=" + PIPE % (arch, fmt, cuda), "-o", out])
-        if p.returncode:
-            fails.append("%s %s mlir-opt: %s" % (stem, arch, p.stderr.strip()[:300]))
-            continue
         binf = os.path.join(work, "%s.%s.%s" % (stem, arch, "cubin" if fmt == "bin" else "ptx"))
-        p = run([sys.executable, EXTRACT, out, "-o", binf, "--field", "bin" if fmt == "bin" else "assembly",
-                 "--expect-kernel", kernel])
-        if p.returncode:
-            fails.append("%s %s extract: %s" % (stem, arch, p.stderr.strip()[:300]))
+        try:
+            pkint.mlir_lower(src, arch, fmt, binf, kernel, cuda=cuda, mlir=mlir_opt)
+        except pkint.BuildError as ex:
+            fails.append("%s %s: %s" % (stem, arch, str(ex)[:300]))
             continue
-        if fmt == "bin":
-            if open(binf, "rb").read(4) != b"\x7fELF":
-                fails.append("%s: not an ELF cubin" % binf)
-                continue
-        else:
-            p = run([os.path.join(cuda, "bin", "ptxas"), "-arch=" + arch, "-O3", binf, "-o", os.devnull])
+        if fmt == "isa":
+            p = run([pkint.ptxas(cuda), "-arch=" + arch, "-O3", binf, "-o", os.devnull])
             if p.returncode:
                 fails.append("%s ptxas %s: %s" % (stem, arch, p.stderr.strip()[:300]))
                 continue

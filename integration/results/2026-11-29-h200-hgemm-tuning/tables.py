@@ -1,8 +1,33 @@
 #!/usr/bin/env python3
-"""Markdown tables from a run_tuning.sh log: python3 integration/hgemm_tuning/tables.py tuning.log
+"""Markdown tables from a run_tuning.sh log (run from anywhere):
+    python3 integration/results/2026-11-29-h200-hgemm-tuning/tables.py tuning.log
 (pipelined entries of *_nu configs are the non-_nu ones: pk rebuilds the K-loop without
-the unroll-disable annotation, so its output is identical; marked "(=)")."""
-import re, sys
+the unroll-disable annotation, so its output is identical; marked "(=)").
+    tables.py --summary RUNS_DIR   -> summary.tsv (run_tuning.sh; pk-runner's JSONs runs/TAG.ID.json)"""
+import json, os, re, sys
+
+
+def summary(runs):
+    rows = {}
+    for f in sorted(os.listdir(runs)):
+        tag, label = f[:-len(".json")].split(".", 1)
+        try:
+            j = json.load(open(os.path.join(runs, f)))
+        except Exception as ex:
+            print("# unreadable %s: %s" % (f, ex), file=sys.stderr); continue
+        rows.setdefault(label, {})[tag] = j
+    print("label\tsize\tregs\tmedian_ms\trate\trep_median_ms\trep_rate\tcheck\tstatus\tmax_abs_err")
+    for label in sorted(rows):
+        r = rows[label].get("run", {}); p = rows[label].get("rep", {})
+        f = lambda d, k, fmt="{}": (fmt.format(d[k]) if k in d and d[k] is not None else "")
+        print("\t".join((label, f(r, "m"), f(r, "num_regs"), f(r, "median_ms", "{:.4f}"), f(r, "rate", "{:.0f}"),
+                         f(p, "median_ms", "{:.4f}"), f(p, "rate", "{:.0f}"), f(r, "check"), f(r, "status"),
+                         f(r, "max_abs_err", "{:.3g}"))))
+
+
+if sys.argv[1:2] == ["--summary"]:
+    summary(sys.argv[2])
+    sys.exit(0)
 runs={}; reps={}
 for l in open(sys.argv[1]):
     m=re.match(r'\[(run|rep) ([^\]]+)\] \S+ \S+ \S+ \S+ \[cubin\] median ([0-9.]+) ms min ([0-9.]+) ms ([0-9.]+) (\S+) \| regs (\d+) local (\d+) \| check (\S+): (\d+) elems, max_abs_err ([^,]+), mismatches (\d+), unwritten (\d+) \| (\w+)',l)
