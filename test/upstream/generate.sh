@@ -27,15 +27,23 @@ if [[ -z "${MLIR_OPT:-}" ]]; then
 fi
 
 # name : form (outlined = gpu.module/gpu.func, launch = left in gpu.launch)
-#      : upstream-pipelined variant (yes/no; see README.md for the "no"s)
+#      : the --upstream-pipelined variant (README.md, "Upstream's pipelining"):
+#        yes   = pipelined with doubled buffers, checked in as
+#                kernels/<name>.upstream-pipelined.mlir
+#        racy  = no memref.alloc to double (memref.global buffers): upstream
+#                pipelines the loop single-buffered, a data race; not checked in
+#        fails = mlir-opt-22 reports an error or crashes; not checked in
 KERNELS=(
-  sgemm_f32_64x64x16_promote_alloc:outlined:no
-  sgemm_f32_64x64x16_promote_alloca:outlined:no
-  sgemm_f32_64x64x16_promote_global:outlined:no
+  sgemm_f32_64x64x16_promote_alloc:outlined:fails
+  sgemm_f32_64x64x16_promote_alloca:outlined:fails
+  sgemm_f32_64x64x16_promote_global:outlined:racy
+  sgemm_f32_64x64x16_launch:launch:racy
+  sgemm_f32_64x64x16_vectorize_only:outlined:fails
   sgemm_f32_128x128x8_bufferize:outlined:yes
   sgemm_f32_32x32x32_tb_bufferize:outlined:yes
-  hgemm_f16f32_64x64x64_nvgpu_global:outlined:no
+  hgemm_f16f32_64x64x64_nvgpu_global:outlined:racy
   hgemm_f16f32_64x64x64_nvgpu_async_bufferize:outlined:yes
+  hgemm_f16_32x32x16_mmasync_rewrite:outlined:racy
 )
 
 entry() { local IFS=:; read -r -a f <<<"$1"; echo "${f[@]}"; }
@@ -57,8 +65,7 @@ command_args() {
   local interp="--transform-interpreter"
   if [[ "$variant" == pipelined ]]; then
     if [[ "$pipelined" != yes ]]; then
-      echo "generate.sh: $name has no --upstream-pipelined variant (README.md says why)" >&2
-      return 1
+      echo "generate.sh: note: $name --upstream-pipelined is '$pipelined' (README.md says why); not a checked-in kernel" >&2
     fi
     interp="--transform-interpreter=entry-point=upstream_pipelined"
   fi

@@ -101,18 +101,23 @@ module attributes {transform.with_named_sequence} {
     transform.yield
   }
 
-  // Upstream's own pipelining of the same kernel: both shared buffers doubled,
-  // the K-loop pipelined with depth 2 (prologue / predicated steady state, as
-  // in mlir/test/Dialect/NVGPU/transform-pipeline-shared.mlir).
+  // Upstream's own pipelining of the same kernel, as in
+  // mlir/test/Dialect/NVGPU/transform-pipeline-shared.mlir: the 4/8/16-byte
+  // global->shared copies to cp.async (nvgpu.device_async_copy, one group per
+  // K iteration), every memref.alloc doubled (memref.multibuffer), the K-loop
+  // pipelined with depth 2 (prologue + predicated steady state).
+  // generate.sh <name> --upstream-pipelined; README.md says for which kernels
+  // this works.
   transform.named_sequence @upstream_pipelined(%root: !transform.any_op {transform.readonly}) {
     transform.include @__transform_main failures(propagate) (%root) : (!transform.any_op) -> ()
+    %func = transform.structured.match ops{["func.func"]} in %root : (!transform.any_op) -> !transform.any_op
+    %async = transform.nvgpu.create_async_groups %func {bypass_l1} : (!transform.any_op) -> !transform.any_op
     %allocs = transform.structured.match ops{["memref.alloc"]} in %root : (!transform.any_op) -> !transform.op<"memref.alloc">
     %mb = transform.memref.multibuffer %allocs {factor = 2 : i64, skip_analysis} : (!transform.op<"memref.alloc">) -> !transform.any_op
-    %func = transform.structured.match ops{["func.func"]} in %root : (!transform.any_op) -> !transform.any_op
-    transform.apply_patterns to %func {
+    transform.apply_patterns to %async {
       transform.apply_patterns.canonicalization
     } : !transform.any_op
-    transform.apply_cse to %func : !transform.any_op
+    transform.apply_cse to %async : !transform.any_op
     %kloop = transform.structured.match ops{["scf.for"]} in %root : (!transform.any_op) -> !transform.op<"scf.for">
     %pipelined = transform.nvgpu.pipeline_shared_memory_copies failures(propagate) %kloop {depth = 2}
         : (!transform.op<"scf.for">) -> !transform.any_op

@@ -89,10 +89,13 @@ module attributes {transform.with_named_sequence} {
     transform.yield
   }
 
-  // Upstream's own pipelining of the same kernel: 16-byte copies to cp.async
-  // (nvgpu.device_async_copy), both shared buffers doubled, the K-loop
-  // pipelined with depth 2 (prologue / predicated steady state, as in
-  // mlir/test/Dialect/NVGPU/transform-pipeline-shared.mlir).
+  // Upstream's own pipelining of the same kernel, as in
+  // mlir/test/Dialect/NVGPU/transform-pipeline-shared.mlir: the 4/8/16-byte
+  // global->shared copies to cp.async (nvgpu.device_async_copy, one group per
+  // K iteration), every memref.alloc doubled (memref.multibuffer), the K-loop
+  // pipelined with depth 2 (prologue + predicated steady state).
+  // generate.sh <name> --upstream-pipelined; README.md says for which kernels
+  // this works.
   transform.named_sequence @upstream_pipelined(%root: !transform.any_op {transform.readonly}) {
     transform.include @__transform_main failures(propagate) (%root) : (!transform.any_op) -> ()
     %func = transform.structured.match ops{["func.func"]} in %root : (!transform.any_op) -> !transform.any_op
