@@ -101,7 +101,7 @@ outputs() {  # "<name> <variant> <file>" for every checked-in kernel
 
 case "${1:-}" in
   ""|-h|--help)
-    sed -n '2,21p' "$0" | sed 's/^# \{0,1\}//'
+    awk 'NR > 1 && /^#/ { sub(/^# ?/, ""); print; next } NR > 1 { exit }' "$0"
     exit 0 ;;
   --list)
     outputs | while read -r name variant _; do
