@@ -1,0 +1,94 @@
+// sgemm_f32_64x64x16_promote_alloca: C += A * B, f32, M = N = K = 512.
+// Block tile 64x64, K-tile 16, 256 threads (4x4 outputs per thread, FMA).
+// A/B tiles promoted with `structured.promote {use_alloca}`: a
+// `memref.alloca` (i8 buffer + memref.view) in workgroup memory inside the K-loop.
+// Regenerate: test/upstream/generate.sh sgemm_f32_64x64x16_promote_alloca
+func.func @sgemm_f32_64x64x16_promote_alloca(%A: memref<512x512xf32>, %B: memref<512x512xf32>, %C: memref<512x512xf32>) {
+  linalg.matmul ins(%A, %B : memref<512x512xf32>, memref<512x512xf32>)
+                outs(%C : memref<512x512xf32>)
+  return
+}
+
+module attributes {transform.with_named_sequence} {
+  transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
+    // 1. Blocks: 64x64 output tiles, K-loop of 16.
+    %mm = transform.structured.match ops{["linalg.matmul"]} in %root : (!transform.any_op) -> !transform.any_op
+    %blk, %grid = transform.structured.tile_using_forall %mm tile_sizes [64, 64]
+        (mapping = [#gpu.block<y>, #gpu.block<x>]) : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
+    %kt, %kloop = transform.structured.tile_using_for %blk tile_sizes [0, 0, 16] : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
+    // 2. A and B tiles to workgroup memory: alloca (i8 buffer + memref.view).
+    %prom = transform.structured.promote %kt {operands_to_promote = [0, 1],
+        memory_space = #gpu.address_space<workgroup>, use_alloca, alignment = 16}
+        : (!transform.any_op) -> !transform.any_op
+    // 3. Threads: each copy as 1x4 (16-byte) pieces over the 256 threads, the
+    //    matmul as 16x16 threads of 4x4 outputs.
+    %copies = transform.structured.match ops{["linalg.copy"]} in %root : (!transform.any_op) -> !transform.any_op
+    %copyA, %copyB = transform.split_handle %copies : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
+    %tA, %fA = transform.structured.tile_using_forall %copyA num_threads [64, 4]
+        (mapping = [#gpu.thread<linear_dim_1>, #gpu.thread<linear_dim_0>]) : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
+    %tB, %fB = transform.structured.tile_using_forall %copyB num_threads [16, 16]
+        (mapping = [#gpu.thread<linear_dim_1>, #gpu.thread<linear_dim_0>]) : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
+    %tM, %fM = transform.structured.tile_using_forall %prom num_threads [16, 16]
+        (mapping = [#gpu.thread<linear_dim_1>, #gpu.thread<linear_dim_0>]) : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
+    %func = transform.structured.match ops{["func.func"]} in %root : (!transform.any_op) -> !transform.any_op
+    transform.apply_patterns to %func {
+      transform.apply_patterns.canonicalization
+    } : !transform.any_op
+    transform.apply_cse to %func : !transform.any_op
+    // 4. gpu.launch with an 8x8 grid of 256-thread blocks; a gpu.barrier after
+    //    each thread-mapped scf.forall (copy A, copy B, matmul).
+    %launch = transform.gpu.map_forall_to_blocks %func generate_gpu_launch grid_dims = [8, 8, 1]
+        : (!transform.any_op) -> !transform.any_op
+    %mapped = transform.gpu.map_nested_forall_to_threads %launch block_dims = [256, 1, 1]
+        : (!transform.any_op) -> !transform.any_op
+    // 5. Vectorize; fold the subviews into the transfers so that the read and
+    //    write of the C tile match and hoist into iter_args of the K-loop.
+    %func2 = transform.structured.match ops{["func.func"]} in %root : (!transform.any_op) -> !transform.any_op
+    %vec = transform.structured.vectorize_children_and_apply_patterns %func2 : (!transform.any_op) -> !transform.any_op
+    transform.apply_patterns to %vec {
+      transform.apply_patterns.memref.fold_memref_alias_ops
+      transform.apply_patterns.canonicalization
+    } : !transform.any_op
+    transform.apply_cse to %vec : !transform.any_op
+    %hoisted = transform.structured.hoist_redundant_vector_transfers %vec : (!transform.any_op) -> !transform.any_op
+    // 6. 1-D vectors: contraction -> outer products -> vector.fma, transfers ->
+    //    vector.load / vector.store.
+    transform.apply_patterns to %hoisted {
+      transform.apply_patterns.vector.lower_contraction lowering_strategy = "outerproduct"
+      transform.apply_patterns.vector.transfer_permutation_patterns
+      transform.apply_patterns.vector.transfer_to_scf max_transfer_rank = 1 full_unroll = true
+      transform.apply_patterns.vector.lower_transfer max_transfer_rank = 1
+      transform.apply_patterns.vector.lower_outerproduct
+      transform.apply_patterns.vector.lower_broadcast
+      transform.apply_patterns.vector.lower_transpose
+      transform.apply_patterns.vector.lower_shape_cast
+      transform.apply_patterns.vector.cast_away_vector_leading_one_dim
+      transform.apply_patterns.canonicalization
+    } : !transform.any_op
+    transform.apply_cse to %hoisted : !transform.any_op
+    transform.yield
+  }
+
+  // Upstream's own pipelining of the same kernel, as in
+  // mlir/test/Dialect/NVGPU/transform-pipeline-shared.mlir: the 4/8/16-byte
+  // global->shared copies to cp.async (nvgpu.device_async_copy, one group per
+  // K iteration), every memref.alloc doubled (memref.multibuffer), the K-loop
+  // pipelined with depth 2 (prologue + predicated steady state).
+  // generate.sh <name> --upstream-pipelined; README.md says for which kernels
+  // this works.
+  transform.named_sequence @upstream_pipelined(%root: !transform.any_op {transform.readonly}) {
+    transform.include @__transform_main failures(propagate) (%root) : (!transform.any_op) -> ()
+    %func = transform.structured.match ops{["func.func"]} in %root : (!transform.any_op) -> !transform.any_op
+    %async = transform.nvgpu.create_async_groups %func {bypass_l1} : (!transform.any_op) -> !transform.any_op
+    %allocs = transform.structured.match ops{["memref.alloc"]} in %root : (!transform.any_op) -> !transform.op<"memref.alloc">
+    %mb = transform.memref.multibuffer %allocs {factor = 2 : i64, skip_analysis} : (!transform.op<"memref.alloc">) -> !transform.any_op
+    transform.apply_patterns to %async {
+      transform.apply_patterns.canonicalization
+    } : !transform.any_op
+    transform.apply_cse to %async : !transform.any_op
+    %kloop = transform.structured.match ops{["scf.for"]} in %root : (!transform.any_op) -> !transform.op<"scf.for">
+    %pipelined = transform.nvgpu.pipeline_shared_memory_copies failures(propagate) %kloop {depth = 2}
+        : (!transform.op<"scf.for">) -> !transform.any_op
+    transform.yield
+  }
+}
