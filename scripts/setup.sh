@@ -2,6 +2,7 @@
 # Installs what pk needs (Debian packages of LLVM/MLIR 22, ninja), then
 # configures and builds pk in ./build. Idempotent and non-interactive; runs as
 # root or through sudo. Usage: scripts/setup.sh [extra cmake args...]
+# (PK_WERROR=ON in the environment: warnings are errors, as in CI).
 set -euo pipefail
 
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -49,6 +50,7 @@ if [ ! -f "$build/build.ninja" ]; then
   cmake -G Ninja -S "$root" -B "$build" \
     -DCMAKE_BUILD_TYPE=Release \
     -DMLIR_DIR="$llvm/lib/cmake/mlir" \
-    -DLLVM_EXTERNAL_LIT="$llvm/bin/lit" "$@"
+    -DLLVM_EXTERNAL_LIT="$llvm/bin/lit" \
+    -DPK_WERROR="${PK_WERROR:-OFF}" "$@"
 fi
 cmake --build "$build"

@@ -62,8 +62,7 @@ LogicalResult checkPipelineKLoop(const KLoopInfo &info,
 /// whose indices do not depend on the induction variable (vector.load/store,
 /// vector.transfer_read/write, memref.load/store, nvgpu.ldmatrix); for
 /// cp-async, the copies pass `planAsyncCopies`; for the register variants,
-/// the shared stores sit directly in the K-loop body; the schedule is one
-/// upstream's pipeliner accepts.
+/// the shared stores sit directly in the K-loop body.
 ///
 /// Everything that can fail is checked before the first IR change, so the
 /// transform is all or nothing. A failure after it (`*modifiedIR` true, as
