@@ -5,10 +5,14 @@
 // RUN: pk-opt %s -split-input-file --pk-pipeline-kloops='stages=4' --canonicalize --cse | FileCheck %s --check-prefix=MS4
 // RUN: pk-opt %s -split-input-file --pk-pipeline-kloops='stages=4' -o /dev/null 2>&1 | FileCheck %s --check-prefix=MS4-REMARK
 // RUN: pk-opt %s -split-input-file --pk-pipeline-kloops='stages=8 arch=sm_90' --canonicalize --cse | FileCheck %s --check-prefix=DYN
-// Without cleanup the transform's output verifies too.
-// RUN: pk-opt %s -split-input-file --pk-pipeline-kloops -o /dev/null
-// RUN: pk-opt %s -split-input-file --pk-pipeline-kloops=variant=ldg-register -o /dev/null
-// RUN: pk-opt %s -split-input-file --pk-pipeline-kloops=stages=4 -o /dev/null
+// Without cleanup the transform's output verifies too (mlir-opt-22 parses and
+// verifies it again), and every loop is pipelined.
+// RUN: pk-opt %s -split-input-file --pk-pipeline-kloops 2>/dev/null | mlir-opt -split-input-file -o /dev/null 2>&1 | FileCheck %s --check-prefix=VERIFY --allow-empty
+// RUN: pk-opt %s -split-input-file --pk-pipeline-kloops=variant=ldg-register 2>/dev/null | mlir-opt -split-input-file -o /dev/null 2>&1 | FileCheck %s --check-prefix=VERIFY --allow-empty
+// RUN: pk-opt %s -split-input-file --pk-pipeline-kloops=stages=4 -o /dev/null 2>&1 | FileCheck %s --check-prefix=ALLPIPELINED
+// VERIFY-NOT: error
+// ALLPIPELINED-NOT: not pipelined
+// ALLPIPELINED: remark: pipelined
 
 // Trip count 3 with stages=4 needs only 3 buffers.
 // MS4-REMARK: remark: pipelined: variant cp-async, 3 shared buffer(s); trip count 3 < stages=4: 3 buffers; 3 stages need 12288 bytes
