@@ -98,6 +98,10 @@ struct KLoopInfo {
   std::optional<int64_t> tripCount;
   /// The two barriers: after the load phase, after the compute phase.
   gpu::BarrierOp loadBarrier, computeBarrier;
+  /// Barriers between the copies of the load phase (upstream puts one after
+  /// each thread-mapped copy); the copies on their two sides write different
+  /// buffers, and pipelining drops them.
+  SmallVector<gpu::BarrierOp> innerLoadBarriers;
   /// Operations of the K-loop body in each phase (direct children).
   SmallVector<Operation *> loadPhase, computePhase;
   /// The global -> shared copies of the load phase.

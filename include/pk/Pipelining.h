@@ -75,6 +75,17 @@ FailureOr<scf::ForOp> pipelineKLoop(RewriterBase &rewriter,
                                     std::string &reason,
                                     bool *modifiedIR = nullptr);
 
+/// Rewrites the workgroup storage of `kernel` that upstream's NVVM lowering
+/// would not place in shared memory into typed, 16-byte aligned workgroup
+/// attributions: every static workgroup `memref.alloc` / `memref.alloca`
+/// (malloc and per-thread local memory otherwise), typed or `i8` viewed once
+/// at offset 0 through `memref.view` (its deallocs are erased), and every
+/// private workgroup `memref.global` used once and viewed that way (what
+/// upstream's `structured.promote` and `alloca_to_global` emit). Returns how
+/// many buffers it rewrote; storage used otherwise is left alone.
+int64_t normalizeWorkgroupStorage(RewriterBase &rewriter,
+                                  gpu::GPUFuncOp kernel);
+
 } // namespace pk
 } // namespace mlir
 

@@ -16,6 +16,7 @@
 #include "pk/AsyncCopyPlan.h"
 #include "pk/Support.h"
 
+#include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
@@ -31,15 +32,84 @@
 using namespace mlir;
 using namespace mlir::pk;
 
+/// Divisors are capped here: far above any alignment pk proves.
+static constexpr int64_t kLargeDivisor = int64_t(1) << 20;
+
+static int64_t knownDivisor(Value v, unsigned depth = 0);
+
+/// The largest power of two dividing `d` (d > 0).
+static int64_t powerOfTwoPart(int64_t d) { return d & -d; }
+
+/// A divisor of the affine expression `expr` whose dims and symbols are
+/// `operands` (dims first): sums take the gcd, products multiply, `x mod c`
+/// keeps gcd(divisor(x), c); floordiv and ceildiv prove nothing.
+static int64_t knownDivisor(AffineExpr expr, ValueRange operands,
+                            unsigned numDims, unsigned depth) {
+  if (auto cst = dyn_cast<AffineConstantExpr>(expr))
+    return cst.getValue() == 0
+               ? kLargeDivisor
+               : std::min<int64_t>(std::abs(cst.getValue()), kLargeDivisor);
+  if (auto dim = dyn_cast<AffineDimExpr>(expr))
+    return knownDivisor(operands[dim.getPosition()], depth + 1);
+  if (auto sym = dyn_cast<AffineSymbolExpr>(expr))
+    return knownDivisor(operands[numDims + sym.getPosition()], depth + 1);
+  auto bin = cast<AffineBinaryOpExpr>(expr);
+  int64_t lhs = knownDivisor(bin.getLHS(), operands, numDims, depth);
+  int64_t rhs = knownDivisor(bin.getRHS(), operands, numDims, depth);
+  switch (expr.getKind()) {
+  case AffineExprKind::Add:
+    return std::gcd(lhs, rhs);
+  case AffineExprKind::Mul:
+    return std::min(kLargeDivisor, lhs * rhs);
+  case AffineExprKind::Mod:
+    if (auto c = dyn_cast<AffineConstantExpr>(bin.getRHS()))
+      return std::gcd(lhs, std::abs(c.getValue()));
+    return 1;
+  default:
+    return 1;
+  }
+}
+
+/// A divisor of an integer binary operation of pk's index arithmetic.
+static int64_t knownDivisorOfArith(Operation *def, unsigned depth) {
+  auto operandDivisor = [&](unsigned i) {
+    return knownDivisor(def->getOperand(i), depth + 1);
+  };
+  if (isa<arith::MulIOp>(def))
+    return std::min(kLargeDivisor, operandDivisor(0) * operandDivisor(1));
+  if (isa<arith::AddIOp, arith::SubIOp>(def))
+    return std::gcd(operandDivisor(0), operandDivisor(1));
+  // x rem c = x - c * (x div c).
+  if (isa<arith::RemUIOp, arith::RemSIOp>(def))
+    if (auto c = getConstantIntValue(def->getOperand(1)); c && *c != 0)
+      return std::gcd(operandDivisor(0), std::abs(*c));
+  if (isa<arith::ShLIOp>(def))
+    if (auto amount = getConstantIntValue(def->getOperand(1)))
+      if (*amount >= 0 && *amount < 20)
+        return std::min(kLargeDivisor, operandDivisor(0) << *amount);
+  // Bitwise ops keep the low zero bits both operands share (and, for
+  // `and`, those either operand has).
+  if (isa<arith::AndIOp>(def))
+    return std::max(powerOfTwoPart(operandDivisor(0)),
+                    powerOfTwoPart(operandDivisor(1)));
+  if (isa<arith::OrIOp, arith::XOrIOp>(def))
+    return std::min(powerOfTwoPart(operandDivisor(0)),
+                    powerOfTwoPart(operandDivisor(1)));
+  if (isa<arith::IndexCastOp, arith::IndexCastUIOp>(def))
+    return operandDivisor(0);
+  return 1;
+}
+
 /// A divisor known for the integer value `v` (1 if nothing is known): enough
-/// to prove the alignment of tile copies whose indices are products and sums
-/// of constants, thread ids and loop induction variables.
-static int64_t knownDivisor(Value v, unsigned depth = 0) {
-  constexpr int64_t kLarge = int64_t(1) << 20;
+/// to prove the alignment of tile copies whose indices are built from
+/// constants, thread ids and loop induction variables with arith ops or
+/// `affine.apply`.
+static int64_t knownDivisor(Value v, unsigned depth) {
   if (depth > 32)
     return 1;
   if (auto cst = getConstantIntValue(v))
-    return *cst == 0 ? kLarge : std::min<int64_t>(std::abs(*cst), kLarge);
+    return *cst == 0 ? kLargeDivisor
+                     : std::min<int64_t>(std::abs(*cst), kLargeDivisor);
   if (auto arg = dyn_cast<BlockArgument>(v)) {
     auto forOp = dyn_cast<scf::ForOp>(arg.getOwner()->getParentOp());
     if (forOp && arg == forOp.getInductionVar())
@@ -48,20 +118,11 @@ static int64_t knownDivisor(Value v, unsigned depth = 0) {
     return 1;
   }
   Operation *def = v.getDefiningOp();
-  if (auto mul = dyn_cast<arith::MulIOp>(def))
-    return std::min(kLarge, knownDivisor(mul.getLhs(), depth + 1) *
-                                knownDivisor(mul.getRhs(), depth + 1));
-  if (isa<arith::AddIOp, arith::SubIOp>(def))
-    return std::gcd(knownDivisor(def->getOperand(0), depth + 1),
-                    knownDivisor(def->getOperand(1), depth + 1));
-  if (auto shl = dyn_cast<arith::ShLIOp>(def))
-    if (auto amount = getConstantIntValue(shl.getRhs()))
-      if (*amount >= 0 && *amount < 20)
-        return std::min(kLarge, knownDivisor(shl.getLhs(), depth + 1)
-                                    << *amount);
-  if (isa<arith::IndexCastOp, arith::IndexCastUIOp>(def))
-    return knownDivisor(def->getOperand(0), depth + 1);
-  return 1;
+  if (auto apply = dyn_cast<affine::AffineApplyOp>(def))
+    return knownDivisor(apply.getAffineMap().getResult(0),
+                        apply.getMapOperands(),
+                        apply.getAffineMap().getNumDims(), depth);
+  return knownDivisorOfArith(def, depth);
 }
 
 /// The alignment in bytes proven for the address of element `indices` (+

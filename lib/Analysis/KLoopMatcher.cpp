@@ -92,6 +92,8 @@ private:
     return failure();
   }
 
+  LogicalResult splitAtBarriers();
+  LogicalResult checkLoadSegments();
   LogicalResult collectBuffers();
   FailureOr<unsigned> findBuffer(Operation *user, Value memref);
   LogicalResult walkLoadPhase(ArrayRef<Operation *> ops, int64_t executions);
@@ -110,6 +112,72 @@ private:
   SmallVector<std::string> computeOrder;
 };
 } // namespace
+
+/// Splits the body into the load phase (everything before the next-to-last
+/// barrier, whose own barriers separate copies: upstream emits one after
+/// each thread-mapped copy), the load barrier, the compute phase and the
+/// compute barrier (the last operation before scf.yield).
+LogicalResult KLoopMatcher::splitAtBarriers() {
+  Block *body = forOp.getBody();
+  SmallVector<gpu::BarrierOp> barriers;
+  for (Operation &op : body->getOperations())
+    if (auto barrier = dyn_cast<gpu::BarrierOp>(op))
+      barriers.push_back(barrier);
+  if (barriers.size() < 2)
+    return fail(forOp, "expected at least 2 gpu.barrier in the K-loop body "
+                       "(after the load phase and after the compute phase), "
+                       "found " +
+                           Twine(barriers.size()));
+  info.computeBarrier = barriers.pop_back_val();
+  info.loadBarrier = barriers.pop_back_val();
+  info.innerLoadBarriers.assign(barriers.begin(), barriers.end());
+  if (info.computeBarrier->getNextNode() != body->getTerminator())
+    return fail(info.computeBarrier,
+                "the last gpu.barrier must be the last operation before "
+                "scf.yield");
+  if (forOp.getNumRegionIterArgs() == 0)
+    return fail(forOp, "no accumulators in iter_args: the compute phase "
+                       "must carry its results across iterations");
+  for (Operation &op : body->getOperations()) {
+    if (&op == info.loadBarrier || &op == info.computeBarrier ||
+        &op == body->getTerminator() ||
+        llvm::is_contained(info.innerLoadBarriers, &op))
+      continue;
+    if (op.isBeforeInBlock(info.loadBarrier))
+      info.loadPhase.push_back(&op);
+    else
+      info.computePhase.push_back(&op);
+  }
+  return success();
+}
+
+/// The barriers inside the load phase order nothing pk needs once the
+/// copies of different segments write different buffers (the load phase
+/// reads no shared memory): pipelining drops them. A buffer written on both
+/// sides of one would need that order.
+LogicalResult KLoopMatcher::checkLoadSegments() {
+  if (info.innerLoadBarriers.empty())
+    return success();
+  Block *body = forOp.getBody();
+  llvm::DenseMap<unsigned, unsigned> segmentOfBuffer;
+  for (const TileCopy &copy : info.copies) {
+    for (Operation *store : copy.stores) {
+      Operation *top = body->findAncestorOpInBlock(*store);
+      unsigned segment = llvm::count_if(
+          info.innerLoadBarriers,
+          [&](gpu::BarrierOp barrier) { return barrier->isBeforeInBlock(top); });
+      auto [it, inserted] = segmentOfBuffer.try_emplace(copy.bufferIndex,
+                                                        segment);
+      if (!inserted && it->second != segment)
+        return fail(store, "load phase writes shared buffer " +
+                               info.buffers[copy.bufferIndex].name +
+                               " on both sides of a gpu.barrier; pk drops "
+                               "the load phase's barriers only between "
+                               "copies to different buffers");
+    }
+  }
+  return success();
+}
 
 LogicalResult KLoopMatcher::collectBuffers() {
   gpu::GPUFuncOp kernel = info.kernel;
@@ -480,36 +548,8 @@ LogicalResult KLoopMatcher::match(int64_t threadsOverride) {
                 "block size unknown: give the kernel gpu.known_block_size "
                 "(or nvvm.reqntid / nvvm.maxntid) or set block-size");
 
-  // Split the body at its two barriers.
-  Block *body = forOp.getBody();
-  SmallVector<gpu::BarrierOp> barriers;
-  for (Operation &op : body->getOperations())
-    if (auto barrier = dyn_cast<gpu::BarrierOp>(op))
-      barriers.push_back(barrier);
-  if (barriers.size() != 2)
-    return fail(barriers.size() > 2 ? barriers[2].getOperation()
-                                    : forOp.getOperation(),
-                "expected exactly 2 gpu.barrier in the K-loop body (after the "
-                "load phase and after the compute phase), found " +
-                    Twine(barriers.size()));
-  info.loadBarrier = barriers[0];
-  info.computeBarrier = barriers[1];
-  if (info.computeBarrier->getNextNode() != body->getTerminator())
-    return fail(info.computeBarrier,
-                "the second gpu.barrier must be the last operation before "
-                "scf.yield");
-  if (forOp.getNumRegionIterArgs() == 0)
-    return fail(forOp, "no accumulators in iter_args: the compute phase "
-                       "must carry its results across iterations");
-  for (Operation &op : body->getOperations()) {
-    if (&op == info.loadBarrier || &op == info.computeBarrier ||
-        &op == body->getTerminator())
-      continue;
-    if (op.isBeforeInBlock(info.loadBarrier))
-      info.loadPhase.push_back(&op);
-    else
-      info.computePhase.push_back(&op);
-  }
+  if (failed(splitAtBarriers()))
+    return failure();
   if (info.computePhase.empty())
     return fail(info.loadBarrier, "compute phase is empty");
   for (auto [i, yielded] :
@@ -528,6 +568,7 @@ LogicalResult KLoopMatcher::match(int64_t threadsOverride) {
     if (failed(checkNoLoopCarriedUse(op)))
       return failure();
   if (failed(walkLoadPhase(info.loadPhase, 1)) || failed(pairCopies()) ||
+      failed(checkLoadSegments()) ||
       failed(walkComputePhase(info.computePhase, 1)))
     return failure();
   if (computeOrder.empty())

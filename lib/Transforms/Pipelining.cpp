@@ -124,13 +124,17 @@ LogicalResult mlir::pk::checkPipelineKLoop(const KLoopInfo &info,
   return checkStoresInBody(info, variant, reason);
 }
 
-/// Steps 3-5 on a loop that passed checkPipelineKLoop.
+/// Steps 3-5 on a loop that passed checkPipelineKLoop (after dropping the
+/// barriers inside the load phase).
 static FailureOr<scf::ForOp>
 applyPipelining(RewriterBase &rewriter, const KLoopInfo &info,
                 const PipelineKLoopOptions &options,
                 ArrayRef<AsyncCopyPlan> plans, std::string &reason) {
   PipelineVariant variant = options.variant;
   int64_t stages = getEffectiveStages(info, variant, options.stages);
+  // The matcher proved these order only copies to different buffers.
+  for (gpu::BarrierOp barrier : info.innerLoadBarriers)
+    rewriter.eraseOp(barrier);
   SmallVector<Value> tokens;
   if (variant == PipelineVariant::CpAsync)
     tokens = convertToAsyncCopies(rewriter, plans, info.forOp);
