@@ -20,9 +20,13 @@
 //   no_spills                            no STL/LDL; LOCAL:0 and STACK:0
 //
 // Exit status: 0 all checks pass, 1 a check fails, 2 usage or tool errors.
+// Parsing and cuobjdump are in the PKVerification library
+// (include/pk/Verification/SassCheck.h).
 // Tests: test/pk-sass-check/.
 //
 //===----------------------------------------------------------------------===//
+
+#include "pk/Verification/SassCheck.h"
 
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/SmallString.h"
@@ -31,19 +35,12 @@
 #include "llvm/ADT/StringMap.h"
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/CommandLine.h"
-#include "llvm/Support/FileSystem.h"
-#include "llvm/Support/FileUtilities.h"
 #include "llvm/Support/Format.h"
 #include "llvm/Support/InitLLVM.h"
 #include "llvm/Support/JSON.h"
-#include "llvm/Support/MemoryBuffer.h"
-#include "llvm/Support/Path.h"
-#include "llvm/Support/Process.h"
-#include "llvm/Support/Program.h"
 #include "llvm/Support/WithColor.h"
 #include "llvm/Support/raw_ostream.h"
 
-#include <cstdlib>
 #include <map>
 #include <numeric>
 #include <optional>
@@ -51,6 +48,7 @@
 #include <vector>
 
 using namespace llvm;
+using namespace pk::sass;
 
 //===----------------------------------------------------------------------===//
 // Command line
@@ -171,45 +169,6 @@ Exit status: 0 every check passes, 1 a check fails, 2 usage or tool error.
 
 namespace {
 
-/// One SASS instruction: `/*0750*/ @!P0 BRA 0x750 ;`.
-struct Instruction {
-  uint64_t address = 0;
-  /// The guard predicate with its `@`, e.g. `@!P0`; empty when unguarded.
-  std::string predicate;
-  /// The full opcode with modifiers, e.g. `LDGSTS.E.BYPASS.128`.
-  std::string opcode;
-  /// The opcode up to the first `.`, e.g. `LDGSTS`.
-  std::string baseOpcode;
-  std::string operands;
-  /// The branch target of a BRA, when it names an address.
-  std::optional<uint64_t> branchTarget;
-
-  /// The instruction as disassembled, without the trailing `;`.
-  std::string text() const {
-    std::string result;
-    if (!predicate.empty())
-      result = predicate + " ";
-    result += opcode;
-    if (!operands.empty())
-      result += " " + operands;
-    return result;
-  }
-};
-
-/// Resource usage of one function from `cuobjdump -res-usage`.
-struct Resources {
-  int64_t reg = -1, stack = -1, shared = -1, local = -1;
-};
-
-/// One kernel of the disassembly (one `Function :` section).
-struct Kernel {
-  std::string name;
-  /// The `code for sm_XX` section the kernel came from.
-  std::string arch;
-  std::vector<Instruction> insts;
-  std::optional<Resources> resources;
-};
-
 /// What an instruction is, for the checks and the annotated excerpt.
 enum class InstClass {
   Other,
@@ -316,123 +275,7 @@ static std::string jsonAddress(uint64_t address) {
 }
 
 //===----------------------------------------------------------------------===//
-// Parsing
-//===----------------------------------------------------------------------===//
-
-/// Parses the last `0x...` token of a branch's operands.
-static std::optional<uint64_t> parseBranchTarget(StringRef operands) {
-  size_t pos = operands.rfind("0x");
-  if (pos == StringRef::npos)
-    return std::nullopt;
-  StringRef digits = operands.substr(pos + 2);
-  digits = digits.take_while(isHexDigit);
-  uint64_t target;
-  if (digits.empty() || digits.getAsInteger(16, target))
-    return std::nullopt;
-  return target;
-}
-
-/// Parses one instruction line, `/*0750*/ @!P0 BRA 0x750 ;  /* 0x... */`.
-/// Returns std::nullopt for other lines (headers, encoding-only lines).
-static std::optional<Instruction> parseInstructionLine(StringRef line) {
-  line = line.trim();
-  if (!line.consume_front("/*"))
-    return std::nullopt;
-  size_t close = line.find("*/");
-  if (close == StringRef::npos)
-    return std::nullopt;
-  Instruction inst;
-  if (line.take_front(close).getAsInteger(16, inst.address))
-    return std::nullopt;
-  StringRef body = line.drop_front(close + 2);
-  size_t semi = body.find(';');
-  if (semi == StringRef::npos)
-    return std::nullopt;
-  body = body.take_front(semi).trim();
-  if (body.empty())
-    return std::nullopt;
-  if (body.starts_with("@")) {
-    auto [pred, rest] = body.split(' ');
-    inst.predicate = pred.str();
-    body = rest.trim();
-  }
-  auto [opcode, operands] = body.split(' ');
-  inst.opcode = opcode.str();
-  inst.baseOpcode = opcode.split('.').first.str();
-  inst.operands = operands.trim().str();
-  if (inst.baseOpcode == "BRA")
-    inst.branchTarget = parseBranchTarget(inst.operands);
-  return inst;
-}
-
-/// Parses the output of `cuobjdump -sass`: `code for sm_XX` sections holding
-/// `Function : name` kernels.
-static std::vector<Kernel> parseSass(StringRef text) {
-  std::vector<Kernel> kernels;
-  std::string arch;
-  SmallVector<StringRef> lines;
-  text.split(lines, '\n');
-  for (StringRef line : lines) {
-    StringRef trimmed = line.trim();
-    if (trimmed.consume_front("code for ")) {
-      arch = trimmed.trim().str();
-      continue;
-    }
-    if (trimmed.consume_front("Function :")) {
-      Kernel kernel;
-      kernel.name = trimmed.trim().str();
-      kernel.arch = arch;
-      kernels.push_back(std::move(kernel));
-      continue;
-    }
-    if (kernels.empty())
-      continue;
-    if (std::optional<Instruction> inst = parseInstructionLine(line))
-      kernels.back().insts.push_back(std::move(*inst));
-  }
-  return kernels;
-}
-
-/// Parses `cuobjdump -res-usage`: ` Function NAME:` followed by
-/// `  REG:126 STACK:0 SHARED:40960 LOCAL:0 ...`.
-static StringMap<Resources> parseResourceUsage(StringRef text) {
-  StringMap<Resources> result;
-  SmallVector<StringRef> lines;
-  text.split(lines, '\n');
-  std::string current;
-  for (StringRef line : lines) {
-    StringRef trimmed = line.trim();
-    if (trimmed.consume_front("Function ")) {
-      current = trimmed.rtrim(':').trim().str();
-      continue;
-    }
-    if (current.empty() || !trimmed.contains(':'))
-      continue;
-    Resources res;
-    SmallVector<StringRef> fields;
-    trimmed.split(fields, ' ', -1, /*KeepEmpty=*/false);
-    for (StringRef field : fields) {
-      auto [key, value] = field.split(':');
-      int64_t number;
-      if (value.getAsInteger(10, number))
-        continue;
-      if (key == "REG")
-        res.reg = number;
-      else if (key == "STACK")
-        res.stack = number;
-      else if (key == "SHARED")
-        res.shared = number;
-      else if (key == "LOCAL")
-        res.local = number;
-    }
-    result.try_emplace(current, res);
-    current.clear();
-  }
-  return result;
-}
-
-//===----------------------------------------------------------------------===//
-// Running cuobjdump
+// Errors
 //===----------------------------------------------------------------------===//
 
 /// Prints `pk-sass-check: error: <message>` and returns exit status 2.
@@ -441,173 +284,17 @@ static int toolError(const Twine &message) {
   return 2;
 }
 
-/// Runs `program args...`, capturing stdout (and stderr) as strings.
-/// Returns the exit status, or -1 when the program could not be started.
-static int runProgram(StringRef program, ArrayRef<StringRef> args,
-                      std::string &out, std::string &err) {
-  SmallString<128> outPath, errPath;
-  if (sys::fs::createTemporaryFile("pk-sass-check", "out", outPath) ||
-      sys::fs::createTemporaryFile("pk-sass-check", "err", errPath)) {
-    err = "cannot create a temporary file";
-    return -1;
-  }
-  FileRemover outRemover(outPath), errRemover(errPath);
-  SmallVector<StringRef> argv = {program};
-  argv.append(args.begin(), args.end());
-  std::optional<StringRef> redirects[] = {StringRef(""), StringRef(outPath),
-                                          StringRef(errPath)};
-  std::string execError;
-  bool failed = false;
-  int rc = sys::ExecuteAndWait(program, argv, /*Env=*/std::nullopt, redirects,
-                               /*SecondsToWait=*/0, /*MemoryLimit=*/0,
-                               &execError, &failed);
-  if (auto buf = MemoryBuffer::getFile(outPath))
-    out = (*buf)->getBuffer().str();
-  if (auto buf = MemoryBuffer::getFile(errPath))
-    err = (*buf)->getBuffer().str();
-  if (!execError.empty())
-    err = execError + (err.empty() ? "" : "\n" + err);
-  return failed ? -1 : rc;
-}
-
-/// Looks for cuobjdump under the `nvidia` Python namespace package
-/// (pip install nvidia-cuda-cuobjdump), asking python3 where it lives.
-static std::optional<std::string> findPyPICuobjdump(std::string &tried) {
-  ErrorOr<std::string> python = sys::findProgramByName("python3");
-  if (!python) {
-    tried = "python3 is not on PATH";
-    return std::nullopt;
-  }
-  std::string out, err;
-  int rc = runProgram(
-      *python,
-      {"-c", "import nvidia, os; print(os.linesep.join(nvidia.__path__))"}, out,
-      err);
-  if (rc != 0) {
-    tried = *python + " cannot import the nvidia package";
-    return std::nullopt;
-  }
-  SmallVector<StringRef> dirs;
-  StringRef(out).split(dirs, '\n', -1, /*KeepEmpty=*/false);
-  for (StringRef dir : dirs) {
-    for (StringRef sub : {"cu13/bin", "cu12/bin", "cuda_cuobjdump/bin"}) {
-      SmallString<256> candidate(dir.trim());
-      sys::path::append(candidate, sub, "cuobjdump");
-      if (sys::fs::can_execute(candidate))
-        return std::string(candidate);
-    }
-  }
-  tried = "no nvidia/cu13/bin/cuobjdump under " + join(dirs, ", ");
-  return std::nullopt;
-}
-
-/// Finds cuobjdump: --cuobjdump, $CUOBJDUMP, PATH, then the PyPI package.
-static std::optional<std::string> findCuobjdump(std::string &why) {
-  if (!cuobjdumpOpt.empty()) {
-    if (sys::fs::can_execute(cuobjdumpOpt))
-      return cuobjdumpOpt.getValue();
-    why = "--cuobjdump=" + cuobjdumpOpt + " is not an executable file";
-    return std::nullopt;
-  }
-  if (std::optional<std::string> env = sys::Process::GetEnv("CUOBJDUMP")) {
-    if (sys::fs::can_execute(*env))
-      return *env;
-    why = "$CUOBJDUMP=" + *env + " is not an executable file";
-    return std::nullopt;
-  }
-  if (ErrorOr<std::string> onPath = sys::findProgramByName("cuobjdump"))
-    return *onPath;
-  std::string tried;
-  if (std::optional<std::string> pypi = findPyPICuobjdump(tried))
-    return pypi;
-  why = "cuobjdump not found: no --cuobjdump, $CUOBJDUMP is unset, it is not "
-        "on PATH, and the PyPI package was not found (" +
-        tried +
-        "); install it with `pip install nvidia-cuda-cuobjdump "
-        "nvidia-cuda-nvdisasm`, or pass disassembled SASS with --sass-input";
-  return std::nullopt;
-}
-
-/// Lets `cuobjdump -sass` find nvdisasm: NVDISASM_PATH is set to
-/// cuobjdump's directory when it holds nvdisasm and the variable is unset.
-static void exportNvdisasmPath(StringRef cuobjdump) {
-  if (sys::Process::GetEnv("NVDISASM_PATH"))
-    return;
-  SmallString<256> dir(cuobjdump);
-  sys::path::remove_filename(dir);
-  SmallString<256> nvdisasm(dir);
-  sys::path::append(nvdisasm, "nvdisasm");
-  if (!sys::fs::can_execute(nvdisasm))
-    return;
-#ifdef _WIN32
-  _putenv_s("NVDISASM_PATH", dir.c_str());
-#else
-  setenv("NVDISASM_PATH", dir.c_str(), /*overwrite=*/1);
-#endif
-}
-
-/// Reads the kernels of one input: SASS text with --sass-input, else the
-/// cubin through `cuobjdump -sass` and `cuobjdump -res-usage`. Returns false
-/// after printing an error.
-static bool loadKernels(StringRef path, std::optional<std::string> &cuobjdump,
-                        std::vector<Kernel> &kernels) {
-  ErrorOr<std::unique_ptr<MemoryBuffer>> buffer = MemoryBuffer::getFile(path);
-  if (!buffer) {
-    toolError("cannot read '" + path + "': " + buffer.getError().message());
+/// Reads the kernels of `path` into `kernels` (see pk::sass::loadKernels).
+/// Returns false after printing an error.
+static bool loadInput(StringRef path, std::optional<std::string> &cuobjdump,
+                      std::vector<Kernel> &kernels) {
+  Expected<std::vector<Kernel>> loaded =
+      loadKernels(path, LoadOptions{sassInput, cuobjdumpOpt}, cuobjdump);
+  if (!loaded) {
+    toolError(toString(loaded.takeError()));
     return false;
   }
-  StringRef contents = (*buffer)->getBuffer();
-  if (sassInput) {
-    kernels = parseSass(contents);
-  } else {
-    bool isElf = contents.starts_with("\x7f"
-                                      "ELF");
-    bool isFatbin = contents.starts_with("\x50\xed\x55\xba");
-    if (!isElf && !isFatbin) {
-      toolError("'" + path + "' is not a cubin (no ELF or fatbin header)" +
-                (contents.contains("Function :")
-                     ? "; it looks like SASS text: pass --sass-input"
-                     : ""));
-      return false;
-    }
-    if (!cuobjdump) {
-      std::string why;
-      cuobjdump = findCuobjdump(why);
-      if (!cuobjdump) {
-        toolError(why);
-        return false;
-      }
-      exportNvdisasmPath(*cuobjdump);
-    }
-    std::string out, err;
-    int rc = runProgram(*cuobjdump, {"-sass", path}, out, err);
-    if (rc != 0) {
-      StringRef message = StringRef(err).trim();
-      toolError("'" + *cuobjdump + " -sass " + path + "' failed (exit " +
-                Twine(rc) + "): " + (message.empty() ? "no message" : message) +
-                "\n  (cuobjdump -sass runs nvdisasm: put it next to "
-                "cuobjdump, on PATH, or its directory in $NVDISASM_PATH; "
-                "pip install nvidia-cuda-nvdisasm)");
-      return false;
-    }
-    kernels = parseSass(out);
-    rc = runProgram(*cuobjdump, {"-res-usage", path}, out, err);
-    if (rc != 0) {
-      toolError("'" + *cuobjdump + " -res-usage " + path + "' failed (exit " +
-                Twine(rc) + "): " + StringRef(err).trim());
-      return false;
-    }
-    StringMap<Resources> resources = parseResourceUsage(out);
-    for (Kernel &kernel : kernels) {
-      auto it = resources.find(kernel.name);
-      if (it != resources.end())
-        kernel.resources = it->second;
-    }
-  }
-  if (kernels.empty()) {
-    toolError("no kernel (`Function : name`) in the SASS of '" + path + "'");
-    return false;
-  }
+  kernels = std::move(*loaded);
   return true;
 }
 
@@ -1134,11 +821,10 @@ static CheckResult checkComputeTotal(const KernelAnalysis &analysis,
   else
     check.detail += ", not a multiple of " + std::to_string(tile) + " per tile";
   if (minTiles == maxTiles)
-    check.detail +=
-        ok ? " (the peeled epilogue)"
-           : "; expected exactly " + std::to_string(minTiles) +
-                 " tile(s) (the peeled epilogue of --stages=" +
-                 std::to_string(unsigned(stagesOpt)) + ")";
+    check.detail += ok ? " (the peeled epilogue)"
+                       : "; expected exactly " + std::to_string(minTiles) +
+                             " tile(s) (the peeled epilogue of --stages=" +
+                             std::to_string(unsigned(stagesOpt)) + ")";
   else
     check.detail += "; expected " + std::to_string(minTiles) + ".." +
                     std::to_string(maxTiles) +
@@ -1433,10 +1119,10 @@ int main(int argc, char **argv) {
 
   std::optional<std::string> cuobjdump;
   std::vector<Kernel> kernels, baselineKernels;
-  if (!loadKernels(inputPath, cuobjdump, kernels))
+  if (!loadInput(inputPath, cuobjdump, kernels))
     return 2;
   if (!baselinePath.empty() &&
-      !loadKernels(baselinePath, cuobjdump, baselineKernels))
+      !loadInput(baselinePath, cuobjdump, baselineKernels))
     return 2;
 
   if (!kernelName.empty()) {
