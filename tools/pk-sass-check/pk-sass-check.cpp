@@ -20,8 +20,8 @@
 //   no_spills                            no STL/LDL; LOCAL:0 and STACK:0
 //
 // Exit status: 0 all checks pass, 1 a check fails, 2 usage or tool errors.
-// Parsing and cuobjdump are in the PKVerification library
-// (include/pk/Verification/SassCheck.h).
+// Parsing, cuobjdump and the analysis (instruction classes, main loop) are in
+// the PKVerification library (include/pk/Verification/SassCheck.h).
 // Tests: test/pk-sass-check/.
 //
 //===----------------------------------------------------------------------===//
@@ -164,67 +164,10 @@ Exit status: 0 every check passes, 1 a check fails, 2 usage or tool error.
 )";
 
 //===----------------------------------------------------------------------===//
-// SASS model
+// Check results
 //===----------------------------------------------------------------------===//
 
 namespace {
-
-/// What an instruction is, for the checks and the annotated excerpt.
-enum class InstClass {
-  Other,
-  GlobalLoad,
-  Compute,
-  Barrier,
-  AsyncSync,
-  SharedStore,
-  Spill,
-  BackwardBranch
-};
-
-/// The main loop: instructions [begin, end] where `end` is the backward
-/// branch.
-struct Loop {
-  size_t begin = 0, end = 0;
-  unsigned compute = 0;
-};
-
-/// Everything measured on one kernel.
-struct KernelAnalysis {
-  const Kernel *kernel = nullptr;
-  /// True when HMMA/IMMA/... are the compute; false when FFMA is.
-  bool computeIsMma = false;
-  SmallVector<InstClass> classes;
-  /// Number of backward branches (candidate loops) in the kernel.
-  unsigned backwardBranches = 0;
-  std::optional<Loop> loop;
-
-  // Loop body numbers (valid when `loop` is set).
-  unsigned loopInstructions = 0, loopLoads = 0, loopCompute = 0,
-           loopBarriers = 0, loopAsyncSyncs = 0;
-  std::map<std::string, unsigned> loopComputeOpcodes;
-  /// Bytes per thread loaded from global memory by one loop iteration, from
-  /// the width of each load (`.128`: 16, `.64`: 8, ...); std::nullopt when a
-  /// load's width is unknown (UTMALDG copies a whole tile).
-  std::optional<uint64_t> loopLoadBytes = 0;
-  /// Compute instructions after the first global load in the loop body: the
-  /// compute that the load overlaps within its own iteration.
-  unsigned computeAfterFirstLoad = 0;
-  std::optional<size_t> firstLoad, firstCompute, lastCompute;
-  /// The compute that follows the first load (possibly in the next
-  /// iteration), and the BAR.SYNCs on the way.
-  std::optional<size_t> computeAfterLoad;
-  bool computeAfterLoadWraps = false;
-  unsigned barriersBetweenLoadAndCompute = 0;
-  std::optional<size_t> firstBarrierBetween;
-  std::optional<size_t> barrierAfterCompute;
-  /// The barrier is at the top of the loop (before the next tile's loads),
-  /// reached from the last compute through the back edge.
-  bool barrierAfterComputeWraps = false;
-
-  // Whole-kernel numbers.
-  unsigned totalCompute = 0, computeBeforeLoop = 0, computeAfterLoop = 0;
-  unsigned stlCount = 0, ldlCount = 0;
-};
 
 /// The result of one check.
 struct CheckResult {
@@ -258,22 +201,6 @@ static StringRef statusName(CheckResult::Status status) {
   llvm_unreachable("unknown status");
 }
 
-/// Formats an address the way cuobjdump does: `/*08b0*/`.
-static std::string formatAddress(uint64_t address) {
-  std::string result;
-  raw_string_ostream os(result);
-  os << "/*" << format_hex_no_prefix(address, 4) << "*/";
-  return result;
-}
-
-/// Formats an address for the JSON report: `0x08b0`.
-static std::string jsonAddress(uint64_t address) {
-  std::string result;
-  raw_string_ostream os(result);
-  os << format_hex(address, 6);
-  return result;
-}
-
 //===----------------------------------------------------------------------===//
 // Errors
 //===----------------------------------------------------------------------===//
@@ -301,207 +228,6 @@ static bool loadInput(StringRef path, std::optional<std::string> &cuobjdump,
 //===----------------------------------------------------------------------===//
 // Analysis
 //===----------------------------------------------------------------------===//
-
-static bool isGlobalLoad(const Instruction &inst) {
-  return inst.baseOpcode == "LDG" || inst.baseOpcode == "LDGSTS" ||
-         inst.baseOpcode == "UTMALDG";
-}
-
-/// Tensor-core instructions: mma.sync (HMMA, IMMA, DMMA, BMMA) and the
-/// sm_90 warpgroup wgmma forms (HGMMA, IGMMA, QGMMA, BGMMA).
-static bool isMma(const Instruction &inst) {
-  static constexpr StringLiteral mmaOpcodes[] = {
-      "HMMA", "IMMA", "DMMA", "BMMA", "HGMMA", "IGMMA", "QGMMA", "BGMMA"};
-  return is_contained(mmaOpcodes, StringRef(inst.baseOpcode));
-}
-
-static bool isFfma(const Instruction &inst) {
-  return StringRef(inst.baseOpcode).starts_with("FFMA");
-}
-
-static bool isBarrier(const Instruction &inst) {
-  return StringRef(inst.opcode).starts_with("BAR.SYNC");
-}
-
-/// cp.async commit/wait and friends: shown in the excerpt, not checked.
-static bool isAsyncSync(const Instruction &inst) {
-  return inst.baseOpcode == "DEPBAR" || inst.baseOpcode == "LDGDEPBAR" ||
-         inst.baseOpcode == "ARRIVES" || inst.baseOpcode == "SYNCS";
-}
-
-/// Bytes per thread one global load moves, from its width modifier;
-/// std::nullopt when unknown (UTMALDG).
-static std::optional<uint64_t> loadBytes(const Instruction &inst) {
-  if (inst.baseOpcode == "UTMALDG")
-    return std::nullopt;
-  SmallVector<StringRef> modifiers;
-  StringRef(inst.opcode).split(modifiers, '.');
-  for (StringRef modifier : modifiers) {
-    if (modifier == "128")
-      return 16;
-    if (modifier == "64")
-      return 8;
-    if (modifier == "U16" || modifier == "S16")
-      return 2;
-    if (modifier == "U8" || modifier == "S8")
-      return 1;
-  }
-  return 4;
-}
-
-static bool isSpill(const Instruction &inst) {
-  return inst.baseOpcode == "STL" || inst.baseOpcode == "LDL";
-}
-
-static bool isBackwardBranch(const Instruction &inst) {
-  return inst.branchTarget && *inst.branchTarget <= inst.address;
-}
-
-/// Counts `classes[i] == cls` for i in [begin, end).
-static unsigned countClass(ArrayRef<InstClass> classes, size_t begin,
-                           size_t end, InstClass cls) {
-  return llvm::count(classes.slice(begin, end - begin), cls);
-}
-
-static KernelAnalysis analyzeKernel(const Kernel &kernel) {
-  KernelAnalysis result;
-  result.kernel = &kernel;
-  const std::vector<Instruction> &insts = kernel.insts;
-  result.computeIsMma = llvm::any_of(insts, isMma);
-  auto isCompute = [&](const Instruction &inst) {
-    return result.computeIsMma ? isMma(inst) : isFfma(inst);
-  };
-
-  for (const Instruction &inst : insts) {
-    InstClass cls = InstClass::Other;
-    if (isGlobalLoad(inst))
-      cls = InstClass::GlobalLoad;
-    else if (isCompute(inst))
-      cls = InstClass::Compute;
-    else if (isBarrier(inst))
-      cls = InstClass::Barrier;
-    else if (isAsyncSync(inst))
-      cls = InstClass::AsyncSync;
-    else if (inst.baseOpcode == "STS")
-      cls = InstClass::SharedStore;
-    else if (isSpill(inst))
-      cls = InstClass::Spill;
-    else if (isBackwardBranch(inst))
-      cls = InstClass::BackwardBranch;
-    result.classes.push_back(cls);
-    if (inst.baseOpcode == "STL")
-      ++result.stlCount;
-    if (inst.baseOpcode == "LDL")
-      ++result.ldlCount;
-  }
-  ArrayRef<InstClass> classes = result.classes;
-  result.totalCompute =
-      countClass(classes, 0, classes.size(), InstClass::Compute);
-
-  // Candidate loops: every backward branch; keep the one enclosing the most
-  // compute, the larger one on ties (an outer loop over an inner one).
-  for (size_t i = 0, e = insts.size(); i < e; ++i) {
-    if (!isBackwardBranch(insts[i]))
-      continue;
-    ++result.backwardBranches;
-    uint64_t target = *insts[i].branchTarget;
-    size_t begin = llvm::partition_point(insts,
-                                         [&](const Instruction &inst) {
-                                           return inst.address < target;
-                                         }) -
-                   insts.begin();
-    Loop loop{begin, i, countClass(classes, begin, i + 1, InstClass::Compute)};
-    if (loop.compute == 0)
-      continue;
-    if (!result.loop || loop.compute > result.loop->compute ||
-        (loop.compute == result.loop->compute &&
-         loop.end - loop.begin > result.loop->end - result.loop->begin))
-      result.loop = loop;
-  }
-  if (!result.loop)
-    return result;
-
-  const Loop &loop = *result.loop;
-  result.loopInstructions = loop.end - loop.begin + 1;
-  for (size_t i = loop.begin; i <= loop.end; ++i) {
-    switch (classes[i]) {
-    case InstClass::GlobalLoad: {
-      ++result.loopLoads;
-      if (!result.firstLoad)
-        result.firstLoad = i;
-      std::optional<uint64_t> bytes = loadBytes(insts[i]);
-      if (result.loopLoadBytes && bytes)
-        *result.loopLoadBytes += *bytes;
-      else
-        result.loopLoadBytes = std::nullopt;
-      break;
-    }
-    case InstClass::Compute:
-      ++result.loopCompute;
-      if (result.firstLoad)
-        ++result.computeAfterFirstLoad;
-      ++result.loopComputeOpcodes[insts[i].opcode];
-      if (!result.firstCompute)
-        result.firstCompute = i;
-      result.lastCompute = i;
-      break;
-    case InstClass::Barrier:
-      ++result.loopBarriers;
-      break;
-    case InstClass::AsyncSync:
-      ++result.loopAsyncSyncs;
-      break;
-    default:
-      break;
-    }
-  }
-  result.computeBeforeLoop =
-      countClass(classes, 0, loop.begin, InstClass::Compute);
-  result.computeAfterLoop =
-      countClass(classes, loop.end + 1, classes.size(), InstClass::Compute);
-
-  // From the first load to the next compute, around the back edge if needed,
-  // counting the barriers on the way.
-  if (result.firstLoad) {
-    size_t length = result.loopInstructions;
-    size_t offset = *result.firstLoad - loop.begin;
-    for (size_t step = 1; step <= length; ++step) {
-      size_t i = loop.begin + (offset + step) % length;
-      if (classes[i] == InstClass::Compute) {
-        result.computeAfterLoad = i;
-        result.computeAfterLoadWraps = i < *result.firstLoad;
-        break;
-      }
-      if (classes[i] == InstClass::Barrier) {
-        if (!result.firstBarrierBetween)
-          result.firstBarrierBetween = i;
-        ++result.barriersBetweenLoadAndCompute;
-      }
-    }
-  }
-  if (result.lastCompute) {
-    for (size_t i = *result.lastCompute + 1; i < loop.end; ++i) {
-      if (classes[i] == InstClass::Barrier) {
-        result.barrierAfterCompute = i;
-        break;
-      }
-    }
-    // The multistage order synchronizes at the top of the iteration: the
-    // barrier before the next tile's loads follows this tile's compute
-    // across the back edge.
-    if (!result.barrierAfterCompute && result.firstLoad &&
-        *result.firstLoad < *result.firstCompute) {
-      for (size_t i = loop.begin; i < *result.firstLoad; ++i) {
-        if (classes[i] == InstClass::Barrier) {
-          result.barrierAfterCompute = i;
-          result.barrierAfterComputeWraps = true;
-          break;
-        }
-      }
-    }
-  }
-  return result;
-}
 
 /// `32 HMMA.16816.F32` or `480 FFMA + 32 FFMA.FTZ`.
 static std::string describeCompute(const KernelAnalysis &analysis) {
@@ -531,7 +257,7 @@ static std::optional<json::Value>
 jsonIndexAddress(const KernelAnalysis &analysis, std::optional<size_t> index) {
   if (!index)
     return std::nullopt;
-  return json::Value(jsonAddress(analysis.kernel->insts[*index].address));
+  return json::Value(formatJsonAddress(analysis.kernel->insts[*index].address));
 }
 
 static void addValue(CheckResult &check, StringRef key, json::Value value) {
@@ -568,8 +294,10 @@ static CheckResult checkMainLoop(const KernelAnalysis &analysis) {
                   describeCompute(analysis) + ", " +
                   Twine(analysis.loopBarriers) + " BAR.SYNC")
                      .str();
-  addValue(check, "start", jsonAddress(insts[analysis.loop->begin].address));
-  addValue(check, "branch", jsonAddress(insts[analysis.loop->end].address));
+  addValue(check, "start",
+           formatJsonAddress(insts[analysis.loop->begin].address));
+  addValue(check, "branch",
+           formatJsonAddress(insts[analysis.loop->end].address));
   addValue(check, "instructions", analysis.loopInstructions);
   addValue(check, "global_loads", analysis.loopLoads);
   addValue(check, "compute", analysis.loopCompute);
@@ -1001,21 +729,6 @@ static void printTable(raw_ostream &os, ArrayRef<CheckResult> checks) {
 // Driver
 //===----------------------------------------------------------------------===//
 
-/// Finds the baseline kernel matching `kernel`: same name and arch, then same
-/// name, then the only baseline kernel.
-static const KernelAnalysis *matchBaseline(const Kernel &kernel,
-                                           ArrayRef<KernelAnalysis> baselines) {
-  for (const KernelAnalysis &base : baselines)
-    if (base.kernel->name == kernel.name && base.kernel->arch == kernel.arch)
-      return &base;
-  for (const KernelAnalysis &base : baselines)
-    if (base.kernel->name == kernel.name)
-      return &base;
-  if (baselines.size() == 1)
-    return &baselines.front();
-  return nullptr;
-}
-
 static void writeKernelJson(json::OStream &j, const KernelAnalysis &analysis,
                             const BaselineComparison *cmp,
                             ArrayRef<CheckResult> checks, bool passed) {
@@ -1033,8 +746,10 @@ static void writeKernelJson(json::OStream &j, const KernelAnalysis &analysis,
     if (analysis.loop) {
       j.object([&] {
         const std::vector<Instruction> &insts = kernel.insts;
-        j.attribute("start", jsonAddress(insts[analysis.loop->begin].address));
-        j.attribute("branch", jsonAddress(insts[analysis.loop->end].address));
+        j.attribute("start",
+                    formatJsonAddress(insts[analysis.loop->begin].address));
+        j.attribute("branch",
+                    formatJsonAddress(insts[analysis.loop->end].address));
         j.attribute("branch_text", insts[analysis.loop->end].text());
         j.attribute("instructions", analysis.loopInstructions);
         j.attribute("global_loads", analysis.loopLoads);

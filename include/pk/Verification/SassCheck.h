@@ -14,6 +14,8 @@
 //   SassParser.cpp   SASS text (`cuobjdump -sass`) and resource usage
 //                    (`cuobjdump -res-usage`) into Kernels; finding and
 //                    running cuobjdump (loadKernels).
+//   SassAnalysis.cpp instruction classes, the main loop and the numbers the
+//                    checks read (analyzeKernel -> KernelAnalysis).
 //
 // The library depends on LLVM Support only.
 //
@@ -141,6 +143,164 @@ struct LoadOptions {
 llvm::Expected<std::vector<Kernel>>
 loadKernels(llvm::StringRef path, const LoadOptions &options,
             std::optional<std::string> &cuobjdump);
+
+//===----------------------------------------------------------------------===//
+// Analysis (SassAnalysis.cpp)
+//===----------------------------------------------------------------------===//
+
+/// What an instruction is, for the checks and the annotated excerpt.
+enum class InstClass {
+  /// Anything below.
+  Other,
+  /// LDG, LDGSTS (cp.async) and UTMALDG.
+  GlobalLoad,
+  /// Tensor-core MMA; FFMA in a kernel without MMA.
+  Compute,
+  /// BAR.SYNC.
+  Barrier,
+  /// cp.async commit/wait and mbarrier operations.
+  AsyncSync,
+  /// STS, where register-prefetched loads are consumed.
+  SharedStore,
+  /// STL and LDL.
+  Spill,
+  /// A BRA to an address at or before its own.
+  BackwardBranch
+};
+
+/// True for LDG*, LDGSTS* (cp.async) and UTMALDG; LDGDEPBAR is not a load.
+bool isGlobalLoad(const Instruction &inst);
+
+/// True for the tensor-core instructions: mma.sync (HMMA, IMMA, DMMA, BMMA)
+/// and the sm_90 warpgroup forms (HGMMA, IGMMA, QGMMA, BGMMA).
+bool isMma(const Instruction &inst);
+
+/// True for FFMA*: the compute of a kernel without tensor-core MMAs.
+bool isFfma(const Instruction &inst);
+
+/// True for BAR.SYNC*, including BAR.SYNC.DEFER_BLOCKING.
+bool isBarrier(const Instruction &inst);
+
+/// True for the cp.async commit and wait and the mbarrier operations
+/// (LDGDEPBAR, DEPBAR, ARRIVES, SYNCS); shown in the excerpt, not checked.
+bool isAsyncSync(const Instruction &inst);
+
+/// True for the local-memory accesses STL and LDL (register spills).
+bool isSpill(const Instruction &inst);
+
+/// True for a BRA whose target is at or before its own address.
+bool isBackwardBranch(const Instruction &inst);
+
+/// Bytes per thread one global load moves, from its width modifier (`.128`:
+/// 16, `.64`: 8, `.U16`/`.S16`: 2, `.U8`/`.S8`: 1, else 4); std::nullopt
+/// for UTMALDG, which copies a whole tile.
+std::optional<uint64_t> globalLoadBytes(const Instruction &inst);
+
+/// The class of `inst`. `computeIsMma` says whether the kernel's compute is
+/// tensor-core MMA (true) or FFMA (false).
+InstClass classifyInstruction(const Instruction &inst, bool computeIsMma);
+
+/// A loop: instructions [begin, end] of a kernel, where `end` is the
+/// backward branch.
+struct Loop {
+  /// Index of the branch target, the first instruction of the loop.
+  size_t begin = 0;
+  /// Index of the backward branch.
+  size_t end = 0;
+  /// Compute instructions in [begin, end].
+  unsigned compute = 0;
+};
+
+/// Everything measured on one kernel. Instruction positions are indices into
+/// `kernel->insts`.
+struct KernelAnalysis {
+  /// The kernel analyzed; it must outlive the analysis.
+  const Kernel *kernel = nullptr;
+  /// True when HMMA/IMMA/... are the compute; false when FFMA is.
+  bool computeIsMma = false;
+  /// The class of each instruction.
+  llvm::SmallVector<InstClass> classes;
+  /// Number of backward branches (candidate loops) in the kernel.
+  unsigned backwardBranches = 0;
+  /// The main loop: the backward branch enclosing the most compute (the
+  /// larger loop on a tie); std::nullopt when no loop holds compute.
+  std::optional<Loop> loop;
+
+  // Loop body numbers (valid when `loop` is set).
+
+  /// Instructions in the loop, the backward branch included.
+  unsigned loopInstructions = 0;
+  /// Global loads in the loop.
+  unsigned loopLoads = 0;
+  /// Compute instructions in the loop.
+  unsigned loopCompute = 0;
+  /// BAR.SYNCs in the loop.
+  unsigned loopBarriers = 0;
+  /// cp.async commits/waits and mbarrier operations in the loop.
+  unsigned loopAsyncSyncs = 0;
+  /// Compute instructions in the loop per full opcode, in opcode order.
+  std::map<std::string, unsigned> loopComputeOpcodes;
+  /// Bytes per thread loaded from global memory by one loop iteration, from
+  /// the width of each load (`.128`: 16, `.64`: 8, ...); std::nullopt when a
+  /// load's width is unknown (UTMALDG copies a whole tile).
+  std::optional<uint64_t> loopLoadBytes = 0;
+  /// Compute instructions after the first global load in the loop body: the
+  /// compute that the load overlaps within its own iteration.
+  unsigned computeAfterFirstLoad = 0;
+  /// The loop's first global load.
+  std::optional<size_t> firstLoad;
+  /// The loop's first compute instruction.
+  std::optional<size_t> firstCompute;
+  /// The loop's last compute instruction.
+  std::optional<size_t> lastCompute;
+  /// The compute that follows the first load, possibly in the next iteration.
+  std::optional<size_t> computeAfterLoad;
+  /// True when `computeAfterLoad` is reached through the back edge.
+  bool computeAfterLoadWraps = false;
+  /// BAR.SYNCs from the first load to `computeAfterLoad`.
+  unsigned barriersBetweenLoadAndCompute = 0;
+  /// The first of those BAR.SYNCs.
+  std::optional<size_t> firstBarrierBetween;
+  /// The first BAR.SYNC after the last compute, before the backward branch
+  /// or, see `barrierAfterComputeWraps`, at the top of the loop.
+  std::optional<size_t> barrierAfterCompute;
+  /// The barrier is at the top of the loop (before the next tile's loads),
+  /// reached from the last compute through the back edge.
+  bool barrierAfterComputeWraps = false;
+
+  // Whole-kernel numbers.
+
+  /// Compute instructions in the kernel.
+  unsigned totalCompute = 0;
+  /// Compute instructions before the main loop.
+  unsigned computeBeforeLoop = 0;
+  /// Compute instructions after the main loop.
+  unsigned computeAfterLoop = 0;
+  /// STL instructions in the kernel.
+  unsigned stlCount = 0;
+  /// LDL instructions in the kernel.
+  unsigned ldlCount = 0;
+};
+
+/// Classifies the instructions of `kernel`, finds its main loop and measures
+/// it. The result points to `kernel`, which must outlive it.
+KernelAnalysis analyzeKernel(const Kernel &kernel);
+
+/// Finds the baseline kernel matching `kernel`: the same name and arch, then
+/// the same name, then the only baseline kernel; nullptr when none matches.
+const KernelAnalysis *matchBaseline(const Kernel &kernel,
+                                    llvm::ArrayRef<KernelAnalysis> baselines);
+
+/// Formats an address the way cuobjdump does: `/*08b0*/`.
+std::string formatAddress(uint64_t address);
+
+/// Formats an address for the JSON report: `0x08b0`.
+std::string formatJsonAddress(uint64_t address);
+
+/// The JSON address (`"0x08b0"`) of instruction `index` of the analyzed
+/// kernel; null when `index` is std::nullopt.
+llvm::json::Value jsonAddressOf(const KernelAnalysis &analysis,
+                                std::optional<size_t> index);
 
 } // namespace sass
 } // namespace pk
