@@ -20,8 +20,9 @@
 //   no_spills                            no STL/LDL; LOCAL:0 and STACK:0
 //
 // Exit status: 0 all checks pass, 1 a check fails, 2 usage or tool errors.
-// Parsing, cuobjdump and the analysis (instruction classes, main loop) are in
-// the PKVerification library (include/pk/Verification/SassCheck.h).
+// Parsing, cuobjdump, the analysis (instruction classes, main loop) and the
+// checks are in the PKVerification library
+// (include/pk/Verification/SassCheck.h).
 // Tests: test/pk-sass-check/.
 //
 //===----------------------------------------------------------------------===//
@@ -164,44 +165,6 @@ Exit status: 0 every check passes, 1 a check fails, 2 usage or tool error.
 )";
 
 //===----------------------------------------------------------------------===//
-// Check results
-//===----------------------------------------------------------------------===//
-
-namespace {
-
-/// The result of one check.
-struct CheckResult {
-  enum Status { Pass, Fail, Skip };
-  std::string name;
-  Status status = Skip;
-  std::string detail;
-  /// The numbers behind the check, for the JSON report.
-  SmallVector<std::pair<std::string, json::Value>> values;
-};
-
-/// The --baseline comparison numbers.
-struct BaselineComparison {
-  const Kernel *kernel = nullptr;
-  bool hasLoop = false;
-  unsigned loopCompute = 0, outsideCompute = 0;
-  unsigned computePerTile = 0, pipelinedUnroll = 1, baselineUnroll = 1;
-};
-
-} // namespace
-
-static StringRef statusName(CheckResult::Status status) {
-  switch (status) {
-  case CheckResult::Pass:
-    return "PASS";
-  case CheckResult::Fail:
-    return "FAIL";
-  case CheckResult::Skip:
-    return "SKIP";
-  }
-  llvm_unreachable("unknown status");
-}
-
-//===----------------------------------------------------------------------===//
 // Errors
 //===----------------------------------------------------------------------===//
 
@@ -226,364 +189,13 @@ static bool loadInput(StringRef path, std::optional<std::string> &cuobjdump,
 }
 
 //===----------------------------------------------------------------------===//
-// Analysis
+// JSON helpers
 //===----------------------------------------------------------------------===//
-
-/// `32 HMMA.16816.F32` or `480 FFMA + 32 FFMA.FTZ`.
-static std::string describeCompute(const KernelAnalysis &analysis) {
-  if (analysis.loopComputeOpcodes.empty())
-    return "0 compute";
-  SmallVector<std::string> parts;
-  for (const auto &[opcode, count] : analysis.loopComputeOpcodes)
-    parts.push_back(std::to_string(count) + " " + opcode);
-  return join(parts, " + ");
-}
 
 static std::string computeKind(const KernelAnalysis &analysis) {
   if (!analysis.totalCompute)
     return "none";
   return analysis.computeIsMma ? "mma" : "ffma";
-}
-
-//===----------------------------------------------------------------------===//
-// Checks
-//===----------------------------------------------------------------------===//
-
-static std::string addressOf(const KernelAnalysis &analysis, size_t index) {
-  return formatAddress(analysis.kernel->insts[index].address);
-}
-
-static std::optional<json::Value>
-jsonIndexAddress(const KernelAnalysis &analysis, std::optional<size_t> index) {
-  if (!index)
-    return std::nullopt;
-  return json::Value(formatJsonAddress(analysis.kernel->insts[*index].address));
-}
-
-static void addValue(CheckResult &check, StringRef key, json::Value value) {
-  check.values.emplace_back(key.str(), std::move(value));
-}
-
-static void addAddress(CheckResult &check, StringRef key,
-                       const KernelAnalysis &analysis,
-                       std::optional<size_t> index) {
-  std::optional<json::Value> value = jsonIndexAddress(analysis, index);
-  addValue(check, key, value ? std::move(*value) : json::Value(nullptr));
-}
-
-/// Fails `check` because the kernel has no main loop.
-static void failNoLoop(CheckResult &check, const KernelAnalysis &analysis) {
-  check.status = CheckResult::Fail;
-  check.detail = analysis.totalCompute
-                     ? "no backward branch encloses a compute instruction"
-                     : "the kernel has no compute instruction";
-}
-
-static CheckResult checkMainLoop(const KernelAnalysis &analysis) {
-  CheckResult check{"main_loop"};
-  addValue(check, "backward_branches", analysis.backwardBranches);
-  if (!analysis.loop) {
-    failNoLoop(check, analysis);
-    return check;
-  }
-  const std::vector<Instruction> &insts = analysis.kernel->insts;
-  check.status = CheckResult::Pass;
-  check.detail = (addressOf(analysis, analysis.loop->begin) + ".." +
-                  addressOf(analysis, analysis.loop->end) + ": " +
-                  Twine(analysis.loopLoads) + " global loads, " +
-                  describeCompute(analysis) + ", " +
-                  Twine(analysis.loopBarriers) + " BAR.SYNC")
-                     .str();
-  addValue(check, "start",
-           formatJsonAddress(insts[analysis.loop->begin].address));
-  addValue(check, "branch",
-           formatJsonAddress(insts[analysis.loop->end].address));
-  addValue(check, "instructions", analysis.loopInstructions);
-  addValue(check, "global_loads", analysis.loopLoads);
-  addValue(check, "compute", analysis.loopCompute);
-  addValue(check, "barriers", analysis.loopBarriers);
-  return check;
-}
-
-static CheckResult checkLoadsBeforeCompute(const KernelAnalysis &analysis) {
-  CheckResult check{"loads_before_compute"};
-  addAddress(check, "first_global_load", analysis, analysis.firstLoad);
-  addAddress(check, "first_compute", analysis, analysis.firstCompute);
-  addValue(check, "compute_after_first_load", analysis.computeAfterFirstLoad);
-  addValue(check, "loop_compute", analysis.loopCompute);
-  if (!analysis.loop) {
-    failNoLoop(check, analysis);
-    return check;
-  }
-  if (!analysis.firstLoad) {
-    check.status = CheckResult::Fail;
-    check.detail = "no global load (LDGSTS/LDG) in the loop body";
-    return check;
-  }
-  bool before = *analysis.firstLoad < *analysis.firstCompute;
-  // FFMA kernels: enough of the tile's compute after the first load.
-  bool overlapped = !before && !analysis.computeIsMma &&
-                    analysis.loopCompute > 0 &&
-                    double(analysis.computeAfterFirstLoad) >=
-                        ffmaOverlap * double(analysis.loopCompute);
-  check.status = before || overlapped ? CheckResult::Pass : CheckResult::Fail;
-  check.detail = "first global load " +
-                 addressOf(analysis, *analysis.firstLoad) +
-                 (before ? " precedes" : " follows") + " first compute " +
-                 addressOf(analysis, *analysis.firstCompute);
-  if (!before)
-    check.detail +=
-        (" (" + Twine(analysis.computeAfterFirstLoad) + " of " +
-         Twine(analysis.loopCompute) + " compute follow it in the iteration" +
-         (overlapped
-              ? ", at least --ffma-overlap=" +
-                    formatv("{0}", double(ffmaOverlap)).str() + " of the FFMAs"
-              : std::string()) +
-         ")")
-            .str();
-  return check;
-}
-
-static CheckResult checkNoBarrierBetween(const KernelAnalysis &analysis) {
-  CheckResult check{"no_barrier_between_loads_and_compute"};
-  addValue(check, "barriers", analysis.barriersBetweenLoadAndCompute);
-  addAddress(check, "first_global_load", analysis, analysis.firstLoad);
-  addAddress(check, "next_compute", analysis, analysis.computeAfterLoad);
-  addAddress(check, "first_barrier", analysis, analysis.firstBarrierBetween);
-  addValue(check, "wraps_around", analysis.computeAfterLoadWraps);
-  if (!analysis.loop) {
-    failNoLoop(check, analysis);
-    return check;
-  }
-  if (!analysis.firstLoad) {
-    check.status = CheckResult::Fail;
-    check.detail = "no global load (LDGSTS/LDG) in the loop body";
-    return check;
-  }
-  unsigned count = analysis.barriersBetweenLoadAndCompute;
-  check.status = count == 0 ? CheckResult::Pass : CheckResult::Fail;
-  check.detail = (Twine(count) + " BAR.SYNC between " +
-                  addressOf(analysis, *analysis.firstLoad) + " and " +
-                  addressOf(analysis, *analysis.computeAfterLoad) +
-                  (analysis.computeAfterLoadWraps ? " (next iteration)" : ""))
-                     .str();
-  if (count)
-    check.detail += ", first at " +
-                    addressOf(analysis, *analysis.firstBarrierBetween) +
-                    ": the compute waits behind the barrier (no overlap)";
-  return check;
-}
-
-static CheckResult checkBarrierAfterCompute(const KernelAnalysis &analysis) {
-  CheckResult check{"barrier_after_compute"};
-  addAddress(check, "last_compute", analysis, analysis.lastCompute);
-  addAddress(check, "barrier", analysis, analysis.barrierAfterCompute);
-  if (!analysis.loop) {
-    failNoLoop(check, analysis);
-    return check;
-  }
-  if (analysis.barrierAfterCompute) {
-    check.status = CheckResult::Pass;
-    check.detail =
-        "BAR.SYNC " + addressOf(analysis, *analysis.barrierAfterCompute) +
-        " after last compute " + addressOf(analysis, *analysis.lastCompute);
-    if (analysis.barrierAfterComputeWraps)
-      check.detail += " (at the top of the next iteration, before its loads: "
-                      "the multistage order)";
-  } else {
-    check.status = CheckResult::Fail;
-    check.detail = "no BAR.SYNC between last compute " +
-                   addressOf(analysis, *analysis.lastCompute) +
-                   " and the backward branch " +
-                   addressOf(analysis, analysis.loop->end);
-  }
-  return check;
-}
-
-/// The largest unroll factor taken as ptxas unrolling rather than a compute
-/// mismatch.
-static constexpr unsigned maxUnroll = 8;
-
-/// Compares the loop bodies; fills `cmp` with the per-tile count and unroll
-/// factors used by compute_total.
-///
-/// Equal counts pass. Otherwise the per-tile count is taken to be the greatest
-/// common divisor of the two counts, and the loops to be unrolled by
-/// count / tile; this passes when both factors are at most `maxUnroll` and
-/// the bytes of global memory loaded per iteration have the same ratio (a
-/// loop unrolled by k loads k tiles), so lost or duplicated compute fails.
-static CheckResult checkComputePerIteration(const KernelAnalysis &analysis,
-                                            const KernelAnalysis *baseline,
-                                            BaselineComparison &cmp) {
-  CheckResult check{"compute_per_iteration"};
-  if (!baseline) {
-    check.detail = "needs --baseline";
-    return check;
-  }
-  cmp.kernel = baseline->kernel;
-  cmp.hasLoop = baseline->loop.has_value();
-  cmp.loopCompute = baseline->loopCompute;
-  cmp.outsideCompute = baseline->computeBeforeLoop + baseline->computeAfterLoop;
-  auto optionalNumber = [](std::optional<uint64_t> value) {
-    return value ? json::Value(*value) : json::Value(nullptr);
-  };
-  addValue(check, "loop_compute", analysis.loopCompute);
-  addValue(check, "baseline_loop_compute", baseline->loopCompute);
-  addValue(check, "loop_load_bytes", optionalNumber(analysis.loopLoadBytes));
-  addValue(check, "baseline_loop_load_bytes",
-           optionalNumber(baseline->loopLoadBytes));
-  auto finish = [&]() {
-    addValue(check, "compute_per_tile", cmp.computePerTile);
-    addValue(check, "pipelined_unroll", cmp.pipelinedUnroll);
-    addValue(check, "baseline_unroll", cmp.baselineUnroll);
-    return check;
-  };
-  if (!analysis.loop) {
-    failNoLoop(check, analysis);
-    return finish();
-  }
-  if (!baseline->loop) {
-    check.status = CheckResult::Fail;
-    check.detail = "the baseline has no main loop";
-    return finish();
-  }
-  unsigned pipelined = analysis.loopCompute, base = baseline->loopCompute;
-  if (pipelined == base) {
-    cmp.computePerTile = pipelined;
-    check.status = CheckResult::Pass;
-    check.detail = (Twine(pipelined) + " == baseline " + Twine(base)).str();
-    return finish();
-  }
-  unsigned tile = std::gcd(pipelined, base);
-  unsigned pipelinedUnroll = pipelined / tile, baseUnroll = base / tile;
-  std::string numbers =
-      (Twine(pipelined) + " != baseline " + Twine(base)).str();
-  if (std::max(pipelinedUnroll, baseUnroll) > maxUnroll) {
-    check.status = CheckResult::Fail;
-    check.detail = numbers + " (not related by an unroll factor <= " +
-                   std::to_string(maxUnroll) +
-                   ": compute was lost or duplicated)";
-    return finish();
-  }
-  std::optional<uint64_t> pipelinedBytes = analysis.loopLoadBytes,
-                          baseBytes = baseline->loopLoadBytes;
-  if (pipelinedBytes && baseBytes &&
-      *pipelinedBytes * baseUnroll != *baseBytes * pipelinedUnroll) {
-    check.status = CheckResult::Fail;
-    check.detail = numbers + " (ratio " + std::to_string(pipelinedUnroll) +
-                   ":" + std::to_string(baseUnroll) + ", but the loops load " +
-                   std::to_string(*pipelinedBytes) + " and " +
-                   std::to_string(*baseBytes) +
-                   " bytes per thread: not an unroll; compute was lost or "
-                   "duplicated)";
-    return finish();
-  }
-  cmp.computePerTile = tile;
-  cmp.pipelinedUnroll = pipelinedUnroll;
-  cmp.baselineUnroll = baseUnroll;
-  SmallVector<std::string> unrolled;
-  if (pipelinedUnroll > 1)
-    unrolled.push_back("the pipelined loop by " +
-                       std::to_string(pipelinedUnroll));
-  if (baseUnroll > 1)
-    unrolled.push_back("the baseline's loop by " + std::to_string(baseUnroll));
-  check.status = CheckResult::Pass;
-  check.detail = numbers + ": ptxas unrolled " + join(unrolled, " and ") +
-                 "; " + std::to_string(tile) + " per tile in both";
-  if (pipelinedBytes && baseBytes)
-    check.detail += " (loads " + std::to_string(*pipelinedBytes) + " and " +
-                    std::to_string(*baseBytes) + " bytes per thread agree)";
-  return finish();
-}
-
-/// Compute outside the pipelined loop minus compute outside the baseline's
-/// must be one tile: the peeled epilogue. A loop unrolled by k may leave up
-/// to k-1 remainder tiles outside it, which widens the accepted range to
-/// [1 - baseline remainder, pipelined_unroll] tiles.
-static CheckResult checkComputeTotal(const KernelAnalysis &analysis,
-                                     const KernelAnalysis *baseline,
-                                     const BaselineComparison &cmp,
-                                     const CheckResult &perIteration) {
-  CheckResult check{"compute_total"};
-  if (!baseline) {
-    check.detail = "needs --baseline";
-    return check;
-  }
-  unsigned outside = analysis.computeBeforeLoop + analysis.computeAfterLoop;
-  addValue(check, "outside_loop_compute", outside);
-  addValue(check, "before_loop_compute", analysis.computeBeforeLoop);
-  addValue(check, "after_loop_compute", analysis.computeAfterLoop);
-  addValue(check, "baseline_outside_loop_compute", cmp.outsideCompute);
-  addValue(check, "compute_per_tile", cmp.computePerTile);
-  if (!analysis.loop) {
-    failNoLoop(check, analysis);
-    return check;
-  }
-  if (perIteration.status != CheckResult::Pass || cmp.computePerTile == 0) {
-    check.status = CheckResult::Fail;
-    check.detail = "no per-tile count: compute_per_iteration failed";
-    return check;
-  }
-  int64_t tile = cmp.computePerTile;
-  int64_t peeled = int64_t(outside) - int64_t(cmp.outsideCompute);
-  // The baseline's remainder tiles sit in its outside compute, so there are
-  // at most min(baseline_unroll - 1, outside / tile) of them.
-  int64_t baselineRemainder =
-      std::min<int64_t>(cmp.baselineUnroll - 1, cmp.outsideCompute / tile);
-  int64_t epilogueTiles = std::max<int64_t>(int64_t(stagesOpt) - 1, 1);
-  int64_t minTiles = epilogueTiles - baselineRemainder;
-  int64_t maxTiles = epilogueTiles - 1 + cmp.pipelinedUnroll;
-  addValue(check, "peeled_compute", peeled);
-  bool wholeTiles = peeled % tile == 0;
-  int64_t tiles = peeled / tile;
-  if (wholeTiles)
-    addValue(check, "peeled_tiles", tiles);
-  bool ok = wholeTiles && minTiles <= tiles && tiles <= maxTiles;
-  check.status = ok ? CheckResult::Pass : CheckResult::Fail;
-  check.detail = (Twine(outside) + " outside the loop - baseline " +
-                  Twine(cmp.outsideCompute) + " = " + Twine(peeled))
-                     .str();
-  if (wholeTiles)
-    check.detail += " = " + std::to_string(tiles) + " x " +
-                    std::to_string(tile) + " per tile";
-  else
-    check.detail += ", not a multiple of " + std::to_string(tile) + " per tile";
-  if (minTiles == maxTiles)
-    check.detail += ok ? " (the peeled epilogue)"
-                       : "; expected exactly " + std::to_string(minTiles) +
-                             " tile(s) (the peeled epilogue of --stages=" +
-                             std::to_string(unsigned(stagesOpt)) + ")";
-  else
-    check.detail += "; expected " + std::to_string(minTiles) + ".." +
-                    std::to_string(maxTiles) +
-                    " tiles (the epilogue, give or take the remainder of "
-                    "ptxas' unrolling)";
-  return check;
-}
-
-static CheckResult checkNoSpills(const KernelAnalysis &analysis) {
-  CheckResult check{"no_spills"};
-  const std::optional<Resources> &res = analysis.kernel->resources;
-  addValue(check, "STL", analysis.stlCount);
-  addValue(check, "LDL", analysis.ldlCount);
-  addValue(check, "LOCAL",
-           res ? json::Value(res->local) : json::Value(nullptr));
-  addValue(check, "STACK",
-           res ? json::Value(res->stack) : json::Value(nullptr));
-  bool ok = analysis.stlCount == 0 && analysis.ldlCount == 0;
-  check.detail =
-      (Twine(analysis.stlCount) + " STL, " + Twine(analysis.ldlCount) + " LDL")
-          .str();
-  if (res) {
-    ok = ok && res->local == 0 && res->stack == 0;
-    check.detail +=
-        (", LOCAL:" + Twine(res->local) + " STACK:" + Twine(res->stack)).str();
-  } else {
-    check.detail += sassInput ? " (SASS input: no -res-usage)"
-                              : " (no -res-usage entry for the kernel)";
-  }
-  check.status = ok ? CheckResult::Pass : CheckResult::Fail;
-  return check;
 }
 
 //===----------------------------------------------------------------------===//
@@ -760,20 +372,16 @@ static void writeKernelJson(json::OStream &j, const KernelAnalysis &analysis,
         });
         j.attribute("barriers", analysis.loopBarriers);
         j.attribute("async_syncs", analysis.loopAsyncSyncs);
-        j.attribute(
-            "first_global_load",
-            jsonIndexAddress(analysis, analysis.firstLoad).value_or(nullptr));
+        j.attribute("first_global_load",
+                    jsonAddressOf(analysis, analysis.firstLoad));
         j.attribute("first_compute",
-                    jsonIndexAddress(analysis, analysis.firstCompute)
-                        .value_or(nullptr));
-        j.attribute(
-            "last_compute",
-            jsonIndexAddress(analysis, analysis.lastCompute).value_or(nullptr));
+                    jsonAddressOf(analysis, analysis.firstCompute));
+        j.attribute("last_compute",
+                    jsonAddressOf(analysis, analysis.lastCompute));
         j.attribute("barriers_between_load_and_compute",
                     analysis.barriersBetweenLoadAndCompute);
         j.attribute("barrier_after_compute",
-                    jsonIndexAddress(analysis, analysis.barrierAfterCompute)
-                        .value_or(nullptr));
+                    jsonAddressOf(analysis, analysis.barrierAfterCompute));
       });
     } else {
       j.value(nullptr);
@@ -887,7 +495,6 @@ int main(int argc, char **argv) {
     jsonStream->arrayBegin();
   }
   for (const Kernel &kernel : kernels) {
-    KernelAnalysis analysis = analyzeKernel(kernel);
     const KernelAnalysis *baseline = nullptr;
     if (!baselinePath.empty()) {
       baseline = matchBaseline(kernel, baselines);
@@ -895,21 +502,13 @@ int main(int argc, char **argv) {
         return toolError("no kernel '" + kernel.name + "' in the baseline '" +
                          baselinePath + "'");
     }
-    BaselineComparison cmp;
-    SmallVector<CheckResult> checks;
-    checks.push_back(checkMainLoop(analysis));
-    checks.push_back(checkLoadsBeforeCompute(analysis));
-    checks.push_back(checkNoBarrierBetween(analysis));
-    checks.push_back(checkBarrierAfterCompute(analysis));
-    checks.push_back(checkComputePerIteration(analysis, baseline, cmp));
-    checks.push_back(checkComputeTotal(analysis, baseline, cmp, checks.back()));
-    checks.push_back(checkNoSpills(analysis));
-    unsigned failed = llvm::count_if(checks, [](const CheckResult &check) {
-      return check.status == CheckResult::Fail;
-    });
-    unsigned passed = llvm::count_if(checks, [](const CheckResult &check) {
-      return check.status == CheckResult::Pass;
-    });
+    KernelReport report =
+        checkKernel(kernel, baseline, CheckOptions{ffmaOverlap, stagesOpt});
+    const KernelAnalysis &analysis = report.analysis;
+    const BaselineComparison &cmp = report.comparison;
+    ArrayRef<CheckResult> checks = report.checks;
+    unsigned failed = report.count(CheckResult::Fail);
+    unsigned passed = report.count(CheckResult::Pass);
     allPassed &= failed == 0;
 
     text << "kernel " << kernel.name;

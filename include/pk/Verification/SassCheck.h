@@ -16,6 +16,8 @@
 //                    running cuobjdump (loadKernels).
 //   SassAnalysis.cpp instruction classes, the main loop and the numbers the
 //                    checks read (analyzeKernel -> KernelAnalysis).
+//   SassChecks.cpp   one function per check, each returning a CheckResult;
+//                    checkKernel runs them all.
 //
 // The library depends on LLVM Support only.
 //
@@ -301,6 +303,137 @@ std::string formatJsonAddress(uint64_t address);
 /// kernel; null when `index` is std::nullopt.
 llvm::json::Value jsonAddressOf(const KernelAnalysis &analysis,
                                 std::optional<size_t> index);
+
+//===----------------------------------------------------------------------===//
+// Checks (SassChecks.cpp)
+//===----------------------------------------------------------------------===//
+
+/// The result of one check.
+struct CheckResult {
+  /// The outcome of a check.
+  enum Status {
+    /// The check passed.
+    Pass,
+    /// The check failed: the kernel fails.
+    Fail,
+    /// The check did not run (it needs --baseline); does not fail the kernel.
+    Skip
+  };
+  /// The check's name, e.g. `loads_before_compute`.
+  std::string name;
+  /// The outcome.
+  Status status = Skip;
+  /// One line explaining the outcome with the numbers behind it.
+  std::string detail;
+  /// The numbers behind the check, for the JSON report, in output order.
+  llvm::SmallVector<std::pair<std::string, llvm::json::Value>> values;
+};
+
+/// `PASS`, `FAIL` or `SKIP`.
+llvm::StringRef statusName(CheckResult::Status status);
+
+/// Tunables of the checks (pk-sass-check's --ffma-overlap and --stages).
+struct CheckOptions {
+  /// FP32 (FFMA) kernels: loads_before_compute passes when at least this
+  /// fraction of the loop's FFMAs follow the first global load.
+  double ffmaOverlap = 0.5;
+  /// Pipeline stages of the pipelined kernel: its epilogue computes
+  /// stages - 1 tiles outside the loop (compute_total).
+  unsigned stages = 2;
+};
+
+/// The numbers of the --baseline comparison, filled by
+/// checkComputePerIteration and read by checkComputeTotal and the reports.
+struct BaselineComparison {
+  /// The baseline kernel; nullptr without a baseline.
+  const Kernel *kernel = nullptr;
+  /// True when the baseline has a main loop.
+  bool hasLoop = false;
+  /// Compute in the baseline's main loop.
+  unsigned loopCompute = 0;
+  /// Compute outside the baseline's main loop.
+  unsigned outsideCompute = 0;
+  /// Compute instructions of one tile; 0 when unknown.
+  unsigned computePerTile = 0;
+  /// Tiles per iteration of the pipelined loop (ptxas' unroll factor).
+  unsigned pipelinedUnroll = 1;
+  /// Tiles per iteration of the baseline's loop (ptxas' unroll factor).
+  unsigned baselineUnroll = 1;
+};
+
+/// The largest unroll factor taken as ptxas unrolling rather than a compute
+/// mismatch by checkComputePerIteration.
+constexpr unsigned maxUnroll = 8;
+
+/// main_loop: passes when a backward branch encloses compute.
+CheckResult checkMainLoop(const KernelAnalysis &analysis);
+
+/// loads_before_compute: passes when the loop's first global load precedes
+/// its first compute; in an FFMA kernel, also when at least
+/// `options.ffmaOverlap` of the loop's FFMAs follow the first load.
+CheckResult checkLoadsBeforeCompute(const KernelAnalysis &analysis,
+                                    const CheckOptions &options = {});
+
+/// no_barrier_between_loads_and_compute: passes when no BAR.SYNC lies between
+/// the loop's first global load and the next compute (around the back edge
+/// when the load follows every compute).
+CheckResult checkNoBarrierBetween(const KernelAnalysis &analysis);
+
+/// barrier_after_compute: passes when a BAR.SYNC follows the last compute
+/// before the backward branch, or sits at the top of the loop before its
+/// first load (the multistage order).
+CheckResult checkBarrierAfterCompute(const KernelAnalysis &analysis);
+
+/// compute_per_iteration: compares the compute of the main loops of the
+/// pipelined kernel and of `baseline` (SKIP when `baseline` is nullptr), and
+/// fills `cmp` for checkComputeTotal.
+///
+/// Equal counts pass. Otherwise the per-tile count is taken to be the greatest
+/// common divisor of the two counts, and the loops to be unrolled by
+/// count / tile; this passes when both factors are at most `maxUnroll` and
+/// the bytes of global memory loaded per iteration have the same ratio (a
+/// loop unrolled by k loads k tiles), so lost or duplicated compute fails.
+CheckResult checkComputePerIteration(const KernelAnalysis &analysis,
+                                     const KernelAnalysis *baseline,
+                                     BaselineComparison &cmp);
+
+/// compute_total: the compute outside the pipelined loop minus the compute
+/// outside the baseline's must be the peeled epilogue, `options.stages` - 1
+/// tiles (SKIP when `baseline` is nullptr). A loop unrolled by k may leave up
+/// to k-1 remainder tiles outside it, which widens the accepted range.
+/// `cmp` and `perIteration` come from checkComputePerIteration.
+CheckResult checkComputeTotal(const KernelAnalysis &analysis,
+                              const KernelAnalysis *baseline,
+                              const BaselineComparison &cmp,
+                              const CheckResult &perIteration,
+                              const CheckOptions &options = {});
+
+/// no_spills: passes when the kernel has no STL/LDL and, when its resource
+/// usage was read, LOCAL:0 and STACK:0.
+CheckResult checkNoSpills(const KernelAnalysis &analysis);
+
+/// Every check of one kernel, in report order.
+struct KernelReport {
+  /// The analysis of the checked kernel.
+  KernelAnalysis analysis;
+  /// The analysis of the matching baseline kernel; nullptr without one.
+  const KernelAnalysis *baseline = nullptr;
+  /// The baseline comparison (meaningful when `baseline` is set).
+  BaselineComparison comparison;
+  /// main_loop, loads_before_compute, no_barrier_between_loads_and_compute,
+  /// barrier_after_compute, compute_per_iteration, compute_total, no_spills.
+  llvm::SmallVector<CheckResult> checks;
+
+  /// The number of checks with status `status`.
+  unsigned count(CheckResult::Status status) const;
+  /// True when no check failed.
+  bool passed() const { return count(CheckResult::Fail) == 0; }
+};
+
+/// Analyzes `kernel` and runs every check on it, against `baseline` when it
+/// is not nullptr. `kernel` and `baseline` must outlive the report.
+KernelReport checkKernel(const Kernel &kernel, const KernelAnalysis *baseline,
+                         const CheckOptions &options = {});
 
 } // namespace sass
 } // namespace pk
