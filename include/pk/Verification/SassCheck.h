@@ -18,6 +18,15 @@
 //                    checks read (analyzeKernel -> KernelAnalysis).
 //   SassChecks.cpp   one function per check, each returning a CheckResult;
 //                    checkKernel runs them all.
+//   SassReport.cpp   the annotated loop excerpt, the PASS/FAIL table and the
+//                    JSON report.
+//
+// Typical use:
+//
+//   std::vector<Kernel> kernels = parseSass(text);
+//   KernelReport report = checkKernel(kernels.front(), /*baseline=*/nullptr);
+//   if (!report.passed())
+//     printKernelReport(llvm::errs(), report);
 //
 // The library depends on LLVM Support only.
 //
@@ -434,6 +443,51 @@ struct KernelReport {
 /// is not nullptr. `kernel` and `baseline` must outlive the report.
 KernelReport checkKernel(const Kernel &kernel, const KernelAnalysis *baseline,
                          const CheckOptions &options = {});
+
+//===----------------------------------------------------------------------===//
+// Reports (SassReport.cpp)
+//===----------------------------------------------------------------------===//
+
+/// Prints the main loop (which must exist): global loads, compute, barriers,
+/// cp.async syncs, shared stores and spills with their addresses and
+/// annotations; other instructions are elided as `... N other instructions`
+/// and runs of one compute opcode collapsed, unless `fullSass` asks for every
+/// instruction.
+void printLoopExcerpt(llvm::raw_ostream &os, const KernelAnalysis &analysis,
+                      bool fullSass = false);
+
+/// Prints the `check  result  details` table.
+void printCheckTable(llvm::raw_ostream &os, llvm::ArrayRef<CheckResult> checks);
+
+/// Prints the whole text report of one kernel: its summary line, the loop
+/// excerpt, the baseline's numbers, the table, the result line and an empty
+/// line.
+void printKernelReport(llvm::raw_ostream &os, const KernelReport &report,
+                       bool fullSass = false);
+
+/// The run-wide fields of the JSON report.
+struct JsonRunInfo {
+  /// The checked input.
+  std::string input;
+  /// The --baseline input; std::nullopt without one.
+  std::optional<std::string> baseline;
+  /// True when the inputs are SASS text (`input_kind`: `sass`).
+  bool sassInput = false;
+  /// The cuobjdump that was run; std::nullopt when none was.
+  std::optional<std::string> cuobjdump;
+};
+
+/// Opens the JSON report: the run-wide fields and the `kernels` array, to be
+/// filled with writeKernelJson and closed with endJsonReport.
+void beginJsonReport(llvm::json::OStream &j, const JsonRunInfo &info);
+
+/// Writes one kernel's object of the JSON report: every number of the
+/// analysis, the baseline comparison and the checks.
+void writeKernelJson(llvm::json::OStream &j, const KernelReport &report);
+
+/// Closes the JSON report opened by beginJsonReport with the overall
+/// `result` and `exit_code`.
+void endJsonReport(llvm::json::OStream &j, bool passed);
 
 } // namespace sass
 } // namespace pk
