@@ -22,7 +22,7 @@
 // Exit status: 0 all checks pass, 1 a check fails, 2 usage or tool errors.
 // The parsing, analysis, checks and reports are the PKVerification library
 // (include/pk/Verification/SassCheck.h); this file is its command line.
-// Tests: test/pk-sass-check/.
+// Tests: test/pk-sass-check/ and unittests/Verification/.
 //
 //===----------------------------------------------------------------------===//
 
