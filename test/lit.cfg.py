@@ -68,6 +68,12 @@ if cuobjdump:
     config.available_features.add("cuobjdump")
     config.substitutions.append(("%cuobjdump", cuobjdump))
 
+# The gtest unit tests (unittests/), built when GoogleTest is installed.
+if config.pk_unittests:
+    config.available_features.add("unittests")
+    config.substitutions.append(
+        ("%pk_unittests_dir", os.path.join(config.pk_obj_root, "unittests")))
+
 config.substitutions.append(("%pk_obj_root", config.pk_obj_root))
 config.substitutions.append(("%cmake", config.cmake_command))
 config.substitutions.append(("%cmake_generator", config.cmake_generator))

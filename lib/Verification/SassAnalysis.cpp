@@ -1,0 +1,290 @@
+//===- SassAnalysis.cpp - Instruction classes and the main loop -----------===//
+//
+// Part of pk (Pipeline Kernel).
+//
+//===----------------------------------------------------------------------===//
+//
+// Classifies the instructions of a kernel, finds its main loop (the backward
+// branch enclosing the most compute) and measures what the checks read: the
+// loop's loads, compute and barriers, the path from the first load to the
+// next compute, and the compute outside the loop.
+//
+//===----------------------------------------------------------------------===//
+
+#include "pk/Verification/SassCheck.h"
+
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/Support/Format.h"
+
+using namespace llvm;
+using namespace pk::sass;
+
+//===----------------------------------------------------------------------===//
+// Instruction classes
+//===----------------------------------------------------------------------===//
+
+bool pk::sass::isGlobalLoad(const Instruction &inst) {
+  return inst.baseOpcode == "LDG" || inst.baseOpcode == "LDGSTS" ||
+         inst.baseOpcode == "UTMALDG";
+}
+
+bool pk::sass::isMma(const Instruction &inst) {
+  static constexpr StringLiteral mmaOpcodes[] = {
+      "HMMA", "IMMA", "DMMA", "BMMA", "HGMMA", "IGMMA", "QGMMA", "BGMMA"};
+  return is_contained(mmaOpcodes, StringRef(inst.baseOpcode));
+}
+
+bool pk::sass::isFfma(const Instruction &inst) {
+  return StringRef(inst.baseOpcode).starts_with("FFMA");
+}
+
+bool pk::sass::isBarrier(const Instruction &inst) {
+  return StringRef(inst.opcode).starts_with("BAR.SYNC");
+}
+
+bool pk::sass::isAsyncSync(const Instruction &inst) {
+  return inst.baseOpcode == "DEPBAR" || inst.baseOpcode == "LDGDEPBAR" ||
+         inst.baseOpcode == "ARRIVES" || inst.baseOpcode == "SYNCS";
+}
+
+bool pk::sass::isSpill(const Instruction &inst) {
+  return inst.baseOpcode == "STL" || inst.baseOpcode == "LDL";
+}
+
+bool pk::sass::isBackwardBranch(const Instruction &inst) {
+  return inst.branchTarget && *inst.branchTarget <= inst.address;
+}
+
+std::optional<uint64_t> pk::sass::globalLoadBytes(const Instruction &inst) {
+  if (inst.baseOpcode == "UTMALDG")
+    return std::nullopt;
+  SmallVector<StringRef> modifiers;
+  StringRef(inst.opcode).split(modifiers, '.');
+  for (StringRef modifier : modifiers) {
+    if (modifier == "128")
+      return 16;
+    if (modifier == "64")
+      return 8;
+    if (modifier == "U16" || modifier == "S16")
+      return 2;
+    if (modifier == "U8" || modifier == "S8")
+      return 1;
+  }
+  return 4;
+}
+
+InstClass pk::sass::classifyInstruction(const Instruction &inst,
+                                        bool computeIsMma) {
+  if (isGlobalLoad(inst))
+    return InstClass::GlobalLoad;
+  if (computeIsMma ? isMma(inst) : isFfma(inst))
+    return InstClass::Compute;
+  if (isBarrier(inst))
+    return InstClass::Barrier;
+  if (isAsyncSync(inst))
+    return InstClass::AsyncSync;
+  if (inst.baseOpcode == "STS")
+    return InstClass::SharedStore;
+  if (isSpill(inst))
+    return InstClass::Spill;
+  if (isBackwardBranch(inst))
+    return InstClass::BackwardBranch;
+  return InstClass::Other;
+}
+
+//===----------------------------------------------------------------------===//
+// Kernel analysis
+//===----------------------------------------------------------------------===//
+
+/// Counts `classes[i] == cls` for i in [begin, end).
+static unsigned countClass(ArrayRef<InstClass> classes, size_t begin,
+                           size_t end, InstClass cls) {
+  return llvm::count(classes.slice(begin, end - begin), cls);
+}
+
+/// Fills the classes and the whole-kernel counts of `result`.
+static void classifyKernel(KernelAnalysis &result) {
+  const std::vector<Instruction> &insts = result.kernel->insts;
+  result.computeIsMma = llvm::any_of(insts, isMma);
+  for (const Instruction &inst : insts) {
+    result.classes.push_back(classifyInstruction(inst, result.computeIsMma));
+    if (inst.baseOpcode == "STL")
+      ++result.stlCount;
+    if (inst.baseOpcode == "LDL")
+      ++result.ldlCount;
+  }
+  result.totalCompute =
+      countClass(result.classes, 0, result.classes.size(), InstClass::Compute);
+}
+
+/// Finds the main loop among the backward branches: the one enclosing the
+/// most compute, the larger one on ties (an outer loop over an inner one).
+/// Loops without compute are ignored.
+static void findMainLoop(KernelAnalysis &result) {
+  const std::vector<Instruction> &insts = result.kernel->insts;
+  ArrayRef<InstClass> classes = result.classes;
+  for (size_t i = 0, e = insts.size(); i < e; ++i) {
+    if (!isBackwardBranch(insts[i]))
+      continue;
+    ++result.backwardBranches;
+    uint64_t target = *insts[i].branchTarget;
+    size_t begin = llvm::partition_point(insts,
+                                         [&](const Instruction &inst) {
+                                           return inst.address < target;
+                                         }) -
+                   insts.begin();
+    Loop loop{begin, i, countClass(classes, begin, i + 1, InstClass::Compute)};
+    if (loop.compute == 0)
+      continue;
+    if (!result.loop || loop.compute > result.loop->compute ||
+        (loop.compute == result.loop->compute &&
+         loop.end - loop.begin > result.loop->end - result.loop->begin))
+      result.loop = loop;
+  }
+}
+
+/// Counts the loads, compute, barriers and syncs of the main loop and finds
+/// its first load and first and last compute.
+static void measureLoopBody(KernelAnalysis &result) {
+  const std::vector<Instruction> &insts = result.kernel->insts;
+  const Loop &loop = *result.loop;
+  result.loopInstructions = loop.end - loop.begin + 1;
+  for (size_t i = loop.begin; i <= loop.end; ++i) {
+    switch (result.classes[i]) {
+    case InstClass::GlobalLoad: {
+      ++result.loopLoads;
+      if (!result.firstLoad)
+        result.firstLoad = i;
+      std::optional<uint64_t> bytes = globalLoadBytes(insts[i]);
+      if (result.loopLoadBytes && bytes)
+        *result.loopLoadBytes += *bytes;
+      else
+        result.loopLoadBytes = std::nullopt;
+      break;
+    }
+    case InstClass::Compute:
+      ++result.loopCompute;
+      if (result.firstLoad)
+        ++result.computeAfterFirstLoad;
+      ++result.loopComputeOpcodes[insts[i].opcode];
+      if (!result.firstCompute)
+        result.firstCompute = i;
+      result.lastCompute = i;
+      break;
+    case InstClass::Barrier:
+      ++result.loopBarriers;
+      break;
+    case InstClass::AsyncSync:
+      ++result.loopAsyncSyncs;
+      break;
+    default:
+      break;
+    }
+  }
+  result.computeBeforeLoop =
+      countClass(result.classes, 0, loop.begin, InstClass::Compute);
+  result.computeAfterLoop = countClass(
+      result.classes, loop.end + 1, result.classes.size(), InstClass::Compute);
+}
+
+/// Walks from the first load to the next compute, around the back edge if
+/// needed, counting the barriers on the way.
+static void traceLoadToCompute(KernelAnalysis &result) {
+  if (!result.firstLoad)
+    return;
+  const Loop &loop = *result.loop;
+  size_t length = result.loopInstructions;
+  size_t offset = *result.firstLoad - loop.begin;
+  for (size_t step = 1; step <= length; ++step) {
+    size_t i = loop.begin + (offset + step) % length;
+    if (result.classes[i] == InstClass::Compute) {
+      result.computeAfterLoad = i;
+      result.computeAfterLoadWraps = i < *result.firstLoad;
+      return;
+    }
+    if (result.classes[i] == InstClass::Barrier) {
+      if (!result.firstBarrierBetween)
+        result.firstBarrierBetween = i;
+      ++result.barriersBetweenLoadAndCompute;
+    }
+  }
+}
+
+/// Finds the first barrier after the last compute: before the backward
+/// branch or, in the multistage order, at the top of the loop before the
+/// next tile's loads (reached through the back edge).
+static void findBarrierAfterCompute(KernelAnalysis &result) {
+  if (!result.lastCompute)
+    return;
+  const Loop &loop = *result.loop;
+  for (size_t i = *result.lastCompute + 1; i < loop.end; ++i) {
+    if (result.classes[i] == InstClass::Barrier) {
+      result.barrierAfterCompute = i;
+      return;
+    }
+  }
+  // The multistage order synchronizes at the top of the iteration: the
+  // barrier before the next tile's loads follows this tile's compute across
+  // the back edge.
+  if (!result.firstLoad || *result.firstCompute < *result.firstLoad)
+    return;
+  for (size_t i = loop.begin; i < *result.firstLoad; ++i) {
+    if (result.classes[i] == InstClass::Barrier) {
+      result.barrierAfterCompute = i;
+      result.barrierAfterComputeWraps = true;
+      return;
+    }
+  }
+}
+
+KernelAnalysis pk::sass::analyzeKernel(const Kernel &kernel) {
+  KernelAnalysis result;
+  result.kernel = &kernel;
+  classifyKernel(result);
+  findMainLoop(result);
+  if (!result.loop)
+    return result;
+  measureLoopBody(result);
+  traceLoadToCompute(result);
+  findBarrierAfterCompute(result);
+  return result;
+}
+
+const KernelAnalysis *
+pk::sass::matchBaseline(const Kernel &kernel,
+                        ArrayRef<KernelAnalysis> baselines) {
+  for (const KernelAnalysis &base : baselines)
+    if (base.kernel->name == kernel.name && base.kernel->arch == kernel.arch)
+      return &base;
+  for (const KernelAnalysis &base : baselines)
+    if (base.kernel->name == kernel.name)
+      return &base;
+  if (baselines.size() == 1)
+    return &baselines.front();
+  return nullptr;
+}
+
+//===----------------------------------------------------------------------===//
+// Addresses
+//===----------------------------------------------------------------------===//
+
+std::string pk::sass::formatAddress(uint64_t address) {
+  std::string result;
+  raw_string_ostream os(result);
+  os << "/*" << format_hex_no_prefix(address, 4) << "*/";
+  return result;
+}
+
+std::string pk::sass::formatJsonAddress(uint64_t address) {
+  std::string result;
+  raw_string_ostream os(result);
+  os << format_hex(address, 6);
+  return result;
+}
+
+json::Value pk::sass::jsonAddressOf(const KernelAnalysis &analysis,
+                                    std::optional<size_t> index) {
+  if (!index)
+    return nullptr;
+  return formatJsonAddress(analysis.kernel->insts[*index].address);
+}
