@@ -89,6 +89,23 @@ defvar pkEmitValues = [{::llvm::cl::values(
     clEnumValN(::mlir::pk::EmitKind::Cubin, "cubin",
                "PTX and <out-dir>/<module>.<arch>.cubin with ptxas' usage"))}];
 
+def PKNormalizeWorkgroupStorage
+    : Pass<"pk-normalize-workgroup-storage", "ModuleOp"> {
+  let summary = "Turn workgroup allocations into workgroup attributions";
+  let description = [{
+    Upstream's NVVM lowering turns a workgroup `memref.alloc` inside a
+    `gpu.func` into a malloc call and a `memref.alloca` into per-thread local
+    memory; only workgroup attributions and workgroup `memref.global`s become
+    `.shared`. This pass rewrites every static workgroup allocation of a
+    kernel (typed, or `i8` viewed once at offset 0 through `memref.view`, as
+    upstream's `structured.promote` emits; its deallocs are erased) and every
+    private workgroup `memref.global` used once and viewed that way into a
+    typed, 16-byte aligned workgroup attribution, with a remark per kernel.
+    `pipeline-kernel` runs it first; `pk-pipeline-kloops` runs it too.
+  }];
+  let dependentDialects = ["::mlir::gpu::GPUDialect"];
+}
+
 def PKAnalyzeKLoops : Pass<"pk-analyze-kloops", "ModuleOp"> {
   let summary = "Analyze tiled GPU K-loops: shared memory, occupancy, "
                 "compute/load ratio and pipelining variant";

@@ -163,11 +163,12 @@ LogicalResult KLoopMatcher::checkLoadSegments() {
   for (const TileCopy &copy : info.copies) {
     for (Operation *store : copy.stores) {
       Operation *top = body->findAncestorOpInBlock(*store);
-      unsigned segment = llvm::count_if(
-          info.innerLoadBarriers,
-          [&](gpu::BarrierOp barrier) { return barrier->isBeforeInBlock(top); });
-      auto [it, inserted] = segmentOfBuffer.try_emplace(copy.bufferIndex,
-                                                        segment);
+      unsigned segment =
+          llvm::count_if(info.innerLoadBarriers, [&](gpu::BarrierOp barrier) {
+            return barrier->isBeforeInBlock(top);
+          });
+      auto [it, inserted] =
+          segmentOfBuffer.try_emplace(copy.bufferIndex, segment);
       if (!inserted && it->second != segment)
         return fail(store, "load phase writes shared buffer " +
                                info.buffers[copy.bufferIndex].name +

@@ -11,7 +11,10 @@
 
 #include "PassUtils.h"
 
+#include "pk/Pipelining.h"
+
 #include "mlir/IR/Diagnostics.h"
+#include "mlir/IR/PatternMatch.h"
 
 using namespace mlir;
 using namespace mlir::pk;
@@ -56,4 +59,18 @@ mlir::pk::detail::checkTargetOptions(Operation *op, StringRef arch,
   options.decision.minBlocksPerSM = minBlocksPerSM;
   options.decision.regsPerThread = regsPerThread;
   return options;
+}
+
+void mlir::pk::detail::normalizeStorageWithRemarks(Operation *root) {
+  IRRewriter rewriter(root->getContext());
+  // Collect first: the rewrite erases memref.globals next to the kernels.
+  SmallVector<gpu::GPUFuncOp> kernels;
+  root->walk([&](gpu::GPUFuncOp kernel) { kernels.push_back(kernel); });
+  for (gpu::GPUFuncOp kernel : kernels)
+    if (int64_t count = normalizeWorkgroupStorage(rewriter, kernel))
+      mlir::emitRemark(kernel.getLoc())
+          << "moved " << count
+          << " workgroup buffer(s) to workgroup attributions (a workgroup "
+             "memref.alloc lowers to malloc, a memref.alloca to local memory, "
+             "with upstream's NVVM lowering)";
 }

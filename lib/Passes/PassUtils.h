@@ -36,6 +36,11 @@ FailureOr<TargetOptions> checkTargetOptions(Operation *op, llvm::StringRef arch,
                                             int64_t blockSize,
                                             int64_t regsPerThread);
 
+/// Rewrites the workgroup storage of every kernel under `root` that would
+/// lower to malloc or local memory into workgroup attributions
+/// (normalizeWorkgroupStorage) and remarks on each kernel it changed.
+void normalizeStorageWithRemarks(Operation *root);
+
 } // namespace detail
 } // namespace pk
 } // namespace mlir

@@ -77,7 +77,7 @@ struct PipelineKLoopsPass final
       return signalPassFailure();
     }
 
-    normalizeStorage(module);
+    pk::detail::normalizeStorageWithRemarks(module);
     // Pipelining a loop replaces it but leaves the other candidates in
     // place: collect them first (loops pipelining creates, e.g. an outer
     // loop that now holds the epilogue's barrier, are not candidates).
@@ -94,23 +94,6 @@ struct PipelineKLoopsPass final
       return;
     if (failed(writeReportLines(module.getLoc(), report, lines, reportAppend)))
       return signalPassFailure();
-  }
-
-  /// Workgroup allocations would lower to malloc or local memory: make them
-  /// workgroup attributions first (normalizeWorkgroupStorage), and say so.
-  void normalizeStorage(Operation *root) {
-    IRRewriter rewriter(root->getContext());
-    // Collect first: the rewrite erases memref.globals next to the kernels.
-    SmallVector<gpu::GPUFuncOp> kernels;
-    root->walk([&](gpu::GPUFuncOp kernel) { kernels.push_back(kernel); });
-    for (gpu::GPUFuncOp kernel : kernels) {
-      if (int64_t count = normalizeWorkgroupStorage(rewriter, kernel))
-        mlir::emitRemark(kernel.getLoc())
-            << "moved " << count
-            << " workgroup buffer(s) to workgroup attributions (a workgroup "
-               "memref.alloc lowers to malloc, a memref.alloca to local "
-               "memory, with upstream's NVVM lowering)";
-    }
   }
 
   /// Decides and applies; appends the loop's JSON report line to `lines`.

@@ -70,6 +70,8 @@ void mlir::pk::buildPipelineKernelPipeline(
     llvm::sys::path::append(path, "report.json");
     report = path.str().str();
   }
+  // Workgroup allocations become attributions before anything reads them.
+  pm.addPass(createPKNormalizeWorkgroupStorage());
   auto analyze = withTargetOptions<PKAnalyzeKLoopsOptions>(options);
   analyze.skipHighRatio = options.skipHighRatio;
   pm.addPass(createPKAnalyzeKLoops(analyze));

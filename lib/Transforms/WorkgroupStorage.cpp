@@ -19,7 +19,8 @@
 //   gpu.func @k(...) workgroup(%v : memref<64x16xf32, #gpu...<workgroup>>)
 //
 // and does the same for a private workgroup `memref.global` that is only
-// viewed once per use at offset 0. Tests: test/pk-normalize-workgroup-storage.mlir.
+// viewed once per use at offset 0. Tests:
+// test/pk-normalize-workgroup-storage.mlir.
 //
 //===----------------------------------------------------------------------===//
 
@@ -68,8 +69,8 @@ static FailureOr<MemRefType> getStorageType(Value root, Operation *&view) {
 /// Replaces `root` (and its view, if any) by a new typed, 16-byte aligned
 /// workgroup attribution of `kernel`; erases the view and the deallocs.
 static void replaceByAttribution(RewriterBase &rewriter, gpu::GPUFuncOp kernel,
-                                 Value root, Operation *view,
-                                 MemRefType type, int64_t alignment) {
+                                 Value root, Operation *view, MemRefType type,
+                                 int64_t alignment) {
   BlockArgument arg = kernel.addWorkgroupAttribution(type, root.getLoc());
   unsigned index = kernel.getNumWorkgroupAttributions() - 1;
   kernel.setWorkgroupAttributionAttr(

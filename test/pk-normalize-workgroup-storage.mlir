@@ -1,0 +1,79 @@
+// RUN: pk-opt %s -split-input-file --pk-normalize-workgroup-storage 2>%t.err | FileCheck %s
+// RUN: FileCheck %s --check-prefix=REMARK --input-file=%t.err
+
+// A typed workgroup alloc (malloc with upstream's lowering) and an i8 alloca
+// viewed once inside the loop with its dealloc (local memory) become typed,
+// 16-byte aligned workgroup attributions.
+// CHECK-LABEL: gpu.func @allocs
+// CHECK-SAME: workgroup(%[[A:.*]] : memref<64x16xf32, #gpu.address_space<workgroup>> {llvm.align = 16 : i64}, %[[B:.*]] : memref<16x64xf32, #gpu.address_space<workgroup>> {llvm.align = 16 : i64})
+// CHECK-NOT: memref.alloc
+// CHECK-NOT: memref.view
+// CHECK-NOT: memref.dealloc
+// CHECK: vector.store %{{.*}}, %[[A]]
+// CHECK: vector.store %{{.*}}, %[[B]]
+// REMARK: remark: moved 2 workgroup buffer(s) to workgroup attributions
+gpu.module @m {
+  gpu.func @allocs(%arg0: memref<512x512xf32>) kernel {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %c4 = arith.constant 4 : index
+    %a = memref.alloc() : memref<64x16xf32, #gpu.address_space<workgroup>>
+    scf.for %k = %c0 to %c4 step %c1 {
+      %b = memref.alloca() {alignment = 16 : i64} : memref<4096xi8, #gpu.address_space<workgroup>>
+      %v = memref.view %b[%c0][] : memref<4096xi8, #gpu.address_space<workgroup>> to memref<16x64xf32, #gpu.address_space<workgroup>>
+      %x = vector.load %arg0[%k, %c0] : memref<512x512xf32>, vector<4xf32>
+      vector.store %x, %a[%c0, %c0] : memref<64x16xf32, #gpu.address_space<workgroup>>, vector<4xf32>
+      vector.store %x, %v[%c0, %c0] : memref<16x64xf32, #gpu.address_space<workgroup>>, vector<4xf32>
+      memref.dealloc %b : memref<4096xi8, #gpu.address_space<workgroup>>
+    }
+    gpu.return
+  }
+}
+
+// -----
+
+// A private workgroup global viewed once (upstream's alloca_to_global) keeps
+// its alignment.
+// CHECK-LABEL: gpu.module @g
+// CHECK-NOT: memref.global
+// CHECK: gpu.func @viewed_global
+// CHECK-SAME: workgroup(%[[A:.*]] : memref<32x32xf16, #gpu.address_space<workgroup>> {llvm.align = 64 : i64})
+// CHECK-NOT: memref.get_global
+// CHECK: memref.load %[[A]]
+gpu.module @g {
+  memref.global "private" @alloca : memref<2048xi8, #gpu.address_space<workgroup>> {alignment = 64 : i64}
+  gpu.func @viewed_global() kernel {
+    %c0 = arith.constant 0 : index
+    %0 = memref.get_global @alloca : memref<2048xi8, #gpu.address_space<workgroup>>
+    %v = memref.view %0[%c0][] : memref<2048xi8, #gpu.address_space<workgroup>> to memref<32x32xf16, #gpu.address_space<workgroup>>
+    %x = memref.load %v[%c0, %c0] : memref<32x32xf16, #gpu.address_space<workgroup>>
+    gpu.return
+  }
+}
+
+// -----
+
+// One i8 buffer viewed twice is left alone (the analysis names the view);
+// so is a public global.
+// CHECK-LABEL: gpu.func @two_views
+// CHECK: memref.alloc() : memref<8192xi8
+// CHECK-COUNT-2: memref.view
+// CHECK-LABEL: gpu.func @public_global
+// CHECK: memref.get_global @pub
+gpu.module @n {
+  memref.global @pub : memref<2048xi8, #gpu.address_space<workgroup>>
+  gpu.func @two_views() kernel {
+    %c0 = arith.constant 0 : index
+    %c4096 = arith.constant 4096 : index
+    %a = memref.alloc() : memref<8192xi8, #gpu.address_space<workgroup>>
+    %v0 = memref.view %a[%c0][] : memref<8192xi8, #gpu.address_space<workgroup>> to memref<1024xf32, #gpu.address_space<workgroup>>
+    %v1 = memref.view %a[%c4096][] : memref<8192xi8, #gpu.address_space<workgroup>> to memref<1024xf32, #gpu.address_space<workgroup>>
+    gpu.return
+  }
+  gpu.func @public_global() kernel {
+    %c0 = arith.constant 0 : index
+    %0 = memref.get_global @pub : memref<2048xi8, #gpu.address_space<workgroup>>
+    %v = memref.view %0[%c0][] : memref<2048xi8, #gpu.address_space<workgroup>> to memref<512xf32, #gpu.address_space<workgroup>>
+    gpu.return
+  }
+}
