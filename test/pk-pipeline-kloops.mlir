@@ -274,7 +274,8 @@ module attributes {gpu.container_module} {
 // -----
 
 // memref.alloc in workgroup memory, trip count 8, two tiles (A and B),
-// mma.sync in a nested compute loop carrying the accumulator.
+// mma.sync in a nested compute loop carrying the accumulator. The allocs
+// (malloc with upstream's NVVM lowering) become workgroup attributions first.
 module attributes {gpu.container_module} {
   gpu.module @m {
     gpu.func @alloc_trip8_mma(%A: memref<128x256xf16>, %B: memref<128x256xf16>, %out: memref<128x8xf32>)
@@ -326,8 +327,8 @@ module attributes {gpu.container_module} {
 }
 
 // CPA-LABEL: gpu.func @alloc_trip8_mma
-// CPA-DAG:     %[[SA:.*]] = memref.alloc() {alignment = 16 : i64} : memref<2x64x32xf16, #gpu.address_space<workgroup>>
-// CPA-DAG:     %[[SB:.*]] = memref.alloc() {alignment = 16 : i64} : memref<2x64x32xf16, #gpu.address_space<workgroup>>
+// CPA-SAME:    workgroup(%[[SA:.*]] : memref<2x64x32xf16, #gpu.address_space<workgroup>> {llvm.align = 16 : i64}, %[[SB:.*]] : memref<2x64x32xf16, #gpu.address_space<workgroup>> {llvm.align = 16 : i64})
+// CPA-NOT:     memref.alloc
 // Prologue: three 16-byte copies of tile 0, one group.
 // CPA-COUNT-3: nvgpu.device_async_copy {{.*}} 8 {bypassL1}
 // CPA-NEXT:    nvgpu.device_async_create_group %{{.*}}, %{{.*}}, %{{.*}}
@@ -351,7 +352,6 @@ module attributes {gpu.container_module} {
 // CPA-NEXT:      nvgpu.ldmatrix %[[SB]][%[[C1]], %{{.*}}, %{{.*}}]
 // CPA-NEXT:      nvgpu.mma.sync
 // CPA:         gpu.barrier
-// CPA-NOT:     memref.alloc() : memref<64x32xf16
 
 // LDG-LABEL: gpu.func @alloc_trip8_mma
 // LDG:         scf.for
@@ -364,7 +364,8 @@ module attributes {gpu.container_module} {
 // LDG-NEXT:      scf.yield
 
 // RPF-LABEL: gpu.func @alloc_trip8_mma
-// RPF:         memref.alloc() : memref<64x32xf16, #gpu.address_space<workgroup>>
+// RPF-SAME:    workgroup(%{{.*}} : memref<64x32xf16, #gpu.address_space<workgroup>> {llvm.align = 16 : i64}, %{{.*}} : memref<64x32xf16, #gpu.address_space<workgroup>> {llvm.align = 16 : i64})
+// RPF-NOT:     memref.alloc
 
 // N stages (the CUDA guide's multistage order): stages=4 on trip count 8.
 // The prologue commits tiles 0, 1, 2 into buf[0..2]; each of the 5
@@ -373,8 +374,7 @@ module attributes {gpu.container_module} {
 // the epilogue computes tiles 5, 6, 7 from buf[1], buf[2], buf[3] with
 // waits for all but 2, 1, 0 groups.
 // MS4-LABEL: gpu.func @alloc_trip8_mma
-// MS4-DAG:     %[[SA:.*]] = memref.alloc() {alignment = 16 : i64} : memref<4x64x32xf16, #gpu.address_space<workgroup>>
-// MS4-DAG:     %[[SB:.*]] = memref.alloc() {alignment = 16 : i64} : memref<4x64x32xf16, #gpu.address_space<workgroup>>
+// MS4-SAME:    workgroup(%[[SA:.*]] : memref<4x64x32xf16, #gpu.address_space<workgroup>> {llvm.align = 16 : i64}, %[[SB:.*]] : memref<4x64x32xf16, #gpu.address_space<workgroup>> {llvm.align = 16 : i64})
 // MS4-DAG:     %[[C0:.*]] = arith.constant 0 : index
 // MS4-DAG:     %[[C1:.*]] = arith.constant 1 : index
 // MS4-DAG:     %[[C2:.*]] = arith.constant 2 : index

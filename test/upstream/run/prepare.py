@@ -22,7 +22,8 @@ import sys
 HERE = os.path.dirname(os.path.abspath(__file__))
 KERNELS = os.path.join(os.path.dirname(HERE), "kernels")
 MLIR_OPT = os.environ.get("MLIR_OPT") or shutil.which("mlir-opt-22") or "/usr/lib/llvm-22/bin/mlir-opt"
-LOWER = "--gpu-lower-to-nvvm-pipeline=cubin-chip=sm_86 cubin-features=+ptx80 cubin-format=isa"
+CHIP = os.environ.get("LOWER_CHIP", "sm_86")
+LOWER = "--gpu-lower-to-nvvm-pipeline=cubin-chip=%s cubin-features=+ptx80 cubin-format=isa" % CHIP
 
 
 def sh(args, inp=None):

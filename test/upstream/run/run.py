@@ -13,6 +13,10 @@ Memref arguments are passed the way MLIR's default (non-bare-pointer) calling
 convention lays them out: allocated pointer, aligned pointer, offset, sizes,
 strides.
 
+With RUN_REPS=n in the environment, the kernel is then launched 10 times
+to warm up and n times between two CUDA events; "us" is the mean time per
+launch and "tflops" 2MNK over it.
+
 Usage: run.py ART_DIR [name ...]     prints one JSON line per kernel
 """
 import ctypes
@@ -64,7 +68,8 @@ def run_one(art, e):
     ctx = ctypes.c_void_p()
     check(lib, lib.cuDevicePrimaryCtxRetain(ctypes.byref(ctx), dev), "cuDevicePrimaryCtxRetain")
     check(lib, lib.cuCtxSetCurrent(ctx), "cuCtxSetCurrent")
-    ptx = open(os.path.join(art, e["ptx"]), "rb").read() + b"\0"
+    image = e.get("cubin") or e["ptx"]
+    ptx = open(os.path.join(art, image), "rb").read() + b"\0"
     mod = ctypes.c_void_p()
     check(lib, lib.cuModuleLoadData(ctypes.byref(mod), ctypes.c_char_p(ptx)), "cuModuleLoadData")
     fn = ctypes.c_void_p()
@@ -97,12 +102,34 @@ def run_one(art, e):
     code = lib.cuLaunchKernel(fn, g[0], g[1], g[2], b[0], b[1], b[2], 0, None, params, None)
     check(lib, code, "cuLaunchKernel")
     check(lib, lib.cuCtxSynchronize(), "kernel execution (cuCtxSynchronize)")
-
+    # The result is checked after the first launch; later ones only time.
     M, N, ty = shapes["C"]
     nbytes = M * N * (4 if ty == "f32" else 2)
-    buf = ctypes.create_string_buffer(nbytes)
-    check(lib, lib.cuMemcpyDtoH_v2(buf, ctypes.c_uint64(dptr["C"]), ctypes.c_size_t(nbytes)), "cuMemcpyDtoH")
-    return verify(e, shapes, host, unpack(buf.raw, ty, M * N), rng)
+    first = ctypes.create_string_buffer(nbytes)
+    check(lib, lib.cuMemcpyDtoH_v2(first, ctypes.c_uint64(dptr["C"]), ctypes.c_size_t(nbytes)), "cuMemcpyDtoH")
+    reps = int(os.environ.get("RUN_REPS", "0"))
+    micros = None
+    if reps > 0:
+        start, stop = ctypes.c_void_p(), ctypes.c_void_p()
+        check(lib, lib.cuEventCreate(ctypes.byref(start), 0), "cuEventCreate")
+        check(lib, lib.cuEventCreate(ctypes.byref(stop), 0), "cuEventCreate")
+        for _ in range(10):
+            lib.cuLaunchKernel(fn, g[0], g[1], g[2], b[0], b[1], b[2], 0, None, params, None)
+        check(lib, lib.cuEventRecord(start, None), "cuEventRecord")
+        for _ in range(reps):
+            lib.cuLaunchKernel(fn, g[0], g[1], g[2], b[0], b[1], b[2], 0, None, params, None)
+        check(lib, lib.cuEventRecord(stop, None), "cuEventRecord")
+        check(lib, lib.cuEventSynchronize(stop), "cuEventSynchronize")
+        ms = ctypes.c_float()
+        check(lib, lib.cuEventElapsedTime(ctypes.byref(ms), start, stop), "cuEventElapsedTime")
+        micros = ms.value * 1000.0 / reps
+
+    result = verify(e, shapes, host, unpack(first.raw, ty, M * N), rng)
+    if micros is not None:
+        K = shapes["A"][1]
+        result["us"] = round(micros, 3)
+        result["tflops"] = round(2.0 * M * N * K / (micros * 1e-6) / 1e12, 3)
+    return result
 
 
 def verify(e, shapes, host, got, rng):
