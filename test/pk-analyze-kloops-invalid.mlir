@@ -93,6 +93,7 @@ module attributes {gpu.container_module} {
 
 // -----
 
+// expected-remark @below {{no GPU kernel (gpu.func kernel or gpu.launch) found: pk has nothing to pipeline}}
 module attributes {gpu.container_module} {
   gpu.module @m {
     gpu.func @not_a_kernel(%A: memref<128x256xf32>) workgroup(%sA: memref<128x16xf32, 3>)
@@ -429,16 +430,20 @@ module attributes {gpu.container_module} {
 
 module attributes {gpu.container_module} {
   gpu.module @m {
-    gpu.func @already_cp_async(%A: memref<128x256xf32>) workgroup(%sA: memref<128x16xf32, 3>)
+    gpu.func @already_async_copies(%A: memref<128x256xf32>) workgroup(%sA: memref<128x16xf32, 3>)
         kernel attributes {known_block_size = array<i32: 128, 1, 1>} {
       %c0 = arith.constant 0 : index
       %c16 = arith.constant 16 : index
       %c256 = arith.constant 256 : index
       %tid = gpu.thread_id x
       %zero = arith.constant dense<0.0> : vector<4xf32>
-      // expected-remark @below {{not a pk K-loop: load phase already uses cp.async (nvgpu.device_async_copy): the loop looks pipelined}}
+      // Copies already made asynchronous (upstream's create_async_groups)
+      // are tile copies: the loop is a K-loop (pk-pipeline-kloops keeps them
+      // and multi-buffers their buffers).
+      // expected-remark @below {{K-loop: trip count 16, 1 copied buffer(s), shared memory 8192 B single / 8192 B per stage / 16384 B with 2 stages}}
+      // expected-note @below {{2 stages need 16384 bytes of shared memory, within the sm_86 cliff of 50176 bytes for 2 blocks/SM}}
+      // expected-note @below {{ratio 0.5 < 5: cp.async preferred (rule low-ratio)}}
       %r = scf.for %k = %c0 to %c256 step %c16 iter_args(%acc = %zero) -> (vector<4xf32>) {
-        // expected-note @below {{here}}
         %t = nvgpu.device_async_copy %A[%tid, %k], %sA[%tid, %c0], 4 : memref<128x256xf32> to memref<128x16xf32, 3>
         %g = nvgpu.device_async_create_group %t
         nvgpu.device_async_wait %g
@@ -968,5 +973,38 @@ module attributes {gpu.container_module} {
       }
       gpu.return
     }
+  }
+}
+
+// -----
+
+// A K-loop still in a gpu.launch body: pk says it works on outlined kernels.
+func.func @launch(%A: memref<128x256xf32>) {
+  %c1 = arith.constant 1 : index
+  %c128 = arith.constant 128 : index
+  gpu.launch blocks(%bx, %by, %bz) in (%gx = %c1, %gy = %c1, %gz = %c1)
+             threads(%tx, %ty, %tz) in (%sx = %c128, %sy = %c1, %sz = %c1) {
+    %c0 = arith.constant 0 : index
+    %c16 = arith.constant 16 : index
+    %c256 = arith.constant 256 : index
+    // expected-remark @below {{not a pk K-loop yet: the loop is in a gpu.launch body; pk works on outlined kernels (pipeline-kernel outlines them first; otherwise run --gpu-kernel-outlining)}}
+    scf.for %k = %c0 to %c256 step %c16 {
+      gpu.barrier
+    }
+    gpu.terminator
+  }
+  return
+}
+
+// -----
+
+// expected-remark @below {{no GPU kernel (gpu.func kernel or gpu.launch) found: pk has nothing to pipeline}}
+module {
+  func.func @host(%n: index) {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    scf.for %i = %c0 to %n step %c1 {
+    }
+    return
   }
 }

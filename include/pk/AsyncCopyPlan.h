@@ -43,6 +43,9 @@ struct AsyncCopyPlan {
   /// the innermost dimension (a partial tile) with a zero padding: each copy
   /// then reads only the in-bounds elements and zero-fills the rest.
   bool masked = false;
+  /// The copy is already an `nvgpu.device_async_copy` (load == store): the
+  /// transform keeps it.
+  bool alreadyAsync = false;
 };
 
 /// Plans every copy of `info` as cp.async. On failure sets `reason` (with

@@ -88,6 +88,9 @@ struct TileCopy {
   int64_t executions = 1;
   /// Index into KLoopInfo::buffers of the buffer written.
   unsigned bufferIndex = 0;
+  /// The copy is already an `nvgpu.device_async_copy` (load == the only
+  /// store): only the cp-async variant applies.
+  bool async = false;
 };
 
 /// What a matched K-loop is and does, independent of the target.
@@ -102,6 +105,14 @@ struct KLoopInfo {
   /// each thread-mapped copy); the copies on their two sides write different
   /// buffers, and pipelining drops them.
   SmallVector<gpu::BarrierOp> innerLoadBarriers;
+  /// The `nvgpu.device_async_create_group` / `device_async_wait` of copies
+  /// that are already asynchronous; pipelining replaces them.
+  SmallVector<Operation *> asyncGroupOps;
+
+  /// Whether some copy is already an `nvgpu.device_async_copy`.
+  bool hasAsyncCopies() const {
+    return llvm::any_of(copies, [](const TileCopy &c) { return c.async; });
+  }
   /// Operations of the K-loop body in each phase (direct children).
   SmallVector<Operation *> loadPhase, computePhase;
   /// The global -> shared copies of the load phase.

@@ -19,6 +19,7 @@
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/IR/Matchers.h"
 #include "mlir/Interfaces/ViewLikeInterface.h"
@@ -202,6 +203,19 @@ static int64_t assertedAlignment(Operation *op) {
   return 0;
 }
 
+/// An `nvgpu.device_async_copy` already in the loop is kept as it is.
+static AsyncCopyPlan planExistingAsyncCopy(const TileCopy &copy) {
+  auto copyOp = cast<nvgpu::DeviceAsyncCopyOp>(copy.load);
+  AsyncCopyPlan plan;
+  plan.load = plan.store = copyOp;
+  plan.alreadyAsync = true;
+  plan.numElements = copyOp.getDstElements().getSExtValue();
+  plan.elemBytes =
+      llvm::divideCeil(copyOp.getDst().getType().getElementTypeBitWidth(), 8);
+  plan.width = plan.numElements * plan.elemBytes;
+  return plan;
+}
+
 FailureOr<SmallVector<AsyncCopyPlan>>
 mlir::pk::planAsyncCopies(const KLoopInfo &info, std::string &reason) {
   SmallVector<AsyncCopyPlan> plans;
@@ -211,6 +225,10 @@ mlir::pk::planAsyncCopies(const KLoopInfo &info, std::string &reason) {
     return failure();
   };
   for (const TileCopy &copy : info.copies) {
+    if (copy.async) {
+      plans.push_back(planExistingAsyncCopy(copy));
+      continue;
+    }
     Operation *load = copy.load;
     Value loaded = getAccessValue(load);
     bool masked = !isContiguousAccess(load) && isZeroPaddedPartialRead(load);

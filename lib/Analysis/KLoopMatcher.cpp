@@ -99,6 +99,7 @@ private:
   LogicalResult walkLoadPhase(ArrayRef<Operation *> ops, int64_t executions);
   LogicalResult walkComputePhase(ArrayRef<Operation *> ops, int64_t executions);
   LogicalResult pairCopies();
+  LogicalResult addAsyncCopies();
   LogicalResult checkNoLoopCarriedUse(Operation *op);
   void countCompute(StringRef kind, int64_t flops, int64_t count, bool perWarp);
 
@@ -106,6 +107,8 @@ private:
   KLoopInfo &info;
   /// Global reads and shared writes of the load phase, with executions.
   SmallVector<std::pair<Operation *, int64_t>> globalLoads, sharedStores;
+  /// Copies that are already nvgpu.device_async_copy, with executions.
+  SmallVector<std::pair<nvgpu::DeviceAsyncCopyOp, int64_t>> asyncCopies;
   /// FLOPs per K-iteration executed per warp (mma.sync) and per thread.
   int64_t flopsPerWarp = 0, flopsPerThread = 0;
   llvm::StringMap<int64_t> computeCounts;
@@ -307,10 +310,23 @@ LogicalResult KLoopMatcher::walkLoadPhase(ArrayRef<Operation *> ops,
     }
     if (isa<gpu::BarrierOp>(op))
       return fail(op, "load phase: gpu.barrier inside a nested region");
-    if (isa<nvgpu::DeviceAsyncCopyOp, nvgpu::DeviceAsyncCreateGroupOp,
-            nvgpu::DeviceAsyncWaitOp>(op))
-      return fail(op, "load phase already uses cp.async "
-                      "(nvgpu.device_async_copy): the loop looks pipelined");
+    if (auto copy = dyn_cast<nvgpu::DeviceAsyncCopyOp>(op)) {
+      if (!isGlobalMemory(copy.getSrc().getType()) ||
+          !isSharedMemory(copy.getDst().getType()))
+        return fail(op, "load phase: nvgpu.device_async_copy that is not "
+                        "global -> shared");
+      asyncCopies.push_back({copy, executions});
+      continue;
+    }
+    // The commit and wait of already-async copies (upstream's
+    // create_async_groups): pipelining replaces them by its own.
+    if (isa<nvgpu::DeviceAsyncCreateGroupOp, nvgpu::DeviceAsyncWaitOp>(op)) {
+      if (op->getParentOp() != forOp.getOperation())
+        return fail(op, "load phase: cp.async group or wait inside a nested "
+                        "region");
+      info.asyncGroupOps.push_back(op);
+      continue;
+    }
     if (std::optional<MemoryAccess> access = getMemoryAccess(op)) {
       auto type = cast<MemRefType>(access->memref.getType());
       if (access->isRead) {
@@ -450,12 +466,40 @@ static void traceToLoads(Value value, scf::ForOp forOp,
     traceToLoads(operand, forOp, loads, visited);
 }
 
+/// An already-async copy is a tile copy by itself.
+LogicalResult KLoopMatcher::addAsyncCopies() {
+  for (auto [copyOp, executions] : asyncCopies) {
+    FailureOr<unsigned> bufferIndex = findBuffer(copyOp, copyOp.getDst());
+    if (failed(bufferIndex))
+      return failure();
+    SharedBuffer &buffer = info.buffers[*bufferIndex];
+    if (forOp->isAncestor(buffer.root.getParentRegion()->getParentOp()))
+      return fail(copyOp, "shared buffer " + buffer.name +
+                              " is defined inside the K-loop");
+    TileCopy copy;
+    copy.load = copyOp;
+    copy.stores.push_back(copyOp);
+    copy.async = true;
+    copy.executions = executions;
+    copy.bytesPerExecution =
+        copyOp.getDstElements().getSExtValue() *
+        llvm::divideCeil(copyOp.getDst().getType().getElementTypeBitWidth(), 8);
+    copy.bufferIndex = *bufferIndex;
+    buffer.copied = true;
+    if (!buffer.source)
+      buffer.source = getRootMemRef(copyOp.getSrc());
+    info.loadBytesPerThread += copy.bytesPerExecution * copy.executions;
+    info.copies.push_back(copy);
+  }
+  return success();
+}
+
 LogicalResult KLoopMatcher::pairCopies() {
-  if (globalLoads.empty())
+  if (globalLoads.empty() && asyncCopies.empty())
     return fail(info.loadBarrier,
                 "load phase has no global load (vector.load, "
                 "vector.transfer_read or memref.load of global memory)");
-  if (sharedStores.empty())
+  if (sharedStores.empty() && asyncCopies.empty())
     return fail(info.loadBarrier, "load phase has no store to shared memory");
 
   llvm::DenseMap<Operation *, unsigned> copyOfLoad;
@@ -499,6 +543,8 @@ LogicalResult KLoopMatcher::pairCopies() {
   for (Operation *op : info.loadPhase)
     op->walk([&](Operation *nested) { loadPhaseOps.insert(nested); });
   for (TileCopy &copy : info.copies) {
+    if (copy.async)
+      continue;
     if (copy.stores.empty())
       return fail(copy.load, "value loaded from global memory is not stored "
                              "to shared memory in the load phase");
@@ -569,7 +615,7 @@ LogicalResult KLoopMatcher::match(int64_t threadsOverride) {
     if (failed(checkNoLoopCarriedUse(op)))
       return failure();
   if (failed(walkLoadPhase(info.loadPhase, 1)) || failed(pairCopies()) ||
-      failed(checkLoadSegments()) ||
+      failed(addAsyncCopies()) || failed(checkLoadSegments()) ||
       failed(walkComputePhase(info.computePhase, 1)))
     return failure();
   if (computeOrder.empty())
@@ -609,9 +655,40 @@ FailureOr<KLoopInfo> mlir::pk::matchKLoop(scf::ForOp forOp, std::string &reason,
   return info;
 }
 
+/// Says why pk will not look at loops it cannot reach: K-loops still in a
+/// gpu.launch body, and a root without any GPU kernel.
+static void remarkOnUnreachableLoops(Operation *root) {
+  bool anyKernel = false;
+  root->walk([&](Operation *op) {
+    if (auto func = dyn_cast<gpu::GPUFuncOp>(op))
+      anyKernel |= func.isKernel();
+    if (isa<gpu::LaunchOp>(op))
+      anyKernel = true;
+  });
+  if (!anyKernel) {
+    mlir::emitRemark(root->getLoc())
+        << "no GPU kernel (gpu.func kernel or gpu.launch) found: pk has "
+           "nothing to pipeline";
+    return;
+  }
+  root->walk([&](scf::ForOp forOp) {
+    if (!forOp->getParentOfType<gpu::LaunchOp>() ||
+        forOp->getParentOfType<gpu::GPUFuncOp>())
+      return;
+    if (llvm::any_of(forOp.getBody()->getOperations(),
+                     [](Operation &op) { return isa<gpu::BarrierOp>(op); }))
+      mlir::emitRemark(forOp.getLoc())
+          << "not a pk K-loop yet: the loop is in a gpu.launch body; pk "
+             "works on outlined kernels (pipeline-kernel outlines them "
+             "first; otherwise run --gpu-kernel-outlining)";
+  });
+}
+
 void mlir::pk::forEachKLoop(Operation *root, int64_t threadsPerBlockOverride,
                             bool remarkOnMismatch,
                             llvm::function_ref<void(KLoopInfo &)> onMatch) {
+  if (remarkOnMismatch)
+    remarkOnUnreachableLoops(root);
   SmallVector<scf::ForOp> candidates;
   root->walk<WalkOrder::PreOrder>([&](scf::ForOp forOp) {
     if (isKLoopCandidate(forOp))

@@ -234,6 +234,18 @@ static PipelineVariant refineForCopies(PipelineVariant variant,
   return variant;
 }
 
+/// Step 4 for copies that are already `nvgpu.device_async_copy` (rule
+/// `async-input`): they stay cp.async, so only that variant applies.
+static PipelineVariant keepAsyncCopies(PipelineVariant variant,
+                                       SmallVectorImpl<std::string> &reasons) {
+  if (variant == PipelineVariant::CpAsync || variant == PipelineVariant::None)
+    return variant;
+  reasons.push_back("the copies are already nvgpu.device_async_copy and only "
+                    "the cp-async variant keeps them: not pipelined (rule "
+                    "async-input)");
+  return PipelineVariant::None;
+}
+
 /// Step 4 for a forced variant: note what auto would pick, warn about a
 /// crossed budget, fall back to ldg-register when cp.async is impossible.
 static PipelineVariant
@@ -273,7 +285,9 @@ KLoopDecision mlir::pk::decide(const KLoopInfo &info, const TargetInfo &target,
   FailureOr<int64_t> width = getCpAsyncCopyWidth(info, cpAsyncWhy);
   SmallVector<std::string> autoReasons(decision.ruleReasons);
   PipelineVariant autoChoice =
-      refineForCopies(decision.ruleVariant, width, cpAsyncWhy, autoReasons);
+      info.hasAsyncCopies() ? keepAsyncCopies(decision.ruleVariant, autoReasons)
+                            : refineForCopies(decision.ruleVariant, width,
+                                              cpAsyncWhy, autoReasons);
   if (options.variant == PipelineVariant::Auto) {
     decision.variant = autoChoice;
     decision.reasons = std::move(autoReasons);

@@ -15,6 +15,7 @@
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/GPU/Transforms/Passes.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
@@ -70,7 +71,11 @@ void mlir::pk::buildPipelineKernelPipeline(
     llvm::sys::path::append(path, "report.json");
     report = path.str().str();
   }
-  // Workgroup allocations become attributions before anything reads them.
+  // Kernels still in the gpu.launch form are outlined first (upstream's
+  // sink + outlining, as the linalg -> GPU path does), so that every kernel
+  // is a gpu.func; then workgroup allocations become attributions.
+  pm.addPass(createGpuLaunchSinkIndexComputationsPass());
+  pm.addPass(createGpuKernelOutliningPass());
   pm.addPass(createPKNormalizeWorkgroupStorage());
   auto analyze = withTargetOptions<PKAnalyzeKLoopsOptions>(options);
   analyze.skipHighRatio = options.skipHighRatio;

@@ -68,6 +68,12 @@ SmallVector<Value> mlir::pk::detail::convertToAsyncCopies(
   llvm::SetVector<Operation *> dead;
   Type tokenType = nvgpu::DeviceAsyncTokenType::get(rewriter.getContext());
   for (const AsyncCopyPlan &plan : plans) {
+    if (plan.alreadyAsync) {
+      auto copy = cast<nvgpu::DeviceAsyncCopyOp>(plan.store);
+      if (copy->getParentOp() == forOp.getOperation())
+        tokens.push_back(copy.getAsyncToken());
+      continue;
+    }
     Operation *store = plan.store;
     Location loc = store->getLoc();
     rewriter.setInsertionPoint(store);

@@ -121,6 +121,9 @@ LogicalResult mlir::pk::checkPipelineKLoop(const KLoopInfo &info,
     return failure();
   if (variant == PipelineVariant::CpAsync)
     return failure(failed(planAsyncCopies(info, reason)));
+  if (info.hasAsyncCopies())
+    return fail("the copies are already nvgpu.device_async_copy: only the "
+                "cp-async variant applies");
   return checkStoresInBody(info, variant, reason);
 }
 
@@ -135,6 +138,10 @@ applyPipelining(RewriterBase &rewriter, const KLoopInfo &info,
   // The matcher proved these order only copies to different buffers.
   for (gpu::BarrierOp barrier : info.innerLoadBarriers)
     rewriter.eraseOp(barrier);
+  // The commits and waits of already-async copies: waits first, they use
+  // the groups' tokens. The schedule creates its own.
+  for (Operation *op : llvm::reverse(info.asyncGroupOps))
+    rewriter.eraseOp(op);
   SmallVector<Value> tokens;
   if (variant == PipelineVariant::CpAsync)
     tokens = convertToAsyncCopies(rewriter, plans, info.forOp);

@@ -30,7 +30,8 @@ MLIR_OPT = os.environ.get("MLIR_OPT") or shutil.which("mlir-opt-22") or "mlir-op
 PTXAS = os.environ.get("PTXAS", "/usr/local/cuda/bin/ptxas")
 DEFAULT = ["sgemm_f32_64x64x16_promote_global", "sgemm_f32_64x64x16_promote_alloc",
            "sgemm_f32_64x64x16_promote_alloca", "sgemm_f32_128x128x8_bufferize",
-           "sgemm_f32_32x32x32_tb_bufferize", "hgemm_f16f32_64x64x64_nvgpu_global"]
+           "sgemm_f32_32x32x32_tb_bufferize", "hgemm_f16f32_64x64x64_nvgpu_global",
+           "hgemm_f16f32_64x64x64_nvgpu_async_bufferize", "sgemm_f32_64x64x16_launch"]
 
 
 def pipe(cmds, inp):
