@@ -109,6 +109,10 @@ struct KLoopInfo {
   /// that are already asynchronous; pipelining replaces them.
   SmallVector<Operation *> asyncGroupOps;
 
+  /// The compute phase keeps (some) accumulators in global memory at fixed
+  /// addresses instead of iter_args.
+  bool memoryAccumulators = false;
+
   /// Whether some copy is already an `nvgpu.device_async_copy`.
   bool hasAsyncCopies() const {
     return llvm::any_of(copies, [](const TileCopy &c) { return c.async; });

@@ -100,6 +100,7 @@ private:
   LogicalResult walkComputePhase(ArrayRef<Operation *> ops, int64_t executions);
   LogicalResult pairCopies();
   LogicalResult addAsyncCopies();
+  LogicalResult checkMemoryAccumulators();
   LogicalResult checkNoLoopCarriedUse(Operation *op);
   void countCompute(StringRef kind, int64_t flops, int64_t count, bool perWarp);
 
@@ -107,6 +108,8 @@ private:
   KLoopInfo &info;
   /// Global reads and shared writes of the load phase, with executions.
   SmallVector<std::pair<Operation *, int64_t>> globalLoads, sharedStores;
+  /// Global memory accesses of the compute phase (accumulators in memory).
+  SmallVector<Operation *> accumulatorAccesses;
   /// Copies that are already nvgpu.device_async_copy, with executions.
   SmallVector<std::pair<nvgpu::DeviceAsyncCopyOp, int64_t>> asyncCopies;
   /// FLOPs per K-iteration executed per warp (mma.sync) and per thread.
@@ -138,9 +141,6 @@ LogicalResult KLoopMatcher::splitAtBarriers() {
     return fail(info.computeBarrier,
                 "the last gpu.barrier must be the last operation before "
                 "scf.yield");
-  if (forOp.getNumRegionIterArgs() == 0)
-    return fail(forOp, "no accumulators in iter_args: the compute phase "
-                       "must carry its results across iterations");
   for (Operation &op : body->getOperations()) {
     if (&op == info.loadBarrier || &op == info.computeBarrier ||
         &op == body->getTerminator() ||
@@ -388,10 +388,14 @@ LogicalResult KLoopMatcher::walkComputePhase(ArrayRef<Operation *> ops,
       return fail(op, "compute phase: gpu.barrier inside a nested region");
     if (std::optional<MemoryAccess> access = getMemoryAccess(op)) {
       auto type = cast<MemRefType>(access->memref.getType());
+      // Global accesses may hold the accumulator (checkMemoryAccumulators).
+      if (isGlobalMemory(type)) {
+        accumulatorAccesses.push_back(op);
+        continue;
+      }
       if (access->isWrite)
-        return fail(op, "compute phase writes memory (" +
-                            op->getName().getStringRef() +
-                            "): results must stay in iter_args");
+        return fail(op, "compute phase writes shared memory (" +
+                            op->getName().getStringRef() + ")");
       if (!isSharedMemory(type))
         return fail(op, "compute phase reads memory that is not shared (" +
                             op->getName().getStringRef() + ")");
@@ -464,6 +468,71 @@ static void traceToLoads(Value value, scf::ForOp forOp,
   }
   for (Value operand : def->getOperands())
     traceToLoads(operand, forOp, loads, visited);
+}
+
+/// The global memref a copy reads (the source of an async copy).
+static Value getAccessedMemRefOfLoad(Operation *load) {
+  if (auto copy = dyn_cast<nvgpu::DeviceAsyncCopyOp>(load))
+    return copy.getSrc();
+  return getAccessedMemRef(load);
+}
+
+/// Whether `value` is computed (inside `forOp`) from its induction variable.
+static bool dependsOnIV(Value value, scf::ForOp forOp) {
+  SmallVector<Value> worklist{value};
+  llvm::DenseSet<Value> visited;
+  while (!worklist.empty()) {
+    Value v = worklist.pop_back_val();
+    if (!visited.insert(v).second)
+      continue;
+    if (v == forOp.getInductionVar())
+      return true;
+    Operation *def = v.getDefiningOp();
+    if (def && forOp->isProperAncestor(def))
+      llvm::append_range(worklist, def->getOperands());
+  }
+  return false;
+}
+
+/// The accumulators live in iter_args or in global memory that the compute
+/// phase reads and writes at addresses that do not change across the loop
+/// (what upstream's rewrite_matmul_as_mma_sync leaves: C loaded, updated and
+/// stored back every iteration). Pipelining keeps the compute phases in
+/// order, so that read-modify-write stays correct as long as the load phase
+/// does not read that memory (its loads move ahead of earlier computes).
+/// Kernel arguments are assumed not to overlap.
+LogicalResult KLoopMatcher::checkMemoryAccumulators() {
+  llvm::SmallPtrSet<Value, 4> written;
+  for (Operation *op : accumulatorAccesses) {
+    MemoryAccess access = *getMemoryAccess(op);
+    for (Value index : access.indices)
+      if (dependsOnIV(index, forOp))
+        return fail(op, "compute phase accesses global memory at an address "
+                        "that depends on the K-loop's induction variable; "
+                        "pk takes global memory there only as an "
+                        "accumulator at fixed addresses");
+    if (access.isWrite)
+      written.insert(getRootMemRef(access.memref));
+  }
+  for (Operation *op : accumulatorAccesses) {
+    MemoryAccess access = *getMemoryAccess(op);
+    if (access.isRead && !written.contains(getRootMemRef(access.memref)))
+      return fail(op, "compute phase reads memory that is not shared (" +
+                          op->getName().getStringRef() +
+                          ") and is no accumulator it writes");
+  }
+  for (const TileCopy &copy : info.copies) {
+    Value src = getRootMemRef(getAccessedMemRefOfLoad(copy.load));
+    if (written.contains(src))
+      return fail(copy.load, "load phase reads the memory the compute phase "
+                             "writes: the next tiles' loads cannot move "
+                             "ahead of the compute");
+  }
+  if (written.empty() && forOp.getNumRegionIterArgs() == 0)
+    return fail(forOp, "no accumulators: neither iter_args nor global memory "
+                       "written by the compute phase");
+  info.memoryAccumulators = !written.empty();
+  return success();
 }
 
 /// An already-async copy is a tile copy by itself.
@@ -616,7 +685,8 @@ LogicalResult KLoopMatcher::match(int64_t threadsOverride) {
       return failure();
   if (failed(walkLoadPhase(info.loadPhase, 1)) || failed(pairCopies()) ||
       failed(addAsyncCopies()) || failed(checkLoadSegments()) ||
-      failed(walkComputePhase(info.computePhase, 1)))
+      failed(walkComputePhase(info.computePhase, 1)) ||
+      failed(checkMemoryAccumulators()))
     return failure();
   if (computeOrder.empty())
     return fail(info.computeBarrier,

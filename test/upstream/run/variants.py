@@ -31,7 +31,8 @@ PTXAS = os.environ.get("PTXAS", "/usr/local/cuda/bin/ptxas")
 DEFAULT = ["sgemm_f32_64x64x16_promote_global", "sgemm_f32_64x64x16_promote_alloc",
            "sgemm_f32_64x64x16_promote_alloca", "sgemm_f32_128x128x8_bufferize",
            "sgemm_f32_32x32x32_tb_bufferize", "hgemm_f16f32_64x64x64_nvgpu_global",
-           "hgemm_f16f32_64x64x64_nvgpu_async_bufferize", "sgemm_f32_64x64x16_launch"]
+           "hgemm_f16f32_64x64x64_nvgpu_async_bufferize", "sgemm_f32_64x64x16_launch",
+           "hgemm_f16_32x32x16_mmasync_rewrite"]
 
 
 def pipe(cmds, inp):
