@@ -62,7 +62,7 @@ defvar pkDecisionOptions = [
 defvar pkReportOptions = [
     Option<"report", "report", "std::string", /*default=*/"\"\"",
            "Write the JSON report (one object per loop and line) to this "
-           "file; '-' for stdout">,
+           "file; '-' for stderr">,
     Option<"reportAppend", "report-append", "bool", /*default=*/"false",
            "Append to the report file instead of truncating it (e.g. to "
            "collect the chunks of -split-input-file)">,
@@ -100,7 +100,7 @@ def PKAnalyzeKLoops : Pass<"pk-analyze-kloops", "ModuleOp"> {
     `gpu.barrier`, and accumulators in `iter_args`.
 
     For every matched loop it emits a remark summarizing the analysis and
-    (with `report=<path>`, `-` for stdout) writes one JSON object per loop,
+    (with `report=<path>`, `-` for stderr) writes one JSON object per loop,
     one per line: trip count, shared buffers, `smem.{single,per_stage,multi,
     cliff}_bytes`, occupancy single- and multi-buffered with the limiting
     resource, FLOPs and bytes per tile, the compute/load ratio, and the
@@ -290,7 +290,7 @@ def PKPipelineKernel : Pass<"pipeline-kernel", "ModuleOp"> {
   }];
   let options = !listconcat(pkTargetOptions, pkDecisionOptions, [
     Option<"report", "report", "std::string", /*default=*/"\"\"",
-           "JSON report path, one object per loop ('-': stdout; default "
+           "JSON report path, one object per loop ('-': stderr; default "
            "with emit: <out-dir>/report.json)">,
     Option<"emit", "emit", "::mlir::pk::EmitKind",
            /*default=*/"::mlir::pk::EmitKind::MLIR",
