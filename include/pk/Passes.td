@@ -89,7 +89,7 @@ defvar pkEmitValues = [{::llvm::cl::values(
     clEnumValN(::mlir::pk::EmitKind::Cubin, "cubin",
                "PTX and <out-dir>/<module>.<arch>.cubin with ptxas' usage"))}];
 
-def PKAnalyzeKLoops : Pass<"pk-analyze-kloops", "ModuleOp"> {
+def PKAnalyzeKLoops : Pass<"pk-analyze-kloops"> {
   let summary = "Analyze tiled GPU K-loops: shared memory, occupancy, "
                 "compute/load ratio and pipelining variant";
   let description = [{
@@ -107,6 +107,12 @@ def PKAnalyzeKLoops : Pass<"pk-analyze-kloops", "ModuleOp"> {
     variant the seed procedure's rule selects with its reasons
     (docs/report.md). A loop that has barriers but does not match gets a
     remark naming what did not match. The IR is never changed.
+
+    The pass runs on any operation and visits the loops nested in it, so a
+    compiler can nest it in its own pipeline, e.g.
+    `builtin.module(gpu.module(pk-analyze-kloops))`. The copies of the pass
+    that run on several operations share one report file: the first
+    truncates it (unless `report-append`), the others append whole lines.
 
     Example:
 
@@ -133,7 +139,7 @@ def PKAnalyzeKLoops : Pass<"pk-analyze-kloops", "ModuleOp"> {
   ]);
 }
 
-def PKCheckSmemBudget : Pass<"pk-check-smem-budget", "ModuleOp"> {
+def PKCheckSmemBudget : Pass<"pk-check-smem-budget"> {
   let summary = "Reject multi-buffering that exceeds the per-block shared "
                 "memory maximum or crosses the occupancy cliff";
   let description = [{
@@ -154,6 +160,9 @@ def PKCheckSmemBudget : Pass<"pk-check-smem-budget", "ModuleOp"> {
     without doubling. Loops within budget get a remark; the IR is never
     changed.
 
+    Like pk-analyze-kloops it runs on any operation (e.g.
+    `builtin.module(gpu.module(pk-check-smem-budget))`).
+
     Example (sm_86, 2 stages, 28 KB single-buffered):
 
     ```
@@ -165,7 +174,7 @@ def PKCheckSmemBudget : Pass<"pk-check-smem-budget", "ModuleOp"> {
   let options = pkTargetOptions;
 }
 
-def PKPipelineKLoops : Pass<"pk-pipeline-kloops", "ModuleOp"> {
+def PKPipelineKLoops : Pass<"pk-pipeline-kloops"> {
   let summary = "Software-pipeline tiled GPU K-loops with double buffering "
                 "(cp.async or register prefetch)";
   let description = [{
@@ -179,6 +188,15 @@ def PKPipelineKLoops : Pass<"pk-pipeline-kloops", "ModuleOp"> {
     why; with `report=<path>` the JSON report of pk-analyze-kloops gains a
     `decision` object. On any unsupported pattern the loop stays untouched
     and the remark says why.
+
+    Each loop goes through `pipelineKernelLoop` (PipelineKernelLoop.h), the
+    entry point embedding compilers call. The pass runs on any operation and changes only the
+    loops nested in it and their kernels, so it nests under `gpu.module`
+    (`builtin.module(gpu.module(pk-pipeline-kloops{arch=sm_90}))`) or
+    `gpu.func`; anchored below the `gpu.module`, it declines loops whose
+    copied buffers are `memref.global`s (multi-buffering replaces the
+    global in the module). The report file is shared as in
+    pk-analyze-kloops.
 
     Before (`variant=cp-async`):
 
