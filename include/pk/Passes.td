@@ -190,7 +190,8 @@ def PKPipelineKLoops : Pass<"pk-pipeline-kloops"> {
     and the remark says why.
 
     Each loop goes through `pipelineKernelLoop` (PipelineKernelLoop.h), the
-    entry point embedding compilers call. The pass runs on any operation and changes only the
+    entry point the transform op `transform.pk.pipeline_kloop` and embedding
+    compilers call. The pass runs on any operation and changes only the
     loops nested in it and their kernels, so it nests under `gpu.module`
     (`builtin.module(gpu.module(pk-pipeline-kloops{arch=sm_90}))`) or
     `gpu.func`; anchored below the `gpu.module`, it declines loops whose
