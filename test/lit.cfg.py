@@ -79,3 +79,7 @@ config.substitutions.append(("%cmake", config.cmake_command))
 config.substitutions.append(("%cmake_generator", config.cmake_generator))
 config.substitutions.append(("%mlir_dir", config.mlir_dir))
 config.substitutions.append(("%cxx", config.cxx_compiler))
+# The configured mlir-opt, for commands that are not lit RUN lines (the
+# README's examples in embedding.test).
+config.substitutions.append(("%mlir_opt_path",
+    os.path.join(config.llvm_tools_dir, "mlir-opt")))

@@ -14,6 +14,17 @@
 // REPORT-SAME: "kernel":"hgemm_f16_128x128x32::hgemm_f16_128x128x32"
 // REPORT-SAME: "variant":"cp-async"
 
+// report=- writes the JSON lines to stderr: stdout stays valid MLIR (mlir-opt
+// parses and verifies it again).
+// RUN: pk-opt %examples/hgemm_f16_128x128x32.mlir --pipeline-kernel='report=-' -o - 2>%t.stderr | mlir-opt | FileCheck %s --check-prefix=STDOUT
+// RUN: FileCheck %s --check-prefix=STDERR --input-file=%t.stderr
+// STDOUT: gpu.func @hgemm_f16_128x128x32
+// STDOUT: nvgpu.device_async_copy
+// STDOUT: pk.pipelined
+// STDERR: remark: pipelined: variant cp-async
+// STDERR: {"arch":"sm_86"
+// STDERR-SAME: "decision":{"pipelined":true
+
 // PTX of each variant (the steady-state loop's copies, groups and waits;
 // 32 mma.sync per warp and iteration, again in the epilogue).
 // RUN: pk-opt %examples/hgemm_f16_128x128x32.mlir --pipeline-kernel='variant=cp-async' | mlir-opt --gpu-lower-to-nvvm-pipeline='cubin-chip=sm_86 cubin-features=+ptx80 cubin-format=isa' | sed 's/\\0A/\n/g; s/\\09/ /g' | FileCheck %s --check-prefix=HGEMM-CPA

@@ -4,7 +4,7 @@
 // RUN: pk-opt %s -split-input-file --pk-analyze-kloops='report=%t.json report-append=1' -o /dev/null
 // RUN: FileCheck %s --input-file=%t.json
 // RUN: grep -c '"arch":"sm_86"' %t.json | FileCheck %s --check-prefix=LINES
-// RUN: pk-opt %s -split-input-file --pk-analyze-kloops='arch=sm_75 report=-' -o /dev/null | FileCheck %s --check-prefix=SM75
+// RUN: pk-opt %s -split-input-file --pk-analyze-kloops='arch=sm_75 report=-' -o /dev/null 2>&1 | grep '^{' | FileCheck %s --check-prefix=SM75
 // RUN: pk-opt %s -split-input-file --pk-check-smem-budget='regs-per-thread=255' -o /dev/null 2>&1 | FileCheck %s --check-prefix=BUDGET
 // RUN: not pk-opt %s -split-input-file --pk-analyze-kloops='min-blocks-per-sm=17' -o /dev/null 2>&1 | FileCheck %s --check-prefix=MINBLOCKS
 // RUN: pk-opt %s -split-input-file --pk-analyze-kloops -o /dev/null 2>&1 | FileCheck %s --check-prefix=REMARK
@@ -18,8 +18,8 @@
 //          tiles in flight; the budget allows 8 (trip count 64, 8 stages =
 //          32768 bytes keep 4 blocks/SM): 8.
 //   sm_86: 131072 * 4 / 512 = 1024 cycles, 1 + ceil(500 / 1024) = 2.
-// RUN: pk-opt %S/Inputs/seed-64x64x16.mlir --pk-analyze-kloops='stages=auto arch=sm_90 report=-' -o /dev/null | FileCheck %s --check-prefix=AUTO90
-// RUN: pk-opt %S/Inputs/seed-64x64x16.mlir --pk-analyze-kloops='stages=auto arch=sm_86 report=-' -o /dev/null | FileCheck %s --check-prefix=AUTO86
+// RUN: pk-opt %S/Inputs/seed-64x64x16.mlir --pk-analyze-kloops='stages=auto arch=sm_90 report=-' -o /dev/null 2>&1 | grep '^{' | FileCheck %s --check-prefix=AUTO90
+// RUN: pk-opt %S/Inputs/seed-64x64x16.mlir --pk-analyze-kloops='stages=auto arch=sm_86 report=-' -o /dev/null 2>&1 | grep '^{' | FileCheck %s --check-prefix=AUTO86
 // RUN: not pk-opt %S/Inputs/seed-64x64x16.mlir --pk-analyze-kloops='stages=many' -o /dev/null 2>&1 | FileCheck %s --check-prefix=BADSTAGES
 // AUTO90: "multi_bytes":32768,"per_block_max_bytes"
 // AUTO90-SAME: "stages":8,

@@ -1,11 +1,11 @@
-// RUN: pk-opt %s -split-input-file --pk-analyze-kloops='report=-' -o /dev/null | FileCheck %s
-// RUN: pk-opt %s -split-input-file --pk-analyze-kloops='report=- arch=sm_75' -o /dev/null | FileCheck %s --check-prefix=SM75
-// RUN: pk-opt %s -split-input-file --pk-analyze-kloops='report=- arch=sm_90' -o /dev/null | FileCheck %s --check-prefix=SM90
-// RUN: pk-opt %s -split-input-file --pk-analyze-kloops='report=- stages=3' -o /dev/null | FileCheck %s --check-prefix=STAGES3
-// RUN: pk-opt %s -split-input-file --pk-analyze-kloops='report=- regs-per-thread=255' -o /dev/null | FileCheck %s --check-prefix=REGS255
-// RUN: pk-opt %s -split-input-file --pk-analyze-kloops='report=- block-size=256' -o /dev/null | FileCheck %s --check-prefix=BS256
-// RUN: pk-opt %s -split-input-file --pk-analyze-kloops='report=- skip-high-ratio=1' -o /dev/null | FileCheck %s --check-prefix=SKIP
-// RUN: pk-opt %s -split-input-file --pk-analyze-kloops='report=- min-blocks-per-sm=3' -o /dev/null | FileCheck %s --check-prefix=MIN3
+// RUN: pk-opt %s -split-input-file --pk-analyze-kloops='report=-' -o /dev/null 2>&1 | grep '^{' | FileCheck %s
+// RUN: pk-opt %s -split-input-file --pk-analyze-kloops='report=- arch=sm_75' -o /dev/null 2>&1 | grep '^{' | FileCheck %s --check-prefix=SM75
+// RUN: pk-opt %s -split-input-file --pk-analyze-kloops='report=- arch=sm_90' -o /dev/null 2>&1 | grep '^{' | FileCheck %s --check-prefix=SM90
+// RUN: pk-opt %s -split-input-file --pk-analyze-kloops='report=- stages=3' -o /dev/null 2>&1 | grep '^{' | FileCheck %s --check-prefix=STAGES3
+// RUN: pk-opt %s -split-input-file --pk-analyze-kloops='report=- regs-per-thread=255' -o /dev/null 2>&1 | grep '^{' | FileCheck %s --check-prefix=REGS255
+// RUN: pk-opt %s -split-input-file --pk-analyze-kloops='report=- block-size=256' -o /dev/null 2>&1 | grep '^{' | FileCheck %s --check-prefix=BS256
+// RUN: pk-opt %s -split-input-file --pk-analyze-kloops='report=- skip-high-ratio=1' -o /dev/null 2>&1 | grep '^{' | FileCheck %s --check-prefix=SKIP
+// RUN: pk-opt %s -split-input-file --pk-analyze-kloops='report=- min-blocks-per-sm=3' -o /dev/null 2>&1 | grep '^{' | FileCheck %s --check-prefix=MIN3
 //
 // The report goes to a file as well (no -split-input-file: every split would
 // rewrite the file).

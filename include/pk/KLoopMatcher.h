@@ -184,6 +184,11 @@ FailureOr<KLoopInfo> matchKLoop(scf::ForOp forOp, std::string &reason,
                                 Location &where,
                                 int64_t threadsPerBlockOverride = 0);
 
+/// Says why pk will not look at loops it cannot reach: a remark on each
+/// K-loop candidate still in a gpu.launch body, or on `root` when it is a
+/// builtin.module without any GPU kernel.
+void remarkOnUnreachableLoops(Operation *root);
+
 /// Matches every K-loop candidate under `root`, in pre-order, and calls
 /// `onMatch` for each loop that matches. Candidates that do not match get a
 /// remark naming what did not match when `remarkOnMismatch` is set.

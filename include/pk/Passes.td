@@ -62,7 +62,7 @@ defvar pkDecisionOptions = [
 defvar pkReportOptions = [
     Option<"report", "report", "std::string", /*default=*/"\"\"",
            "Write the JSON report (one object per loop and line) to this "
-           "file; '-' for stdout">,
+           "file; '-' for stderr">,
     Option<"reportAppend", "report-append", "bool", /*default=*/"false",
            "Append to the report file instead of truncating it (e.g. to "
            "collect the chunks of -split-input-file)">,
@@ -106,7 +106,7 @@ def PKNormalizeWorkgroupStorage
   let dependentDialects = ["::mlir::gpu::GPUDialect"];
 }
 
-def PKAnalyzeKLoops : Pass<"pk-analyze-kloops", "ModuleOp"> {
+def PKAnalyzeKLoops : Pass<"pk-analyze-kloops"> {
   let summary = "Analyze tiled GPU K-loops: shared memory, occupancy, "
                 "compute/load ratio and pipelining variant";
   let description = [{
@@ -117,13 +117,19 @@ def PKAnalyzeKLoops : Pass<"pk-analyze-kloops", "ModuleOp"> {
     `gpu.barrier`, and accumulators in `iter_args`.
 
     For every matched loop it emits a remark summarizing the analysis and
-    (with `report=<path>`, `-` for stdout) writes one JSON object per loop,
+    (with `report=<path>`, `-` for stderr) writes one JSON object per loop,
     one per line: trip count, shared buffers, `smem.{single,per_stage,multi,
     cliff}_bytes`, occupancy single- and multi-buffered with the limiting
     resource, FLOPs and bytes per tile, the compute/load ratio, and the
     variant the seed procedure's rule selects with its reasons
     (docs/report.md). A loop that has barriers but does not match gets a
     remark naming what did not match. The IR is never changed.
+
+    The pass runs on any operation and visits the loops nested in it, so a
+    compiler can nest it in its own pipeline, e.g.
+    `builtin.module(gpu.module(pk-analyze-kloops))`. The copies of the pass
+    that run on several operations share one report file: the first
+    truncates it (unless `report-append`), the others append whole lines.
 
     Example:
 
@@ -150,7 +156,7 @@ def PKAnalyzeKLoops : Pass<"pk-analyze-kloops", "ModuleOp"> {
   ]);
 }
 
-def PKCheckSmemBudget : Pass<"pk-check-smem-budget", "ModuleOp"> {
+def PKCheckSmemBudget : Pass<"pk-check-smem-budget"> {
   let summary = "Reject multi-buffering that exceeds the per-block shared "
                 "memory maximum or crosses the occupancy cliff";
   let description = [{
@@ -171,6 +177,9 @@ def PKCheckSmemBudget : Pass<"pk-check-smem-budget", "ModuleOp"> {
     without doubling. Loops within budget get a remark; the IR is never
     changed.
 
+    Like pk-analyze-kloops it runs on any operation (e.g.
+    `builtin.module(gpu.module(pk-check-smem-budget))`).
+
     Example (sm_86, 2 stages, 28 KB single-buffered):
 
     ```
@@ -182,7 +191,7 @@ def PKCheckSmemBudget : Pass<"pk-check-smem-budget", "ModuleOp"> {
   let options = pkTargetOptions;
 }
 
-def PKPipelineKLoops : Pass<"pk-pipeline-kloops", "ModuleOp"> {
+def PKPipelineKLoops : Pass<"pk-pipeline-kloops"> {
   let summary = "Software-pipeline tiled GPU K-loops with double buffering "
                 "(cp.async or register prefetch)";
   let description = [{
@@ -196,6 +205,16 @@ def PKPipelineKLoops : Pass<"pk-pipeline-kloops", "ModuleOp"> {
     why; with `report=<path>` the JSON report of pk-analyze-kloops gains a
     `decision` object. On any unsupported pattern the loop stays untouched
     and the remark says why.
+
+    Each loop goes through `pipelineKernelLoop` (PipelineKernelLoop.h), the
+    entry point the transform op `transform.pk.pipeline_kloop` and embedding
+    compilers call. The pass runs on any operation and changes only the
+    loops nested in it and their kernels, so it nests under `gpu.module`
+    (`builtin.module(gpu.module(pk-pipeline-kloops{arch=sm_90}))`) or
+    `gpu.func`; anchored below the `gpu.module`, it declines loops whose
+    copied buffers are `memref.global`s (multi-buffering replaces the
+    global in the module). The report file is shared as in
+    pk-analyze-kloops.
 
     Before (`variant=cp-async`):
 
@@ -307,7 +326,7 @@ def PKPipelineKernel : Pass<"pipeline-kernel", "ModuleOp"> {
   }];
   let options = !listconcat(pkTargetOptions, pkDecisionOptions, [
     Option<"report", "report", "std::string", /*default=*/"\"\"",
-           "JSON report path, one object per loop ('-': stdout; default "
+           "JSON report path, one object per loop ('-': stderr; default "
            "with emit: <out-dir>/report.json)">,
     Option<"emit", "emit", "::mlir::pk::EmitKind",
            /*default=*/"::mlir::pk::EmitKind::MLIR",

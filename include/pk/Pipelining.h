@@ -81,10 +81,11 @@ FailureOr<scf::ForOp> pipelineKLoop(RewriterBase &rewriter,
 /// (malloc and per-thread local memory otherwise), typed or `i8` viewed once
 /// at offset 0 through `memref.view` (its deallocs are erased), and every
 /// private workgroup `memref.global` used once and viewed that way (what
-/// upstream's `structured.promote` and `alloca_to_global` emit). Returns how
+/// upstream's `structured.promote` and `alloca_to_global` emit; only with
+/// `globals`, since it erases the global from the gpu.module). Returns how
 /// many buffers it rewrote; storage used otherwise is left alone.
-int64_t normalizeWorkgroupStorage(RewriterBase &rewriter,
-                                  gpu::GPUFuncOp kernel);
+int64_t normalizeWorkgroupStorage(RewriterBase &rewriter, gpu::GPUFuncOp kernel,
+                                  bool globals = true);
 
 } // namespace pk
 } // namespace mlir

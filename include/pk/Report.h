@@ -35,7 +35,8 @@ llvm::json::Object toJSON(const KLoopInfo &info, const KLoopDecision &decision);
 llvm::json::Object decisionToJSON(const KLoopDecision &decision, bool pipelined,
                                   ArrayRef<std::string> reasons);
 
-/// Writes JSON Lines to the report `path` ('-': standard output):
+/// Writes JSON Lines to the report `path` ('-': standard error, so that the
+/// IR on standard output stays valid):
 /// truncates the file, or appends to it with `append` (e.g. to collect the
 /// chunks of -split-input-file). Creates missing parent directories. Emits
 /// an error at `loc` on failure.

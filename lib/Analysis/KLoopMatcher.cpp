@@ -725,9 +725,7 @@ FailureOr<KLoopInfo> mlir::pk::matchKLoop(scf::ForOp forOp, std::string &reason,
   return info;
 }
 
-/// Says why pk will not look at loops it cannot reach: K-loops still in a
-/// gpu.launch body, and a root without any GPU kernel.
-static void remarkOnUnreachableLoops(Operation *root) {
+void mlir::pk::remarkOnUnreachableLoops(Operation *root) {
   bool anyKernel = false;
   root->walk([&](Operation *op) {
     if (auto func = dyn_cast<gpu::GPUFuncOp>(op))
@@ -735,7 +733,11 @@ static void remarkOnUnreachableLoops(Operation *root) {
     if (isa<gpu::LaunchOp>(op))
       anyKernel = true;
   });
+  // Only a whole module is known to lack kernels: a pass nested on a host
+  // func.func says nothing.
   if (!anyKernel) {
+    if (!isa<ModuleOp>(root))
+      return;
     mlir::emitRemark(root->getLoc())
         << "no GPU kernel (gpu.func kernel or gpu.launch) found: pk has "
            "nothing to pipeline";

@@ -192,9 +192,10 @@ llvm::json::Object mlir::pk::decisionToJSON(const KLoopDecision &decision,
 
 LogicalResult mlir::pk::writeReportLines(Location loc, StringRef path,
                                          StringRef lines, bool append) {
+  // Standard error, so that the IR on standard output stays valid MLIR.
   if (path == "-") {
-    llvm::outs() << lines;
-    llvm::outs().flush();
+    llvm::errs() << lines;
+    llvm::errs().flush();
     return success();
   }
   std::error_code ec;

@@ -6,7 +6,8 @@
 //
 // Reports, for every K-loop of the input contract, the shared-memory budget,
 // occupancy, compute/load ratio and selected variant, as remarks and as a
-// JSON report (one object per loop and line). The IR is not changed.
+// JSON report (one object per loop and line), from `pipelineKernelLoop`
+// with `analyzeOnly`. The IR is not changed.
 // Tests: test/pk-analyze-kloops.mlir, test/pk-analyze-kloops-invalid.mlir.
 //
 //===----------------------------------------------------------------------===//
@@ -15,12 +16,9 @@
 
 #include "pk/KLoopMatcher.h"
 #include "pk/Passes.h"
-#include "pk/Report.h"
+#include "pk/PipelineKernelLoop.h"
 
-#include "mlir/Support/FileUtilities.h"
-#include "llvm/Support/DebugLog.h"
 #include "llvm/Support/FormatVariadic.h"
-#include "llvm/Support/ToolOutputFile.h"
 
 #define DEBUG_TYPE "pk-analyze-kloops"
 
@@ -40,30 +38,53 @@ struct AnalyzeKLoopsPass final
   using Base::Base;
 
   void runOnOperation() final {
-    ModuleOp module = getOperation();
-    FailureOr<pk::detail::TargetOptions> parsed =
-        pk::detail::checkTargetOptions(module, arch, stages, minBlocksPerSM,
-                                       blockSize, regsPerThread);
-    if (failed(parsed))
+    Operation *root = getOperation();
+    PipelineRequest request;
+    request.arch = arch;
+    request.stages = stages.getValue().value;
+    request.minBlocksPerSM = minBlocksPerSM;
+    request.blockSize = blockSize;
+    request.regsPerThread = regsPerThread;
+    request.skipHighRatio = skipHighRatio;
+    request.analyzeOnly = true;
+    if (failed(verifyPipelineRequest(
+            request, [&] { return mlir::emitError(root->getLoc()); })))
       return signalPassFailure();
-    DecisionOptions options = parsed->decision;
-    options.skipHighRatio = skipHighRatio;
 
+    remarkOnUnreachableLoops(root);
+    SmallVector<scf::ForOp> candidates;
+    root->walk<WalkOrder::PreOrder>([&](scf::ForOp forOp) {
+      if (isKLoopCandidate(forOp))
+        candidates.push_back(forOp);
+    });
+    IRRewriter rewriter(root->getContext());
     std::string lines;
-    forEachKLoop(
-        module, blockSize, /*remarkOnMismatch=*/true, [&](KLoopInfo &info) {
-          KLoopDecision decision = decide(info, *parsed->target, options);
-          InFlightDiagnostic diag = mlir::emitRemark(info.forOp.getLoc())
-                                    << summarizeKLoop(info, decision);
-          for (const std::string &reason : decision.ruleReasons)
-            diag.attachNote(info.forOp.getLoc()) << reason;
-          lines +=
-              llvm::formatv("{0}\n", llvm::json::Value(toJSON(info, decision)));
-        });
+    for (scf::ForOp forOp : candidates) {
+      FailureOr<PipelineResult> result =
+          pipelineKernelLoop(rewriter, forOp, request);
+      if (failed(result))
+        return signalPassFailure();
+      Location loc = forOp.getLoc();
+      if (result->outcome == PipelineOutcome::NotAKLoop) {
+        InFlightDiagnostic diag = mlir::emitRemark(loc) << result->reason;
+        if (result->where != loc)
+          diag.attachNote(result->where) << "here";
+        continue;
+      }
+      InFlightDiagnostic diag = mlir::emitRemark(loc) << result->summary;
+      for (const std::string &reason : result->decision->ruleReasons)
+        diag.attachNote(loc) << reason;
+      lines +=
+          llvm::formatv("{0}\n", llvm::json::Value(std::move(result->report)));
+    }
     if (report.empty())
       return;
-    if (failed(writeReportLines(module.getLoc(), report, lines, reportAppend)))
+    if (failed(reportFile->write(root->getLoc(), report, lines, reportAppend)))
       return signalPassFailure();
   }
+
+  /// The report file, shared with the clones of this pass.
+  std::shared_ptr<pk::detail::SharedReport> reportFile =
+      std::make_shared<pk::detail::SharedReport>();
 };
 } // namespace

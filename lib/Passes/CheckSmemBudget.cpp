@@ -46,9 +46,9 @@ struct CheckSmemBudgetPass final
   using Base::Base;
 
   void runOnOperation() final {
-    ModuleOp module = getOperation();
+    Operation *root = getOperation();
     FailureOr<pk::detail::TargetOptions> parsed =
-        pk::detail::checkTargetOptions(module, arch, stages, minBlocksPerSM,
+        pk::detail::checkTargetOptions(root, arch, stages, minBlocksPerSM,
                                        blockSize, regsPerThread);
     if (failed(parsed))
       return signalPassFailure();
@@ -56,7 +56,7 @@ struct CheckSmemBudgetPass final
     DecisionOptions options = parsed->decision;
 
     bool failedAny = false;
-    forEachKLoop(module, blockSize, /*remarkOnMismatch=*/false,
+    forEachKLoop(root, blockSize, /*remarkOnMismatch=*/false,
                  [&](KLoopInfo &info) {
                    if (failed(checkLoop(info, *target, options)))
                      failedAny = true;

@@ -13,6 +13,10 @@
 
 #include "pk/Pipelining.h"
 
+#include "pk/PipelineKernelLoop.h"
+#include "pk/Report.h"
+
+#include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/PatternMatch.h"
 
@@ -32,29 +36,17 @@ FailureOr<pk::detail::TargetOptions>
 mlir::pk::detail::checkTargetOptions(Operation *op, StringRef arch,
                                      StageCount stages, int64_t minBlocksPerSM,
                                      int64_t blockSize, int64_t regsPerThread) {
-  const TargetInfo *target = lookupTargetOrEmitError(op, arch);
-  if (!target)
+  PipelineRequest request;
+  request.arch = arch.str();
+  request.stages = stages.value;
+  request.minBlocksPerSM = minBlocksPerSM;
+  request.blockSize = blockSize;
+  request.regsPerThread = regsPerThread;
+  if (failed(verifyPipelineRequest(
+          request, [&] { return mlir::emitError(op->getLoc()); })))
     return failure();
-  if (!stages.isAuto() &&
-      (stages.value < kMinStages || stages.value > kMaxStages))
-    return mlir::emitError(op->getLoc())
-           << "stages must be 2 to 8 or auto, got '" << stages.value << "'";
-  if (minBlocksPerSM < 1)
-    return mlir::emitError(op->getLoc())
-           << "min-blocks-per-sm must be at least 1, got " << minBlocksPerSM;
-  if (minBlocksPerSM > target->maxBlocksPerSM)
-    return mlir::emitError(op->getLoc())
-           << "min-blocks-per-sm=" << minBlocksPerSM << " exceeds the "
-           << target->maxBlocksPerSM << " resident blocks per SM of "
-           << target->arch;
-  if (blockSize < 0 || blockSize > 1024)
-    return mlir::emitError(op->getLoc())
-           << "block-size must be in [0, 1024], got " << blockSize;
-  if (regsPerThread < 0 || regsPerThread > 255)
-    return mlir::emitError(op->getLoc())
-           << "regs-per-thread must be in [0, 255], got " << regsPerThread;
   TargetOptions options;
-  options.target = target;
+  options.target = lookupTarget(arch);
   options.decision.stages = stages.value;
   options.decision.minBlocksPerSM = minBlocksPerSM;
   options.decision.regsPerThread = regsPerThread;
@@ -66,11 +58,22 @@ void mlir::pk::detail::normalizeStorageWithRemarks(Operation *root) {
   // Collect first: the rewrite erases memref.globals next to the kernels.
   SmallVector<gpu::GPUFuncOp> kernels;
   root->walk([&](gpu::GPUFuncOp kernel) { kernels.push_back(kernel); });
+  // Anchored below the gpu.module, only the kernel itself may change.
+  bool globals = isa<ModuleOp, gpu::GPUModuleOp>(root);
   for (gpu::GPUFuncOp kernel : kernels)
-    if (int64_t count = normalizeWorkgroupStorage(rewriter, kernel))
+    if (int64_t count = normalizeWorkgroupStorage(rewriter, kernel, globals))
       mlir::emitRemark(kernel.getLoc())
           << "moved " << count
           << " workgroup buffer(s) to workgroup attributions (a workgroup "
              "memref.alloc lowers to malloc, a memref.alloca to local memory, "
              "with upstream's NVVM lowering)";
+}
+
+LogicalResult pk::detail::SharedReport::write(Location loc, StringRef path,
+                                              StringRef lines, bool append) {
+  std::lock_guard<std::mutex> lock(mutex);
+  if (failed(writeReportLines(loc, path, lines, append || written)))
+    return failure();
+  written = true;
+  return success();
 }

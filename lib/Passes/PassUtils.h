@@ -12,6 +12,10 @@
 
 #include "mlir/IR/Operation.h"
 
+#include <memory>
+#include <mutex>
+#include <string>
+
 namespace mlir {
 namespace pk {
 namespace detail {
@@ -40,6 +44,24 @@ FailureOr<TargetOptions> checkTargetOptions(Operation *op, llvm::StringRef arch,
 /// lower to malloc or local memory into workgroup attributions
 /// (normalizeWorkgroupStorage) and remarks on each kernel it changed.
 void normalizeStorageWithRemarks(Operation *root);
+
+/// The report file of one pass in a pipeline. The pass manager clones a
+/// nested pass for each thread; the clones copy the pointer to this state,
+/// so all of them write one file: the first write truncates it (unless
+/// `append`), later ones append, each under the lock, whole lines. A pass
+/// holds `std::shared_ptr<SharedReport> reportFile =
+/// std::make_shared<SharedReport>();`.
+class SharedReport {
+public:
+  /// Writes `lines` to `path` ('-': stderr); emits an error at `loc` on
+  /// failure.
+  LogicalResult write(Location loc, llvm::StringRef path, llvm::StringRef lines,
+                      bool append);
+
+private:
+  std::mutex mutex;
+  bool written = false;
+};
 
 } // namespace detail
 } // namespace pk

@@ -155,9 +155,12 @@ static int64_t normalizeViewedGlobals(RewriterBase &rewriter,
 }
 
 int64_t mlir::pk::normalizeWorkgroupStorage(RewriterBase &rewriter,
-                                            gpu::GPUFuncOp kernel) {
+                                            gpu::GPUFuncOp kernel,
+                                            bool globals) {
   if (!kernel.isKernel())
     return 0;
-  return normalizeAllocations(rewriter, kernel) +
-         normalizeViewedGlobals(rewriter, kernel);
+  int64_t count = normalizeAllocations(rewriter, kernel);
+  if (globals)
+    count += normalizeViewedGlobals(rewriter, kernel);
+  return count;
 }

@@ -5,11 +5,13 @@
 //===----------------------------------------------------------------------===//
 //
 // All upstream dialects, passes, extensions and LLVM IR translations, plus
-// pk's passes and the `pipeline-kernel` pipeline.
+// pk's passes, the `pipeline-kernel` pipeline and the `transform.pk.*`
+// operations.
 //
 //===----------------------------------------------------------------------===//
 
 #include "pk/Passes.h"
+#include "pk/TransformOps.h"
 
 #include "mlir/IR/DialectRegistry.h"
 #include "mlir/InitAllDialects.h"
@@ -27,6 +29,7 @@ int main(int argc, char **argv) {
   mlir::registerAllExtensions(registry);
   mlir::registerAllToLLVMIRTranslations(registry);
   mlir::pk::registerPKDialects(registry);
+  mlir::pk::registerTransformDialectExtension(registry);
 
   return mlir::asMainReturnCode(mlir::MlirOptMain(
       argc, argv, "pk (Pipeline Kernel) optimizer driver\n", registry));

@@ -1,0 +1,185 @@
+//===- PipelineKernelLoop.h - pk's entry point for one K-loop ---*- C++ -*-===//
+//
+// Part of pk (Pipeline Kernel).
+//
+//===----------------------------------------------------------------------===//
+//
+// The entry point a compiler that embeds pk calls on one loop: match the
+// K-loop (KLoopMatcher.h), decide (Decision.h) and apply (Pipelining.h), and
+// get back a result object with the decision, the numbers, the reasons and
+// the new loop, instead of parsing remarks:
+//
+//   mlir::pk::PipelineRequest request;
+//   request.arch = "sm_90";
+//   mlir::IRRewriter rewriter(forOp.getContext());
+//   mlir::FailureOr<mlir::pk::PipelineResult> result =
+//       mlir::pk::pipelineKernelLoop(rewriter, forOp, request);
+//   if (failed(result))
+//     return failure();            // error emitted; the IR is invalid
+//   if (result->isPipelined())
+//     use(result->loop);           // the steady-state loop
+//   else
+//     log(result->reason);         // why pk left the loop alone
+//
+// pk-analyze-kloops, pk-pipeline-kloops and `transform.pk.*` all go through
+// this function, so the remarks, the JSON report and the transform ops say
+// the same thing.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef PK_PIPELINEKERNELLOOP_H
+#define PK_PIPELINEKERNELLOOP_H
+
+#include "pk/Decision.h"
+
+#include "mlir/IR/PatternMatch.h"
+#include "llvm/Support/JSON.h"
+
+#include <optional>
+#include <string>
+
+namespace mlir {
+namespace pk {
+
+/// What the caller asks of one loop. The fields are the options of
+/// pk-pipeline-kloops (Passes.td) and of `transform.pk.pipeline_kloop`.
+struct PipelineRequest {
+  /// Target architecture: sm_75, sm_80, sm_86, sm_87, sm_89 or sm_90
+  /// (`lookupTarget`).
+  std::string arch = "sm_86";
+  /// Shared buffers to create: 2 to 8, or 0 for auto (docs/stages.md).
+  int64_t stages = 2;
+  /// Resident blocks per SM the multi-buffered kernel must keep.
+  int64_t minBlocksPerSM = 2;
+  /// Threads per block; 0: from the kernel (`known_block_size`,
+  /// `nvvm.reqntid`, `nvvm.maxntid`).
+  int64_t blockSize = 0;
+  /// Registers per thread; 0: the kernel's `pk.regs_per_thread`, else 128.
+  int64_t regsPerThread = 0;
+  /// A variant to force, or Auto.
+  PipelineVariant variant = PipelineVariant::Auto;
+  /// A cp-async order to force, or Auto (multistage).
+  PipelineSchedule schedule = PipelineSchedule::Auto;
+  /// With variant Auto, leave loops whose compute/load ratio exceeds 20
+  /// alone (the seed's literal rule).
+  bool skipHighRatio = false;
+  /// Match and decide only; never change the IR (pk-analyze-kloops,
+  /// `transform.pk.analyze_kloop`).
+  bool analyzeOnly = false;
+  /// The operation pk may change, e.g. the op a nested pass runs on; null:
+  /// anything. A loop whose transform would change IR outside it (a copied
+  /// `memref.global` declared outside it) is declined.
+  Operation *scope = nullptr;
+  /// Testing only: make upstream's pipeliner reject the schedule after pk
+  /// changed the IR (the internal-error path).
+  bool testFailLate = false;
+};
+
+/// How `pipelineKernelLoop` ended for one loop.
+enum class PipelineOutcome {
+  /// The loop was pipelined; `PipelineResult::loop` is the steady-state loop.
+  Pipelined,
+  /// Not a K-loop of pk's input contract (docs/input-contract.md).
+  NotAKLoop,
+  /// The decision leaves the loop alone (variant none): the budget, the
+  /// ratio with skip-high-ratio, or the trip count.
+  NotSelected,
+  /// The decision picked a variant but a precondition of the transform
+  /// failed (Pipelining.h); the IR is unchanged.
+  PreconditionFailed,
+  /// `analyzeOnly`: matched and decided, not applied.
+  Analyzed,
+};
+
+/// Returns "pipelined", "not-a-kloop", "not-selected",
+/// "precondition-failed" or "analyzed".
+llvm::StringRef stringifyPipelineOutcome(PipelineOutcome outcome);
+
+/// The numbers pk measured on the loop before changing it (KLoopInfo's,
+/// without its references into the IR, which pipelining erases).
+struct KLoopNumbers {
+  /// "<gpu.module>::<gpu.func>" of the kernel.
+  std::string kernel;
+  /// Static trip count, if known.
+  std::optional<int64_t> tripCount;
+  /// Threads per block the budget assumed (0 if unknown).
+  int64_t threadsPerBlock = 0;
+  /// Shared buffers of the kernel, and how many the load phase writes.
+  int64_t sharedBuffers = 0, copiedBuffers = 0;
+  /// Bytes loaded from global memory per K-iteration by the block.
+  int64_t loadBytesPerTile = 0;
+  /// FLOPs of one K-iteration for the whole block.
+  int64_t flopsPerTile = 0;
+  /// FLOPs per byte loaded.
+  double ratio = 0.0;
+};
+
+/// What pk did with one loop and why.
+struct PipelineResult {
+  explicit PipelineResult(scf::ForOp loop) : loop(loop), where(loop.getLoc()) {}
+
+  /// How the request ended.
+  PipelineOutcome outcome = PipelineOutcome::NotAKLoop;
+  bool isPipelined() const { return outcome == PipelineOutcome::Pipelined; }
+
+  /// Pipelined: the steady-state loop (it carries `pk.pipelined`; the
+  /// prologue precedes it, the epilogue follows it). Otherwise the loop the
+  /// caller passed, unchanged.
+  scf::ForOp loop;
+  /// Empty when pipelined or analyzed; otherwise the one-line reason pk left
+  /// the loop alone: the mismatch (NotAKLoop), the decision's reasons
+  /// (NotSelected) or the failed precondition (PreconditionFailed).
+  std::string reason;
+  /// NotAKLoop: the operation that did not match (else the loop's
+  /// location).
+  Location where;
+
+  /// Set unless NotAKLoop: the numbers, and pk's decision with the budget
+  /// (shared memory, occupancy, cliff) and the seed rule's variant.
+  std::optional<KLoopNumbers> numbers;
+  std::optional<KLoopDecision> decision;
+  /// The analysis summary pk-analyze-kloops remarks with (unless NotAKLoop).
+  std::string summary;
+  /// The decision's reasons and, when the transform declined, its reason:
+  /// what the pk-pipeline-kloops remark lists.
+  SmallVector<std::string> reasons;
+  /// Unless NotAKLoop: the loop's JSON report object (docs/report.md); with
+  /// a `decision` object unless analyzeOnly.
+  llvm::json::Object report;
+};
+
+/// Matches `forOp` against pk's input contract, decides with `request` and,
+/// unless `request.analyzeOnly`, pipelines it. A loop pk leaves alone is not
+/// a failure: the result says why (`reason`, `outcome`) and the IR is
+/// unchanged. Fails, after emitting an error, only on an invalid request
+/// (`verifyPipelineRequest`; the IR is unchanged) or on an internal error
+/// after the transform changed the IR (the IR is then invalid and the
+/// caller must fail too).
+FailureOr<PipelineResult> pipelineKernelLoop(RewriterBase &rewriter,
+                                             scf::ForOp forOp,
+                                             const PipelineRequest &request);
+
+/// Checks `request`: a known arch; stages 2 to 8 or 0 (auto);
+/// min-blocks-per-sm in [1, the target's block limit]; block-size in
+/// [0, 1024]; regs-per-thread in [0, 255]; variant cp-async only with
+/// cp.async (sm_80 and later). Reports the first violation through
+/// `emitError`.
+LogicalResult
+verifyPipelineRequest(const PipelineRequest &request,
+                      llvm::function_ref<InFlightDiagnostic()> emitError);
+
+/// The remark pk-pipeline-kloops emits for `result`: "pipelined: variant V,
+/// N shared buffer(s); <reasons>", "not pipelined; <reasons>" or "not
+/// pipelined: not a pk K-loop: <mismatch>".
+std::string describePipelineResult(const PipelineResult &result);
+
+/// Parses "auto", "cp-async", "ldg-register" or "register-prefetch".
+std::optional<PipelineVariant> parsePipelineVariant(llvm::StringRef name);
+
+/// Parses "auto", "seed" or "multistage".
+std::optional<PipelineSchedule> parsePipelineSchedule(llvm::StringRef name);
+
+} // namespace pk
+} // namespace mlir
+
+#endif // PK_PIPELINEKERNELLOOP_H

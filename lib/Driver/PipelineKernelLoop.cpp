@@ -1,0 +1,234 @@
+//===- PipelineKernelLoop.cpp - pk's entry point for one K-loop -----------===//
+//
+// Part of pk (Pipeline Kernel).
+//
+//===----------------------------------------------------------------------===//
+//
+// The one code path from a loop to pk's result: matchKLoop -> decide ->
+// pipelineKLoop, with the numbers, the reasons and the JSON report captured
+// before the IR changes. The passes (lib/Passes) and the transform ops
+// (lib/TransformOps) are wrappers around `pipelineKernelLoop`.
+// Tests: test/pk-pipeline-kloops*.mlir, test/pk-analyze-kloops*.mlir,
+// test/transform-*.mlir, test/consumer (the installed package).
+//
+//===----------------------------------------------------------------------===//
+
+#include "pk/PipelineKernelLoop.h"
+#include "pk/KLoopMatcher.h"
+#include "pk/Pipelining.h"
+#include "pk/Report.h"
+#include "pk/Support.h"
+
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/IR/SymbolTable.h"
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/DebugLog.h"
+#include "llvm/Support/FormatVariadic.h"
+
+#define DEBUG_TYPE "pk-pipeline-kernel-loop"
+
+using namespace mlir;
+using namespace mlir::pk;
+
+StringRef mlir::pk::stringifyPipelineOutcome(PipelineOutcome outcome) {
+  switch (outcome) {
+  case PipelineOutcome::Pipelined:
+    return "pipelined";
+  case PipelineOutcome::NotAKLoop:
+    return "not-a-kloop";
+  case PipelineOutcome::NotSelected:
+    return "not-selected";
+  case PipelineOutcome::PreconditionFailed:
+    return "precondition-failed";
+  case PipelineOutcome::Analyzed:
+    return "analyzed";
+  }
+  llvm_unreachable("unknown pipeline outcome");
+}
+
+std::optional<PipelineVariant> mlir::pk::parsePipelineVariant(StringRef name) {
+  for (PipelineVariant variant :
+       {PipelineVariant::Auto, PipelineVariant::CpAsync,
+        PipelineVariant::LdgRegister, PipelineVariant::RegisterPrefetch})
+    if (name == stringifyPipelineVariant(variant))
+      return variant;
+  return std::nullopt;
+}
+
+std::optional<PipelineSchedule>
+mlir::pk::parsePipelineSchedule(StringRef name) {
+  for (PipelineSchedule schedule :
+       {PipelineSchedule::Auto, PipelineSchedule::Seed,
+        PipelineSchedule::Multistage})
+    if (name == stringifyPipelineSchedule(schedule))
+      return schedule;
+  return std::nullopt;
+}
+
+LogicalResult
+mlir::pk::verifyPipelineRequest(const PipelineRequest &request,
+                                function_ref<InFlightDiagnostic()> emitError) {
+  const TargetInfo *target = lookupTarget(request.arch);
+  if (!target)
+    return emitError() << "unknown arch '" << request.arch
+                       << "'; pk knows: " << getKnownTargetNames();
+  if (request.stages != 0 &&
+      (request.stages < kMinStages || request.stages > kMaxStages))
+    return emitError() << "stages must be 2 to 8 or auto, got '"
+                       << request.stages << "'";
+  if (request.minBlocksPerSM < 1)
+    return emitError() << "min-blocks-per-sm must be at least 1, got "
+                       << request.minBlocksPerSM;
+  if (request.minBlocksPerSM > target->maxBlocksPerSM)
+    return emitError() << "min-blocks-per-sm=" << request.minBlocksPerSM
+                       << " exceeds the " << target->maxBlocksPerSM
+                       << " resident blocks per SM of " << target->arch;
+  if (request.blockSize < 0 || request.blockSize > 1024)
+    return emitError() << "block-size must be in [0, 1024], got "
+                       << request.blockSize;
+  if (request.regsPerThread < 0 || request.regsPerThread > 255)
+    return emitError() << "regs-per-thread must be in [0, 255], got "
+                       << request.regsPerThread;
+  if (request.variant == PipelineVariant::CpAsync && !target->hasCpAsync)
+    return emitError() << "variant=cp-async needs cp.async (sm_80 and later); "
+                       << target->arch << " has none";
+  return success();
+}
+
+std::string mlir::pk::describePipelineResult(const PipelineResult &result) {
+  if (result.outcome == PipelineOutcome::NotAKLoop)
+    return "not pipelined: " + result.reason;
+  std::string text;
+  if (result.isPipelined())
+    text = llvm::formatv("pipelined: variant {0}, {1} shared buffer(s)",
+                         stringifyPipelineVariant(result.decision->variant),
+                         result.decision->buffers)
+               .str();
+  else
+    text = "not pipelined";
+  for (const std::string &reason : result.reasons)
+    text += "; " + reason;
+  return text;
+}
+
+/// The numbers of `info` that stay valid after the transform.
+static KLoopNumbers getNumbers(const KLoopInfo &info) {
+  KLoopNumbers numbers;
+  gpu::GPUFuncOp kernel = info.kernel;
+  numbers.kernel = kernel.getName().str();
+  if (auto module = kernel->getParentOfType<gpu::GPUModuleOp>())
+    numbers.kernel = (module.getName() + "::" + numbers.kernel).str();
+  numbers.tripCount = info.tripCount;
+  numbers.threadsPerBlock = info.threadsPerBlock;
+  numbers.sharedBuffers = static_cast<int64_t>(info.buffers.size());
+  numbers.copiedBuffers = llvm::count_if(
+      info.buffers, [](const SharedBuffer &buffer) { return buffer.copied; });
+  numbers.loadBytesPerTile = info.loadBytesPerTile;
+  numbers.flopsPerTile = info.flopsPerTile;
+  numbers.ratio = info.ratio;
+  return numbers;
+}
+
+/// Fails with the reason when multi-buffering `info` with `buffers` buffers
+/// would change IR outside `scope`: a copied buffer that is a memref.global
+/// declared outside it (multi-buffering replaces the global).
+static LogicalResult checkScope(const KLoopInfo &info, int64_t buffers,
+                                Operation *scope, std::string &reason) {
+  if (!scope || buffers < 2)
+    return success();
+  for (const SharedBuffer &buffer : info.buffers) {
+    if (!buffer.copied || buffer.kind != SharedBufferKind::Global)
+      continue;
+    Operation *global =
+        SymbolTable::lookupNearestSymbolFrom(info.kernel, buffer.globalName);
+    if (global && scope->isAncestor(global))
+      continue;
+    reason = llvm::formatv("the copied buffer {0} is a memref.global outside "
+                           "the '{1}' pk runs on; run pk on the gpu.module",
+                           buffer.name, scope->getName())
+                 .str();
+    return failure();
+  }
+  return success();
+}
+
+FailureOr<PipelineResult>
+mlir::pk::pipelineKernelLoop(RewriterBase &rewriter, scf::ForOp forOp,
+                             const PipelineRequest &request) {
+  Location loc = forOp.getLoc();
+  if (failed(
+          verifyPipelineRequest(request, [&] { return mlir::emitError(loc); })))
+    return failure();
+  const TargetInfo &target = *lookupTarget(request.arch);
+
+  PipelineResult result(forOp);
+  std::string mismatch;
+  FailureOr<KLoopInfo> info =
+      matchKLoop(forOp, mismatch, result.where, request.blockSize);
+  if (failed(info)) {
+    LDBG() << "not a K-loop: " << mismatch << " -> BAIL";
+    result.outcome = PipelineOutcome::NotAKLoop;
+    result.reason = "not a pk K-loop: " + mismatch;
+    return result;
+  }
+
+  DecisionOptions options;
+  options.stages = request.stages;
+  options.minBlocksPerSM = request.minBlocksPerSM;
+  options.regsPerThread = request.regsPerThread;
+  options.variant = request.variant;
+  options.schedule = request.schedule;
+  options.skipHighRatio = request.skipHighRatio;
+  KLoopDecision decision = decide(*info, target, options);
+  result.numbers = getNumbers(*info);
+  result.summary = summarizeKLoop(*info, decision);
+  result.report = toJSON(*info, decision);
+  result.reasons.assign(decision.reasons.begin(), decision.reasons.end());
+  result.decision = std::move(decision);
+  const KLoopDecision &decided = *result.decision;
+
+  if (request.analyzeOnly) {
+    result.outcome = PipelineOutcome::Analyzed;
+    return result;
+  }
+  auto finish = [&](PipelineOutcome outcome) {
+    result.outcome = outcome;
+    result.report["decision"] =
+        decisionToJSON(decided, result.isPipelined(), result.reasons);
+    return std::move(result);
+  };
+  if (decided.variant == PipelineVariant::None) {
+    result.reason = llvm::join(decided.reasons, "; ");
+    return finish(PipelineOutcome::NotSelected);
+  }
+
+  std::string why;
+  if (failed(checkScope(*info, decided.buffers, request.scope, why))) {
+    LDBG() << "loop at " << locationToString(loc) << ": " << why << " -> BAIL";
+    result.reason = why;
+    result.reasons.push_back("not pipelined: " + why);
+    return finish(PipelineOutcome::PreconditionFailed);
+  }
+  PipelineKLoopOptions pipeOptions;
+  pipeOptions.variant = decided.variant;
+  pipeOptions.stages = decided.budget.stages;
+  pipeOptions.schedule = decided.schedule;
+  pipeOptions.staticSharedMemoryLimit = target.smemPerBlockDefault;
+  pipeOptions.testFailLate = request.testFailLate;
+  bool modified = false;
+  FailureOr<scf::ForOp> pipelined =
+      pipelineKLoop(rewriter, *info, pipeOptions, why, &modified);
+  if (failed(pipelined) && modified)
+    return mlir::emitError(loc)
+           << "pk failed after changing the IR (" << why
+           << "); the kernel is left invalid, please report this loop";
+  if (failed(pipelined)) {
+    LDBG() << "loop at " << locationToString(loc) << " not pipelined: " << why
+           << " -> BAIL";
+    result.reason = why;
+    result.reasons.push_back("not pipelined: " + why);
+    return finish(PipelineOutcome::PreconditionFailed);
+  }
+  result.loop = *pipelined;
+  return finish(PipelineOutcome::Pipelined);
+}

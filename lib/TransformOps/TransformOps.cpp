@@ -1,0 +1,200 @@
+//===- TransformOps.cpp - pk's transform dialect extension ----------------===//
+//
+// Part of pk (Pipeline Kernel).
+//
+//===----------------------------------------------------------------------===//
+//
+// `transform.pk.pipeline_kloop` and `transform.pk.analyze_kloop`: thin
+// wrappers around `pipelineKernelLoop` (PipelineKernelLoop.h) that turn its
+// result into transform handles, silenceable failures (pk declined) and
+// definite failures (an internal error after the IR changed).
+// Tests: test/transform-pipeline-kloop*.mlir, test/transform-plugin.mlir.
+//
+//===----------------------------------------------------------------------===//
+
+#include "pk/TransformOps.h"
+#include "pk/PipelineKernelLoop.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/DialectRegistry.h"
+
+using namespace mlir;
+using namespace mlir::pk;
+
+/// The request attributes both ops share.
+template <typename OpTy>
+static PipelineRequest getSharedRequest(OpTy op) {
+  PipelineRequest request;
+  request.arch = op.getArch().str();
+  request.stages = static_cast<int64_t>(op.getStages());
+  request.minBlocksPerSM = static_cast<int64_t>(op.getMinBlocksPerSm());
+  request.blockSize = static_cast<int64_t>(op.getBlockSize());
+  request.regsPerThread = static_cast<int64_t>(op.getRegsPerThread());
+  request.skipHighRatio = op.getSkipHighRatio();
+  return request;
+}
+
+/// The silenceable failure of a loop pk declined: pk's reason, with notes
+/// at the loop and at the operation that did not match.
+static DiagnosedSilenceableFailure
+emitDeclined(transform::TransformOpInterface op, const PipelineResult &result,
+             const std::string &message) {
+  DiagnosedSilenceableFailure diag = op.emitSilenceableError() << message;
+  Location loopLoc = result.loop->getLoc();
+  diag.attachNote(loopLoc) << "pk declined this loop";
+  if (result.where != loopLoc)
+    diag.attachNote(result.where) << "here";
+  return diag;
+}
+
+//===----------------------------------------------------------------------===//
+// PipelineKLoopOp
+//===----------------------------------------------------------------------===//
+
+/// The full request of `op`; the verifier has checked the names.
+static PipelineRequest getRequest(transform::PipelineKLoopOp op) {
+  PipelineRequest request = getSharedRequest(op);
+  request.variant =
+      parsePipelineVariant(op.getVariant()).value_or(PipelineVariant::Auto);
+  request.schedule =
+      parsePipelineSchedule(op.getSchedule()).value_or(PipelineSchedule::Auto);
+  request.testFailLate = op.getTestFailLate();
+  return request;
+}
+
+LogicalResult transform::PipelineKLoopOp::verify() {
+  if (!parsePipelineVariant(getVariant()))
+    return emitOpError() << "variant must be auto, cp-async, ldg-register or "
+                            "register-prefetch, got '"
+                         << getVariant() << "'";
+  if (!parsePipelineSchedule(getSchedule()))
+    return emitOpError() << "schedule must be auto, seed or multistage, got '"
+                         << getSchedule() << "'";
+  return verifyPipelineRequest(getRequest(*this),
+                               [&] { return emitOpError(); });
+}
+
+DiagnosedSilenceableFailure transform::PipelineKLoopOp::applyToOne(
+    transform::TransformRewriter &rewriter, scf::ForOp forOp,
+    transform::ApplyToEachResultList &results,
+    transform::TransformState &state) {
+  FailureOr<PipelineResult> result =
+      pipelineKernelLoop(rewriter, forOp, getRequest(*this));
+  // An internal error after the IR changed; pipelineKernelLoop emitted it.
+  if (failed(result))
+    return DiagnosedSilenceableFailure::definiteFailure();
+  if (!result->isPipelined())
+    return emitDeclined(*this, *result, describePipelineResult(*result));
+  results.push_back(result->loop);
+  return DiagnosedSilenceableFailure::success();
+}
+
+//===----------------------------------------------------------------------===//
+// AnalyzeKLoopOp
+//===----------------------------------------------------------------------===//
+
+/// Converts the JSON report into an attribute: objects into dictionaries,
+/// arrays into array attributes, integers into i64, other numbers into f64,
+/// null into a unit attribute.
+static Attribute jsonToAttribute(Builder &builder,
+                                 const llvm::json::Value &value) {
+  switch (value.kind()) {
+  case llvm::json::Value::Null:
+    return builder.getUnitAttr();
+  case llvm::json::Value::Boolean:
+    return builder.getBoolAttr(*value.getAsBoolean());
+  case llvm::json::Value::Number:
+    if (std::optional<int64_t> integer = value.getAsInteger())
+      return builder.getI64IntegerAttr(*integer);
+    return builder.getF64FloatAttr(*value.getAsNumber());
+  case llvm::json::Value::String:
+    return builder.getStringAttr(*value.getAsString());
+  case llvm::json::Value::Array: {
+    SmallVector<Attribute> elements;
+    for (const llvm::json::Value &element : *value.getAsArray())
+      elements.push_back(jsonToAttribute(builder, element));
+    return builder.getArrayAttr(elements);
+  }
+  case llvm::json::Value::Object: {
+    SmallVector<NamedAttribute> entries;
+    for (const auto &[key, element] : *value.getAsObject())
+      entries.emplace_back(builder.getStringAttr(StringRef(key)),
+                           jsonToAttribute(builder, element));
+    return builder.getDictionaryAttr(entries);
+  }
+  }
+  llvm_unreachable("unknown JSON value kind");
+}
+
+LogicalResult transform::AnalyzeKLoopOp::verify() {
+  return verifyPipelineRequest(getSharedRequest(*this),
+                               [&] { return emitOpError(); });
+}
+
+void transform::AnalyzeKLoopOp::getEffects(
+    SmallVectorImpl<MemoryEffects::EffectInstance> &effects) {
+  transform::onlyReadsHandle(getTargetMutable(), effects);
+  transform::modifiesPayload(effects);
+}
+
+DiagnosedSilenceableFailure
+transform::AnalyzeKLoopOp::applyToOne(transform::TransformRewriter &rewriter,
+                                      scf::ForOp forOp,
+                                      transform::ApplyToEachResultList &results,
+                                      transform::TransformState &state) {
+  PipelineRequest request = getSharedRequest(*this);
+  request.analyzeOnly = true;
+  FailureOr<PipelineResult> result =
+      pipelineKernelLoop(rewriter, forOp, request);
+  if (failed(result))
+    return DiagnosedSilenceableFailure::definiteFailure();
+  if (result->outcome == PipelineOutcome::NotAKLoop)
+    return emitDeclined(*this, *result, result->reason);
+  Attribute analysis =
+      jsonToAttribute(rewriter, llvm::json::Value(std::move(result->report)));
+  rewriter.modifyOpInPlace(
+      forOp, [&] { forOp->setAttr(kAnalysisAttrName, analysis); });
+  return DiagnosedSilenceableFailure::success();
+}
+
+//===----------------------------------------------------------------------===//
+// Registration
+//===----------------------------------------------------------------------===//
+
+#define GET_OP_CLASSES
+#include "pk/TransformOps.cpp.inc"
+
+namespace {
+/// Registers `transform.pk.*` with the transform dialect.
+class PKTransformDialectExtension
+    : public transform::TransformDialectExtension<PKTransformDialectExtension> {
+public:
+  MLIR_DEFINE_EXPLICIT_INTERNAL_INLINE_TYPE_ID(PKTransformDialectExtension)
+
+  using Base::Base;
+
+  void init() {
+    // The ops take scf.for payloads; pipelining creates operations of these
+    // dialects.
+    declareGeneratedDialect<arith::ArithDialect>();
+    declareGeneratedDialect<gpu::GPUDialect>();
+    declareGeneratedDialect<memref::MemRefDialect>();
+    declareGeneratedDialect<nvgpu::NVGPUDialect>();
+    declareGeneratedDialect<scf::SCFDialect>();
+    declareGeneratedDialect<vector::VectorDialect>();
+    registerTransformOps<
+#define GET_OP_LIST
+#include "pk/TransformOps.cpp.inc"
+        >();
+  }
+};
+} // namespace
+
+void mlir::pk::registerTransformDialectExtension(DialectRegistry &registry) {
+  registry.addExtensions<PKTransformDialectExtension>();
+}
