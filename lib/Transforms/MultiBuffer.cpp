@@ -274,18 +274,17 @@ void MultiBuffering::multiBufferAttribution(const SharedBuffer &buffer,
   redirectUses(arg, arg);
 }
 
+/// A workgroup memref.alloc / alloca would lower to malloc / local memory:
+/// the multi-buffered tile becomes a workgroup attribution instead.
 void MultiBuffering::multiBufferAlloc(const SharedBuffer &buffer,
                                       MemRefType type) {
   Operation *old = buffer.root.getDefiningOp();
-  rewriter.setInsertionPoint(old);
-  Value replacement;
-  if (isa<memref::AllocOp>(old))
-    replacement =
-        memref::AllocOp::create(rewriter, old->getLoc(), type, alignAttr);
-  else
-    replacement =
-        memref::AllocaOp::create(rewriter, old->getLoc(), type, alignAttr);
-  redirectUses(buffer.root, replacement);
+  BlockArgument arg = kernel.addWorkgroupAttribution(type, old->getLoc());
+  rewriter.modifyOpInPlace(kernel, [&] {
+    kernel.setWorkgroupAttributionAttr(kernel.getNumWorkgroupAttributions() - 1,
+                                       "llvm.align", alignAttr);
+  });
+  redirectUses(buffer.root, arg);
   rewriter.eraseOp(old);
 }
 
