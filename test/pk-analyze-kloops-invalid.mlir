@@ -1010,3 +1010,31 @@ module {
     return
   }
 }
+
+// -----
+
+// pk.regs_per_thread must be an integer (a string was silently ignored).
+module attributes {gpu.container_module} {
+  gpu.module @m {
+    // expected-note @below {{here}}
+    gpu.func @regs_string(%A: memref<128x256xf32>) workgroup(%sA: memref<128x16xf32, 3>)
+        kernel attributes {known_block_size = array<i32: 128, 1, 1>, pk.regs_per_thread = "many"} {
+      %c0 = arith.constant 0 : index
+      %c16 = arith.constant 16 : index
+      %c256 = arith.constant 256 : index
+      %tid = gpu.thread_id x
+      %zero = arith.constant dense<0.0> : vector<4xf32>
+      // expected-remark @below {{not a pk K-loop: pk.regs_per_thread must be an integer in [1, 255]}}
+      %r = scf.for %k = %c0 to %c256 step %c16 iter_args(%acc = %zero) -> (vector<4xf32>) {
+        %a = vector.load %A[%tid, %k] : memref<128x256xf32>, vector<4xf32>
+        vector.store %a, %sA[%tid, %c0] : memref<128x16xf32, 3>, vector<4xf32>
+        gpu.barrier
+        %x = vector.load %sA[%tid, %c0] : memref<128x16xf32, 3>, vector<4xf32>
+        %d = vector.fma %x, %x, %acc : vector<4xf32>
+        gpu.barrier
+        scf.yield %d : vector<4xf32>
+      }
+      gpu.return
+    }
+  }
+}

@@ -875,3 +875,34 @@ module attributes {gpu.container_module} {
 // CHECK-LABEL: gpu.func @nested_then_second
 // CHECK-COUNT-2: } {pk.pipelined}
 
+
+// -----
+
+// A public memref.global tile: pk would replace it by a private,
+// multi-buffered global that other modules do not see (and drop an
+// initializer), so it declines.
+module attributes {gpu.container_module} {
+  gpu.module @m {
+    memref.global @pub : memref<128x16xf32, 3>
+    gpu.func @public_global(%A: memref<128x256xf32>)
+        kernel attributes {known_block_size = array<i32: 128, 1, 1>} {
+      %c0 = arith.constant 0 : index
+      %c16 = arith.constant 16 : index
+      %c256 = arith.constant 256 : index
+      %tid = gpu.thread_id x
+      %s = memref.get_global @pub : memref<128x16xf32, 3>
+      %zero = arith.constant dense<0.0> : vector<4xf32>
+      // expected-remark @below {{not pipelined: copied buffer @pub is a public memref.global; pk multi-buffers private, uninitialized globals only}}
+      %r = scf.for %k = %c0 to %c256 step %c16 iter_args(%acc = %zero) -> (vector<4xf32>) {
+        %a = vector.load %A[%tid, %k] : memref<128x256xf32>, vector<4xf32>
+        vector.store %a, %s[%tid, %c0] : memref<128x16xf32, 3>, vector<4xf32>
+        gpu.barrier
+        %x = vector.load %s[%tid, %c0] : memref<128x16xf32, 3>, vector<4xf32>
+        %d = vector.fma %x, %x, %acc : vector<4xf32>
+        gpu.barrier
+        scf.yield %d : vector<4xf32>
+      }
+      gpu.return
+    }
+  }
+}

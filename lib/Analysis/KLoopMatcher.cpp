@@ -651,11 +651,15 @@ LogicalResult KLoopMatcher::match(int64_t threadsOverride) {
     info.tripCount = trips->getSExtValue();
   info.threadsPerBlock =
       threadsOverride > 0 ? threadsOverride : getKernelBlockSize(info.kernel);
-  if (auto regs =
-          info.kernel->getAttrOfType<IntegerAttr>(kRegsPerThreadAttrName))
+  if (Attribute attr = info.kernel->getAttr(kRegsPerThreadAttrName)) {
+    auto regs = dyn_cast<IntegerAttr>(attr);
+    if (!regs || !regs.getType().isSignlessInteger())
+      return fail(info.kernel,
+                  "pk.regs_per_thread must be an integer in [1, 255]");
     if (regs.getInt() < 1 || regs.getInt() > 255)
       return fail(info.kernel, "pk.regs_per_thread must be in [1, 255], got " +
                                    Twine(regs.getInt()));
+  }
   if (info.threadsPerBlock > 1024)
     return fail(info.kernel, "block size " + Twine(info.threadsPerBlock) +
                                  " exceeds 1024 threads");

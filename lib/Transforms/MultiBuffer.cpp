@@ -110,9 +110,21 @@ LogicalResult mlir::pk::detail::checkBufferUses(const KLoopInfo &info,
     }
     if (buffer.kind == SharedBufferKind::Global) {
       auto module = info.kernel->getParentOfType<gpu::GPUModuleOp>();
-      if (!module || !SymbolTable::lookupSymbolIn(module, buffer.globalName)) {
+      auto global = dyn_cast_or_null<memref::GlobalOp>(
+          module ? SymbolTable::lookupSymbolIn(module, buffer.globalName)
+                 : nullptr);
+      if (!global) {
         reason = "memref.global " + buffer.name +
                  " is not defined in the kernel's gpu.module";
+        return failure();
+      }
+      // pk replaces the global by a private, multi-buffered one: it would
+      // drop an initializer and change what other modules see.
+      if (!global.isPrivate() || global.getInitialValue()) {
+        reason = "copied buffer " + buffer.name + " is a " +
+                 (global.isPrivate() ? "" : "public ") + "memref.global" +
+                 (global.getInitialValue() ? " with an initializer" : "") +
+                 "; pk multi-buffers private, uninitialized globals only";
         return failure();
       }
     }
