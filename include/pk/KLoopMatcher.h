@@ -184,6 +184,9 @@ FailureOr<KLoopInfo> matchKLoop(scf::ForOp forOp, std::string &reason,
                                 Location &where,
                                 int64_t threadsPerBlockOverride = 0);
 
+/// Whether `value` is computed (inside `forOp`) from its induction variable.
+bool dependsOnInductionVar(Value value, scf::ForOp forOp);
+
 /// Says why pk will not look at loops it cannot reach: a remark on each
 /// K-loop candidate still in a gpu.launch body, or on `root` when it is a
 /// builtin.module without any GPU kernel.

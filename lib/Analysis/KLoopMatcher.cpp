@@ -477,8 +477,7 @@ static Value getAccessedMemRefOfLoad(Operation *load) {
   return getAccessedMemRef(load);
 }
 
-/// Whether `value` is computed (inside `forOp`) from its induction variable.
-static bool dependsOnIV(Value value, scf::ForOp forOp) {
+bool mlir::pk::dependsOnInductionVar(Value value, scf::ForOp forOp) {
   SmallVector<Value> worklist{value};
   llvm::DenseSet<Value> visited;
   while (!worklist.empty()) {
@@ -506,7 +505,7 @@ LogicalResult KLoopMatcher::checkMemoryAccumulators() {
   for (Operation *op : accumulatorAccesses) {
     MemoryAccess access = *getMemoryAccess(op);
     for (Value index : access.indices)
-      if (dependsOnIV(index, forOp))
+      if (dependsOnInductionVar(index, forOp))
         return fail(op, "compute phase accesses global memory at an address "
                         "that depends on the K-loop's induction variable; "
                         "pk takes global memory there only as an "

@@ -64,23 +64,6 @@ static void redirectAccess(RewriterBase &rewriter, Operation *op,
   });
 }
 
-/// Whether `value` is computed (inside `forOp`) from its induction variable.
-static bool dependsOnInductionVar(Value value, scf::ForOp forOp) {
-  SmallVector<Value> worklist{value};
-  llvm::DenseSet<Value> visited;
-  while (!worklist.empty()) {
-    Value v = worklist.pop_back_val();
-    if (!visited.insert(v).second)
-      continue;
-    if (v == forOp.getInductionVar())
-      return true;
-    Operation *def = v.getDefiningOp();
-    if (def && forOp->isProperAncestor(def))
-      llvm::append_range(worklist, def->getOperands());
-  }
-  return false;
-}
-
 /// Every value through which the kernel reaches `buffer`'s storage: the
 /// root, or every memref.get_global of its symbol in the kernel.
 static SmallVector<Value> getBufferHandles(const SharedBuffer &buffer,
