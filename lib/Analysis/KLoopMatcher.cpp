@@ -96,6 +96,10 @@ private:
   LogicalResult checkLoadSegments();
   LogicalResult collectBuffers();
   FailureOr<unsigned> findBuffer(Operation *user, Value memref);
+  using PhaseWalker = LogicalResult (KLoopMatcher::*)(ArrayRef<Operation *>,
+                                                      int64_t);
+  LogicalResult walkNestedLoop(scf::ForOp nested, int64_t executions,
+                               StringRef phase, PhaseWalker walk);
   LogicalResult walkLoadPhase(ArrayRef<Operation *> ops, int64_t executions);
   LogicalResult walkComputePhase(ArrayRef<Operation *> ops, int64_t executions);
   LogicalResult pairCopies();
@@ -293,18 +297,27 @@ LogicalResult KLoopMatcher::checkNoLoopCarriedUse(Operation *op) {
   return success();
 }
 
+/// Walks the body of a loop nested in a phase with `walk`, its ops executing
+/// trip count times as often; a dynamic trip count fails.
+LogicalResult KLoopMatcher::walkNestedLoop(scf::ForOp nested,
+                                           int64_t executions, StringRef phase,
+                                           PhaseWalker walk) {
+  std::optional<APInt> trips = nested.getStaticTripCount();
+  if (!trips)
+    return fail(nested, phase + " phase: nested loop has a dynamic trip count");
+  SmallVector<Operation *> body = llvm::map_to_vector(
+      nested.getBody()->getOperations(), [](Operation &o) { return &o; });
+  return (this->*walk)(body, executions * trips->getSExtValue());
+}
+
 LogicalResult KLoopMatcher::walkLoadPhase(ArrayRef<Operation *> ops,
                                           int64_t executions) {
   for (Operation *op : ops) {
     if (isa<scf::YieldOp>(op))
       continue;
     if (auto nested = dyn_cast<scf::ForOp>(op)) {
-      std::optional<APInt> trips = nested.getStaticTripCount();
-      if (!trips)
-        return fail(op, "load phase: nested loop has a dynamic trip count");
-      SmallVector<Operation *> body = llvm::map_to_vector(
-          nested.getBody()->getOperations(), [](Operation &o) { return &o; });
-      if (failed(walkLoadPhase(body, executions * trips->getSExtValue())))
+      if (failed(walkNestedLoop(nested, executions, "load",
+                                &KLoopMatcher::walkLoadPhase)))
         return failure();
       continue;
     }
@@ -375,12 +388,8 @@ LogicalResult KLoopMatcher::walkComputePhase(ArrayRef<Operation *> ops,
     if (isa<scf::YieldOp>(op))
       continue;
     if (auto nested = dyn_cast<scf::ForOp>(op)) {
-      std::optional<APInt> trips = nested.getStaticTripCount();
-      if (!trips)
-        return fail(op, "compute phase: nested loop has a dynamic trip count");
-      SmallVector<Operation *> body = llvm::map_to_vector(
-          nested.getBody()->getOperations(), [](Operation &o) { return &o; });
-      if (failed(walkComputePhase(body, executions * trips->getSExtValue())))
+      if (failed(walkNestedLoop(nested, executions, "compute",
+                                &KLoopMatcher::walkComputePhase)))
         return failure();
       continue;
     }

@@ -36,16 +36,12 @@ namespace {
 struct AnalyzeKLoopsPass final
     : public pk::impl::PKAnalyzeKLoopsBase<AnalyzeKLoopsPass> {
   using Base::Base;
+  friend PipelineRequest
+  pk::detail::makeTargetRequest<AnalyzeKLoopsPass>(const AnalyzeKLoopsPass &);
 
   void runOnOperation() final {
     Operation *root = getOperation();
-    PipelineRequest request;
-    request.arch = arch;
-    request.stages = stages.getValue().value;
-    request.minBlocksPerSM = minBlocksPerSM;
-    request.blockSize = blockSize;
-    request.regsPerThread = regsPerThread;
-    request.skipHighRatio = skipHighRatio;
+    PipelineRequest request = pk::detail::makeTargetRequest(*this);
     request.analyzeOnly = true;
     if (failed(verifyPipelineRequest(
             request, [&] { return mlir::emitError(root->getLoc()); })))

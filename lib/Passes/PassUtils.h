@@ -9,6 +9,7 @@
 
 #include "pk/Decision.h"
 #include "pk/OptionTypes.h"
+#include "pk/PipelineKernelLoop.h"
 
 #include "mlir/IR/Operation.h"
 
@@ -62,6 +63,21 @@ private:
   std::mutex mutex;
   bool written = false;
 };
+
+/// The request of a pass that has the target option set of Passes.td
+/// (arch, stages, min-blocks-per-sm, block-size, regs-per-thread) and
+/// skip-high-ratio.
+template <typename PassT>
+PipelineRequest makeTargetRequest(const PassT &pass) {
+  PipelineRequest request;
+  request.arch = pass.arch;
+  request.stages = pass.stages.getValue().value;
+  request.minBlocksPerSM = pass.minBlocksPerSM;
+  request.blockSize = pass.blockSize;
+  request.regsPerThread = pass.regsPerThread;
+  request.skipHighRatio = pass.skipHighRatio;
+  return request;
+}
 
 } // namespace detail
 } // namespace pk

@@ -39,18 +39,14 @@ namespace {
 struct PipelineKLoopsPass final
     : public pk::impl::PKPipelineKLoopsBase<PipelineKLoopsPass> {
   using Base::Base;
+  friend PipelineRequest
+  pk::detail::makeTargetRequest<PipelineKLoopsPass>(const PipelineKLoopsPass &);
 
   void runOnOperation() final {
     Operation *root = getOperation();
-    PipelineRequest request;
-    request.arch = arch;
-    request.stages = stages.getValue().value;
-    request.minBlocksPerSM = minBlocksPerSM;
-    request.blockSize = blockSize;
-    request.regsPerThread = regsPerThread;
+    PipelineRequest request = pk::detail::makeTargetRequest(*this);
     request.variant = variant;
     request.schedule = schedule;
-    request.skipHighRatio = skipHighRatio;
     request.testFailLate = testFailLate;
     // Anchored below the gpu.module (e.g. on a gpu.func), pk may change only
     // the operation it runs on.
