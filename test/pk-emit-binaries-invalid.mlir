@@ -47,3 +47,22 @@ module attributes {gpu.container_module} {
     }
   }
 }
+
+// -----
+
+// Upstream's type conversion reports a memory space it cannot map without a
+// location (`<unknown>:0`); pk re-emits it at the gpu.module being lowered.
+module attributes {gpu.container_module} {
+  // expected-error @below {{conversion of memref memory space "texture" to integer address space failed}}
+  // expected-note @below {{upstream's lowering reported this without a location}}
+  // expected-error @below {{lowering gpu.module @m to PTX for sm_75 failed}}
+  gpu.module @m {
+    // expected-error @below {{failed to legalize operation 'gpu.func' that was explicitly marked illegal}}
+    gpu.func @texture_space(%a: memref<4xf32, "texture">, %out: memref<4xf32>) kernel {
+      %c0 = arith.constant 0 : index
+      %v = memref.load %a[%c0] : memref<4xf32, "texture">
+      memref.store %v, %out[%c0] : memref<4xf32>
+      gpu.return
+    }
+  }
+}

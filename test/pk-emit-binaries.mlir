@@ -20,6 +20,105 @@
 // MASKED: setp.{{.*}}
 // MASKED: ld.global
 // MASKED-BASE: remark: ptxas (sm_86): {{[0-9]+}} registers
+// Transposing vector.transfer_reads (issue 12): convert-vector-to-scf makes
+// them 1-D transfers, as in upstream's gpu-lower-to-nvvm-pipeline. The column
+// read of the K-loop becomes four 4-byte loads 256 bytes apart, unpipelined
+// and pipelined (ldg-register: a column is not one cp.async); the 4x4
+// transposed block (which upstream leaves unlowered) 16 loads; no local memory.
+// RUN: pk-opt %S/Inputs/transposed-read.mlir --pk-emit-binaries='emit=ptx out-dir=%t/transposed' -o /dev/null
+// RUN: FileCheck %s --check-prefix=TRANSPOSED --input-file=%t/transposed/m.sm_86.ptx
+// RUN: pk-opt %S/Inputs/transposed-read.mlir --pipeline-kernel='emit=ptx out-dir=%t/transposed-pipe' -o /dev/null 2>&1 | FileCheck %s --check-prefix=TRANSPOSED-REMARK
+// RUN: FileCheck %s --check-prefixes=TRANSPOSED,TRANSPOSED-PIPE --input-file=%t/transposed-pipe/m.sm_86.ptx
+// TRANSPOSED-REMARK: remark: pipelined: variant ldg-register
+// TRANSPOSED-NOT: .local
+// TRANSPOSED-LABEL: .entry column_copy(
+// TRANSPOSED: ld.global.b32 {{%r[0-9]+}}, {{\[}}[[COL:%rd[0-9]+]]];
+// TRANSPOSED-NEXT: ld.global.b32 {{%r[0-9]+}}, {{\[}}[[COL]]+256];
+// TRANSPOSED-NEXT: ld.global.b32 {{%r[0-9]+}}, {{\[}}[[COL]]+512];
+// TRANSPOSED-NEXT: ld.global.b32 {{%r[0-9]+}}, {{\[}}[[COL]]+768];
+// TRANSPOSED: st.shared.b32
+// The pipelined kernel loads the next tile (8192 bytes on) before the compute
+// of this one, and stores it into the other buffer after a barrier.
+// TRANSPOSED-PIPE: ld.global.b32 {{%r[0-9]+}}, {{\[}}[[COL]]+8192];
+// TRANSPOSED-PIPE: ld.shared.b32
+// TRANSPOSED-PIPE: fma.rn.f32
+// TRANSPOSED-PIPE: bar.sync 0;
+// TRANSPOSED-PIPE-NEXT: st.shared.b32 [{{%rd[0-9]+}}+8204]
+// TRANSPOSED-LABEL: .entry block_transpose(
+// TRANSPOSED-COUNT-16: ld.global.b32
+// TRANSPOSED-COUNT-16: st.global.b32
+// TRANSPOSED-NOT: .local
+// Every upstream-generated kernel (test/upstream/kernels) still lowers with
+// pk's pipeline, as generated (where pk-emit-binaries takes it: not the
+// gpu.launch form, nor promote_alloc's workgroup malloc and vectorize_only's
+// subviews of workgroup memory, which upstream's pipeline rejects too) and
+// pipelined; the gpu.launch kernel through pipeline-kernel's outlining.
+// RUN: for k in sgemm_f32_64x64x16_promote_global sgemm_f32_64x64x16_promote_alloca \
+// RUN:          sgemm_f32_128x128x8_bufferize sgemm_f32_128x128x8_bufferize.upstream-pipelined \
+// RUN:          sgemm_f32_32x32x32_tb_bufferize sgemm_f32_32x32x32_tb_bufferize.upstream-pipelined \
+// RUN:          hgemm_f16f32_64x64x64_nvgpu_global hgemm_f16f32_64x64x64_nvgpu_async_bufferize \
+// RUN:          hgemm_f16f32_64x64x64_nvgpu_async_bufferize.upstream-pipelined \
+// RUN:          hgemm_f16_32x32x16_mmasync_rewrite; do \
+// RUN:   echo "kernel $k"; \
+// RUN:   pk-opt %S/upstream/kernels/$k.mlir --pk-emit-binaries='emit=ptx out-dir=%t/up/'$k -o /dev/null 2>&1 | grep -o 'error'; \
+// RUN:   cat %t/up/$k/*.ptx | grep -c '^.visible .entry'; \
+// RUN: done | FileCheck %s --check-prefix=UPSTREAM
+// RUN: for k in sgemm_f32_64x64x16_promote_global sgemm_f32_64x64x16_promote_alloc \
+// RUN:          sgemm_f32_64x64x16_promote_alloca sgemm_f32_128x128x8_bufferize \
+// RUN:          sgemm_f32_32x32x32_tb_bufferize hgemm_f16f32_64x64x64_nvgpu_global \
+// RUN:          hgemm_f16f32_64x64x64_nvgpu_async_bufferize sgemm_f32_64x64x16_launch \
+// RUN:          hgemm_f16_32x32x16_mmasync_rewrite; do \
+// RUN:   echo "kernel $k"; \
+// RUN:   pk-opt %S/upstream/kernels/$k.mlir --pipeline-kernel='emit=ptx out-dir=%t/up-pipe/'$k -o /dev/null 2>&1 | grep -o 'error\|remark: pipelined'; \
+// RUN:   cat %t/up-pipe/$k/*.ptx | grep -c '^.visible .entry'; \
+// RUN: done | FileCheck %s --check-prefix=UPSTREAM-PIPE
+// UPSTREAM-LABEL: kernel sgemm_f32_64x64x16_promote_global{{$}}
+// UPSTREAM-NEXT: {{^}}1{{$}}
+// UPSTREAM-LABEL: kernel sgemm_f32_64x64x16_promote_alloca{{$}}
+// UPSTREAM-NEXT: {{^}}1{{$}}
+// UPSTREAM-LABEL: kernel sgemm_f32_128x128x8_bufferize{{$}}
+// UPSTREAM-NEXT: {{^}}1{{$}}
+// UPSTREAM-LABEL: kernel sgemm_f32_128x128x8_bufferize.upstream-pipelined{{$}}
+// UPSTREAM-NEXT: {{^}}1{{$}}
+// UPSTREAM-LABEL: kernel sgemm_f32_32x32x32_tb_bufferize{{$}}
+// UPSTREAM-NEXT: {{^}}1{{$}}
+// UPSTREAM-LABEL: kernel sgemm_f32_32x32x32_tb_bufferize.upstream-pipelined{{$}}
+// UPSTREAM-NEXT: {{^}}1{{$}}
+// UPSTREAM-LABEL: kernel hgemm_f16f32_64x64x64_nvgpu_global{{$}}
+// UPSTREAM-NEXT: {{^}}1{{$}}
+// UPSTREAM-LABEL: kernel hgemm_f16f32_64x64x64_nvgpu_async_bufferize{{$}}
+// UPSTREAM-NEXT: {{^}}1{{$}}
+// UPSTREAM-LABEL: kernel hgemm_f16f32_64x64x64_nvgpu_async_bufferize.upstream-pipelined{{$}}
+// UPSTREAM-NEXT: {{^}}1{{$}}
+// UPSTREAM-LABEL: kernel hgemm_f16_32x32x16_mmasync_rewrite{{$}}
+// UPSTREAM-NEXT: {{^}}1{{$}}
+// UPSTREAM-PIPE-LABEL: kernel sgemm_f32_64x64x16_promote_global{{$}}
+// UPSTREAM-PIPE-NEXT: remark: pipelined
+// UPSTREAM-PIPE-NEXT: {{^}}1{{$}}
+// UPSTREAM-PIPE-LABEL: kernel sgemm_f32_64x64x16_promote_alloc{{$}}
+// UPSTREAM-PIPE-NEXT: remark: pipelined
+// UPSTREAM-PIPE-NEXT: {{^}}1{{$}}
+// UPSTREAM-PIPE-LABEL: kernel sgemm_f32_64x64x16_promote_alloca{{$}}
+// UPSTREAM-PIPE-NEXT: remark: pipelined
+// UPSTREAM-PIPE-NEXT: {{^}}1{{$}}
+// UPSTREAM-PIPE-LABEL: kernel sgemm_f32_128x128x8_bufferize{{$}}
+// UPSTREAM-PIPE-NEXT: remark: pipelined
+// UPSTREAM-PIPE-NEXT: {{^}}1{{$}}
+// UPSTREAM-PIPE-LABEL: kernel sgemm_f32_32x32x32_tb_bufferize{{$}}
+// UPSTREAM-PIPE-NEXT: remark: pipelined
+// UPSTREAM-PIPE-NEXT: {{^}}1{{$}}
+// UPSTREAM-PIPE-LABEL: kernel hgemm_f16f32_64x64x64_nvgpu_global{{$}}
+// UPSTREAM-PIPE-NEXT: remark: pipelined
+// UPSTREAM-PIPE-NEXT: {{^}}1{{$}}
+// UPSTREAM-PIPE-LABEL: kernel hgemm_f16f32_64x64x64_nvgpu_async_bufferize{{$}}
+// UPSTREAM-PIPE-NEXT: remark: pipelined
+// UPSTREAM-PIPE-NEXT: {{^}}1{{$}}
+// UPSTREAM-PIPE-LABEL: kernel sgemm_f32_64x64x16_launch{{$}}
+// UPSTREAM-PIPE-NEXT: remark: pipelined
+// UPSTREAM-PIPE-NEXT: {{^}}1{{$}}
+// UPSTREAM-PIPE-LABEL: kernel hgemm_f16_32x32x16_mmasync_rewrite{{$}}
+// UPSTREAM-PIPE-NEXT: remark: pipelined
+// UPSTREAM-PIPE-NEXT: {{^}}1{{$}}
 // The IR itself is unchanged.
 // RUN: pk-opt %s --pk-emit-binaries='emit=ptx out-dir=%t/same' | FileCheck %s --check-prefix=IR
 

@@ -279,8 +279,12 @@ def PKEmitBinaries : Pass<"pk-emit-binaries", "ModuleOp"> {
 
     ```
     nvvm-attach-target{chip=<arch> features=+ptx<NN> O=3},
-    gpu.module(convert-nvgpu-to-nvvm, expand-strided-metadata, lower-affine,
-               convert-scf-to-cf, convert-gpu-to-nvvm, canonicalize, cse,
+    gpu.module(convert-nvgpu-to-nvvm, convert-vector-to-scf{full-unroll},
+               expand-strided-metadata, lower-affine, convert-scf-to-cf,
+               convert-nvvm-to-llvm, convert-gpu-to-nvvm,
+               convert-vector-to-llvm, convert-arith-to-llvm,
+               convert-index-to-llvm, convert-ub-to-llvm,
+               llvm-optimize-for-nvvm-target, canonicalize, cse,
                reconcile-unrealized-casts),
     gpu-module-to-binary{format=isa|llvm}
     ```

@@ -7,7 +7,9 @@
 #include "pk/Emit.h"
 
 #include "mlir/Conversion/Passes.h"
+#include "mlir/Conversion/VectorToSCF/VectorToSCF.h"
 #include "mlir/Dialect/GPU/Transforms/Passes.h"
+#include "mlir/Dialect/LLVMIR/Transforms/Passes.h"
 #include "mlir/Dialect/MemRef/Transforms/Passes.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/Transforms/Passes.h"
@@ -32,18 +34,31 @@ void mlir::pk::buildLoweringPipeline(OpPassManager &pm,
   attach.optLevel = 3;
   pm.addPass(createGpuNVVMAttachTarget(attach));
 
+  // The device half of upstream's buildLowerToNVVMPassPipeline
+  // (gpu-lower-to-nvvm-pipeline), in its order, without strip-debuginfo
+  // (pk's diagnostics keep the kernel's locations).
   OpPassManager &gpuPm = pm.nest<gpu::GPUModuleOp>();
   gpuPm.addPass(createConvertNVGPUToNVVMPass());
+  // Transfers with a permutation map (transposing or broadcasting reads and
+  // writes) and of rank > 1 become 1-D transfers; fully unrolled, so that no
+  // temporary buffer is left for the NVVM lowering to put in local memory.
+  gpuPm.addPass(createConvertVectorToSCFPass(
+      VectorTransferToSCFOptions().enableFullUnroll()));
   gpuPm.addPass(memref::createExpandStridedMetadataPass());
   gpuPm.addPass(createLowerAffinePass());
   gpuPm.addPass(createSCFToControlFlowPass());
+  gpuPm.addPass(createConvertNVVMToLLVMPass());
   ConvertGpuOpsToNVVMOpsOptions toNVVM;
   toNVVM.useBarePtrCallConv = barePtr;
   gpuPm.addPass(createConvertGpuOpsToNVVMOps(toNVVM));
-  // Masked vector.transfer_read (partial tiles in the register variants)
-  // leaves vector and arith ops that convert-gpu-to-nvvm does not lower.
+  // What convert-gpu-to-nvvm leaves: vector ops (masked transfers of the
+  // partial tiles, transposes, contractions), arith, index, and the
+  // ub.poison the vector lowerings create.
   gpuPm.addPass(createConvertVectorToLLVMPass());
   gpuPm.addPass(createArithToLLVMConversionPass());
+  gpuPm.addPass(createConvertIndexToLLVMPass());
+  gpuPm.addPass(createUBToLLVMConversionPass());
+  gpuPm.addPass(LLVM::createNVVMOptimizeForTargetPass());
   gpuPm.addPass(createCanonicalizerPass());
   gpuPm.addPass(createCSEPass());
   gpuPm.addPass(createReconcileUnrealizedCastsPass());

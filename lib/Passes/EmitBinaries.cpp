@@ -117,7 +117,39 @@ static int64_t getDynamicSharedBytes(gpu::GPUFuncOp func) {
   return 0;
 }
 
+/// Re-emits `diag` at `loc` when it has no location of its own (and handles
+/// it); fails, passing it on unchanged, when it is located.
+static LogicalResult locateUnknown(Location loc, Diagnostic &diag) {
+  if (!isa<UnknownLoc>(diag.getLocation()))
+    return failure();
+  Diagnostic located(loc, diag.getSeverity());
+  located << diag.str();
+  for (Diagnostic &note : diag.getNotes()) {
+    std::optional<Location> noteLoc;
+    if (!isa<UnknownLoc>(note.getLocation()))
+      noteLoc = note.getLocation();
+    located.attachNote(noteLoc) << note.str();
+  }
+  located.attachNote() << "upstream's lowering reported this without a "
+                          "location";
+  loc->getContext()->getDiagEngine().emit(std::move(located));
+  return success();
+}
+
 namespace {
+/// While alive, re-emits at `loc` (the gpu.module being lowered) every
+/// diagnostic that upstream's lowering reports without a location: its type
+/// conversions and the translation of the casts they leave have none, and a
+/// bare `<unknown>:0: error` does not say which kernel failed. Located
+/// diagnostics pass through unchanged.
+class LocateUnknownDiagnostics : public ScopedDiagnosticHandler {
+public:
+  explicit LocateUnknownDiagnostics(Location loc)
+      : ScopedDiagnosticHandler(loc->getContext()) {
+    setHandler([loc](Diagnostic &diag) { return locateUnknown(loc, diag); });
+  }
+};
+
 struct EmitBinariesPass final
     : public pk::impl::PKEmitBinariesBase<EmitBinariesPass> {
   using Base::Base;
@@ -199,6 +231,7 @@ struct EmitBinariesPass final
         emit == EmitKind::LLVMIR ? LoweringFormat::LLVMIR : LoweringFormat::PTX;
     OpPassManager pm(ModuleOp::getOperationName());
     buildLoweringPipeline(pm, target, barePtr, format);
+    LocateUnknownDiagnostics locate(loc);
     if (failed(runPipeline(pm, wrapper)))
       return emitError(loc)
              << "lowering gpu.module @" << gpuModule.getName() << " to "
