@@ -52,7 +52,7 @@
 // GPUFUNC:      func.func @host
 
 // GPUFUNC-REMARK-DAG: remark: pipelined: variant cp-async, 2 shared buffer(s)
-// GPUFUNC-REMARK-DAG: remark: not pipelined; {{.*}}; not pipelined: the copied buffer @tile is a memref.global outside the 'gpu.func' pk runs on; run pk on the gpu.module
+// GPUFUNC-REMARK-DAG: remark: not pipelined: the copied buffer @tile is a memref.global outside the 'gpu.func' pk runs on; run pk on the gpu.module; the decision was variant cp-async with 2 buffer(s):
 
 // FUNC-NOT:   remark
 // FUNC:       workgroup(%{{.*}} : memref<64x16xf16, #gpu.address_space<workgroup>>, %{{.*}} : memref<64x16xf16, #gpu.address_space<workgroup>>)

@@ -55,7 +55,7 @@
 // Seed: 2 KB + 2 KB = 4096 single, 8192 double; cliff for 2 blocks/SM on
 // sm_86 = 102400 / 2 = 51200 (already a multiple of 128) - 1024 = 50176.
 // CHECK-SAME: "reasons":["2 stages need 8192 bytes of shared memory, within the sm_86 cliff of 50176 bytes for 2 blocks/SM",
-// CHECK-SAME: "ratio 32.0 > 20: the seed predicts 0-5% or a regression; pk pipelines with cp.async (rule high-ratio; skip-high-ratio=true skips)"]
+// CHECK-SAME: "ratio 32.0 > 20: the seed predicts 0-5% or a regression; cp.async is selected all the same (rule high-ratio; skip-high-ratio=true skips)"]
 // CHECK-SAME: "regs_per_thread":128,"regs_source":"default"
 // 99 KB = 101376 per block; 100 KB = 102400 per SM; 48 KB = 49152 static.
 // CHECK-SAME: "smem":{"cliff_bytes":50176,"multi_bytes":8192,"per_block_max_bytes":101376,"per_sm_bytes":102400,"per_stage_bytes":4096,"reserved_per_block_bytes":1024,"single_bytes":4096,"stages":2,"static_max_bytes":49152}

@@ -158,7 +158,7 @@ module attributes {gpu.container_module, transform.with_named_sequence} {
   transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
     %barriers = transform.structured.match ops{["gpu.barrier"]} in %root : (!transform.any_op) -> !transform.any_op
     %loop = transform.get_parent_op %barriers {op_name = "scf.for", deduplicate} : (!transform.any_op) -> !transform.any_op
-    // expected-error @below {{not pipelined; trip count 1 < 2: no next tile to overlap}}
+    // expected-error @below {{not pipelined: trip count 1 < 2: no next tile to overlap}}
     %steady = transform.pk.pipeline_kloop %loop : (!transform.any_op) -> !transform.any_op
     transform.yield
   }
@@ -217,7 +217,7 @@ module attributes {gpu.container_module, transform.with_named_sequence} {
   transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
     %barriers = transform.structured.match ops{["gpu.barrier"]} in %root : (!transform.any_op) -> !transform.any_op
     %loop = transform.get_parent_op %barriers {op_name = "scf.for", deduplicate} : (!transform.any_op) -> !transform.any_op
-    // expected-error @below {{not pipelined; 3 stages need 12288 bytes of shared memory, within the sm_86 cliff of 50176 bytes for 2 blocks/SM; ratio 32.0 > 20: the seed predicts 0-5% or a regression; pk pipelines with cp.async (rule high-ratio; skip-high-ratio=true skips); not pipelined: schedule=seed is the seed's two-stage order; stages=3 needs schedule=multistage}}
+    // expected-error @below {{not pipelined: schedule=seed is the seed's two-stage order; stages=3 needs schedule=multistage; the decision was variant cp-async with 3 buffer(s): 3 stages need 12288 bytes of shared memory, within the sm_86 cliff of 50176 bytes for 2 blocks/SM; ratio 32.0 > 20: the seed predicts 0-5% or a regression; cp.async is selected all the same (rule high-ratio; skip-high-ratio=true skips)}}
     %steady = transform.pk.pipeline_kloop %loop {stages = 3, schedule = "seed"} : (!transform.any_op) -> !transform.any_op
     transform.yield
   }

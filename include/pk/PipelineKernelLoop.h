@@ -168,9 +168,12 @@ LogicalResult
 verifyPipelineRequest(const PipelineRequest &request,
                       llvm::function_ref<InFlightDiagnostic()> emitError);
 
-/// The remark pk-pipeline-kloops emits for `result`: "pipelined: variant V,
-/// N shared buffer(s); <reasons>", "not pipelined; <reasons>" or "not
-/// pipelined: not a pk K-loop: <mismatch>".
+/// The remark pk-pipeline-kloops emits for `result`, one sentence that says
+/// one thing: "pipelined: variant V, N shared buffer(s); <reasons>", or, when
+/// pk declined, "not pipelined: " followed by why: "not a pk K-loop:
+/// <mismatch>", the reason that selected no variant (then the decision's other
+/// reasons), or the failed precondition and "; the decision was variant V
+/// with N buffer(s): <reasons>".
 std::string describePipelineResult(const PipelineResult &result);
 
 /// Parses "auto", "cp-async", "ldg-register" or "register-prefetch".

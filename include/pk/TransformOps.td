@@ -68,7 +68,7 @@ def PipelineKLoopOp : Op<Transform_Dialect, "pk.pipeline_kloop",
     declines a loop (not a K-loop, the decision is none, or a precondition
     of the transform fails) the IR of that loop is unchanged and the op
     produces a silenceable failure whose message is pk's reason, the text
-    of pk-pipeline-kloops' remark (e.g. `not pipelined; trip count 1 < 2: no
+    of pk-pipeline-kloops' remark (e.g. `not pipelined: trip count 1 < 2: no
     next tile to overlap`), with a note at the loop; the loop is not in the
     result. An internal error after pk changed the IR is a definite failure.
     Pipelining erases the loop and what it holds, so the handle should not

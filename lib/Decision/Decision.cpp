@@ -179,8 +179,8 @@ static PipelineVariant applyRatioRule(double ratio, bool skipHighRatio,
     return PipelineVariant::None;
   }
   reasons.push_back("ratio " + value +
-                    " > 20: the seed predicts 0-5% or a regression; pk "
-                    "pipelines with cp.async (rule high-ratio; "
+                    " > 20: the seed predicts 0-5% or a regression; "
+                    "cp.async is selected all the same (rule high-ratio; "
                     "skip-high-ratio=true skips)");
   return PipelineVariant::CpAsync;
 }
@@ -240,9 +240,8 @@ static PipelineVariant keepAsyncCopies(PipelineVariant variant,
                                        SmallVectorImpl<std::string> &reasons) {
   if (variant == PipelineVariant::CpAsync || variant == PipelineVariant::None)
     return variant;
-  reasons.push_back("the copies are already nvgpu.device_async_copy and only "
-                    "the cp-async variant keeps them: not pipelined (rule "
-                    "async-input)");
+  reasons.push_back("the copies are already nvgpu.device_async_copy, which "
+                    "only the cp-async variant keeps (rule async-input)");
   return PipelineVariant::None;
 }
 

@@ -95,20 +95,51 @@ mlir::pk::verifyPipelineRequest(const PipelineRequest &request,
   return success();
 }
 
+/// `reasons` joined by "; ".
+static std::string joinReasons(ArrayRef<std::string> reasons) {
+  return llvm::join(reasons, "; ");
+}
+
 std::string mlir::pk::describePipelineResult(const PipelineResult &result) {
-  if (result.outcome == PipelineOutcome::NotAKLoop)
+  switch (result.outcome) {
+  case PipelineOutcome::NotAKLoop:
     return "not pipelined: " + result.reason;
-  std::string text;
-  if (result.isPipelined())
-    text = llvm::formatv("pipelined: variant {0}, {1} shared buffer(s)",
-                         stringifyPipelineVariant(result.decision->variant),
-                         result.decision->buffers)
-               .str();
-  else
-    text = "not pipelined";
-  for (const std::string &reason : result.reasons)
-    text += "; " + reason;
-  return text;
+  case PipelineOutcome::Pipelined:
+  case PipelineOutcome::Analyzed: {
+    std::string text =
+        llvm::formatv("{0}: variant {1}, {2} shared buffer(s)",
+                      result.isPipelined() ? "pipelined" : "analyzed",
+                      stringifyPipelineVariant(result.decision->variant),
+                      result.decision->buffers);
+    if (!result.reasons.empty())
+      text += "; " + joinReasons(result.reasons);
+    return text;
+  }
+  case PipelineOutcome::NotSelected: {
+    // `decide` appends the reason that selects no variant last; the others
+    // (the budget, the ratio) come after it as context.
+    ArrayRef<std::string> reasons = result.decision->reasons;
+    if (reasons.empty())
+      return "not pipelined";
+    std::string text = "not pipelined: " + reasons.back();
+    if (reasons.size() > 1)
+      text += "; " + joinReasons(reasons.drop_back());
+    return text;
+  }
+  case PipelineOutcome::PreconditionFailed: {
+    // The decision's reasons say what was selected, not what happened.
+    const KLoopDecision &decision = *result.decision;
+    std::string text =
+        llvm::formatv("not pipelined: {0}; the decision was variant {1} with "
+                      "{2} buffer(s)",
+                      result.reason, stringifyPipelineVariant(decision.variant),
+                      decision.buffers);
+    if (!decision.reasons.empty())
+      text += ": " + joinReasons(decision.reasons);
+    return text;
+  }
+  }
+  llvm_unreachable("unknown pipeline outcome");
 }
 
 /// The numbers of `info` that stay valid after the transform.
