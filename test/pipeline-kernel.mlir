@@ -85,3 +85,24 @@
 // RUN: pk-opt %examples/hgemm_f16_128x128x32.mlir --pipeline-kernel='arch=sm_90 stages=auto' -o /dev/null 2>&1 | FileCheck %s --check-prefix=AUTO
 // RUN: pk-opt %examples/igemm_i8_128x128x64.mlir --pipeline-kernel='arch=sm_90 stages=auto' -o /dev/null 2>&1 | FileCheck %s --check-prefix=AUTO
 // AUTO: remark: pipelined: variant cp-async, 4 shared buffer(s); stages=auto: a tile computes in ~1024 cycles with 2 block(s)/SM against ~3000 cycles of memory latency, so 4 tiles in flight hide it; the budget allows 7: 4 stages
+
+// What pk passes over (test/Inputs/unconsidered.mlir, docs/input-contract.md):
+// by default one remark per kernel without a K-loop candidate and per loop
+// that looks like a K-loop (an affine.for), no remark on the epilogue loops
+// of the pipelined kernel; verbose=1 adds "not a pk K-loop: no gpu.barrier in
+// its body" once for the epilogue nest (pipeline-kernel's analysis says it,
+// its pk-pipeline-kloops does not repeat it). pk-pipeline-kloops alone has
+// the same option.
+// RUN: pk-opt %S/Inputs/unconsidered.mlir --pipeline-kernel -o /dev/null 2>&1 | FileCheck %s --check-prefixes=PASSED-OVER,PASSED-OVER-DEFAULT
+// RUN: pk-opt %S/Inputs/unconsidered.mlir --pipeline-kernel='verbose=1' -o /dev/null 2>&1 | FileCheck %s --check-prefixes=PASSED-OVER,PASSED-OVER-VERBOSE
+// RUN: pk-opt %S/Inputs/unconsidered.mlir --pipeline-kernel='verbose=1' -o /dev/null 2>&1 | grep -c 'remark: not a pk K-loop: no gpu.barrier' | FileCheck %s --check-prefix=PASSED-OVER-ONCE
+// RUN: pk-opt %S/Inputs/unconsidered.mlir --pk-pipeline-kloops -o /dev/null 2>&1 | FileCheck %s --check-prefixes=PASSED-OVER,PASSED-OVER-DEFAULT
+// RUN: pk-opt %S/Inputs/unconsidered.mlir --pk-pipeline-kloops='verbose=1' -o /dev/null 2>&1 | FileCheck %s --check-prefixes=PASSED-OVER,PASSED-OVER-VERBOSE
+// PASSED-OVER-DEFAULT-NOT: no gpu.barrier in its body
+// PASSED-OVER: unconsidered.mlir:45:5: remark: kernel @fill: nothing to pipeline: it has no loop
+// PASSED-OVER: unconsidered.mlir:53:5: remark: kernel @affine_kloop: nothing to pipeline: none of its 1 loop(s) is a K-loop candidate
+// PASSED-OVER-VERBOSE: unconsidered.mlir:34:7: remark: not a pk K-loop: no gpu.barrier in its body
+// PASSED-OVER: unconsidered.mlir:59:12: remark: not a pk K-loop: an affine.for, not an scf.for; run --lower-affine first
+// PASSED-OVER: unconsidered.mlir:23:12: remark: pipelined: variant cp-async, 2 shared buffer(s)
+// PASSED-OVER-DEFAULT-NOT: no gpu.barrier in its body
+// PASSED-OVER-ONCE: {{^}}1{{$}}

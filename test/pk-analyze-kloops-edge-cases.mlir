@@ -28,6 +28,28 @@
 // AUTO86-SAME: "stages_auto":{"budget_stages":8,"compute_cycles_per_tile":1024,"latency_cycles":500,"latency_stages":2}
 // BADSTAGES: for the --stages option: stages must be 2 to 8 or auto, got 'many'
 
+// Kernels and loops pk does not consider (test/Inputs/unconsidered.mlir,
+// issue 12: they got no remark). Each kernel without a K-loop candidate and
+// each loop that looks like a K-loop (an affine.for) get a remark in every
+// mode; the epilogue loop nest of the pipelined kernel only with verbose
+// (pk-analyze-kloops' default; off in pk-check-smem-budget), once for the
+// nest.
+// RUN: pk-opt %S/Inputs/unconsidered.mlir --pk-analyze-kloops -o /dev/null 2>&1 | FileCheck %s --check-prefixes=UNCONSIDERED,UNCONSIDERED-VERBOSE
+// RUN: pk-opt %S/Inputs/unconsidered.mlir --pk-analyze-kloops -o /dev/null 2>&1 | grep -c 'not a pk K-loop: no gpu.barrier in its body' | FileCheck %s --check-prefix=ONCE
+// RUN: pk-opt %S/Inputs/unconsidered.mlir --pk-analyze-kloops='verbose=0' -o /dev/null 2>&1 | FileCheck %s --check-prefixes=UNCONSIDERED,UNCONSIDERED-QUIET
+// RUN: pk-opt %S/Inputs/unconsidered.mlir --pk-check-smem-budget='verbose=1' -o /dev/null 2>&1 | FileCheck %s --check-prefixes=UNCONSIDERED,UNCONSIDERED-VERBOSE
+// RUN: pk-opt %S/Inputs/unconsidered.mlir --pk-check-smem-budget -o /dev/null 2>&1 | FileCheck %s --check-prefix=SMEM-QUIET
+// UNCONSIDERED: unconsidered.mlir:45:5: remark: kernel @fill: nothing to pipeline: it has no loop
+// UNCONSIDERED: remark: kernel @affine_kloop: nothing to pipeline: none of its 1 loop(s) is a K-loop candidate (an scf.for with a gpu.barrier directly in its body)
+// UNCONSIDERED-QUIET-NOT: no gpu.barrier in its body
+// UNCONSIDERED-VERBOSE: unconsidered.mlir:34:7: remark: not a pk K-loop: no gpu.barrier in its body
+// UNCONSIDERED: remark: not a pk K-loop: an affine.for, not an scf.for; run --lower-affine first (it turns affine.for into scf.for)
+// UNCONSIDERED-QUIET-NOT: no gpu.barrier in its body
+// ONCE: {{^}}1{{$}}
+// SMEM-QUIET-NOT: nothing to pipeline
+// SMEM-QUIET: unconsidered.mlir:23:12: remark: shared-memory budget ok
+// SMEM-QUIET-NOT: not a pk K-loop
+
 // With -split-input-file every chunk's line reaches the report file (the
 // first write truncates, later chunks append): three loops, three lines.
 // LINES: 3

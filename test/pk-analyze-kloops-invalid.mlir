@@ -59,10 +59,13 @@ module attributes {gpu.container_module} {
 // -----
 
 // Loops without a gpu.barrier directly in their body, and loops outside a
-// gpu.func, are not candidates: no remark at all.
+// gpu.func, are not candidates; they are not passed over in silence either
+// (issue 12): the kernel, its loop (verbose, the default of
+// pk-analyze-kloops) and the host loop with barriers each get a remark.
 
 module attributes {gpu.container_module} {
   gpu.module @m {
+    // expected-remark @below {{kernel @no_barrier: nothing to pipeline: none of its 1 loop(s) is a K-loop candidate (an scf.for with a gpu.barrier directly in its body)}}
     gpu.func @no_barrier(%A: memref<128x256xf32>) workgroup(%sA: memref<128x16xf32, 3>)
         kernel attributes {known_block_size = array<i32: 128, 1, 1>} {
       %c0 = arith.constant 0 : index
@@ -70,6 +73,7 @@ module attributes {gpu.container_module} {
       %c256 = arith.constant 256 : index
       %tid = gpu.thread_id x
       %zero = arith.constant dense<0.0> : vector<4xf32>
+      // expected-remark @below {{not a pk K-loop: no gpu.barrier in its body}}
       %r = scf.for %k = %c0 to %c256 step %c16 iter_args(%acc = %zero) -> (vector<4xf32>) {
         %a = vector.load %A[%tid, %k] : memref<128x256xf32>, vector<4xf32>
         vector.store %a, %sA[%tid, %c0] : memref<128x16xf32, 3>, vector<4xf32>
@@ -83,6 +87,7 @@ module attributes {gpu.container_module} {
   func.func @host(%n: index) {
     %c0 = arith.constant 0 : index
     %c1 = arith.constant 1 : index
+    // expected-remark @below {{not a pk K-loop: not in a kernel: the loop is in 'func.func' @host; pk works on gpu.func kernels (in a gpu.module)}}
     scf.for %i = %c0 to %n step %c1 {
       gpu.barrier
       gpu.barrier
@@ -1034,6 +1039,116 @@ module attributes {gpu.container_module} {
         gpu.barrier
         scf.yield %d : vector<4xf32>
       }
+      gpu.return
+    }
+  }
+}
+
+// -----
+
+// Loops that look like K-loops but are not candidates (issue 12: they got no
+// remark at all). Each kernel without a candidate says so; each such loop
+// says why, with a note at the barrier where it is the barrier.
+module attributes {gpu.container_module} {
+  gpu.module @m {
+    // expected-remark @below {{kernel @nvvm_barrier: nothing to pipeline: none of its 1 loop(s) is a K-loop candidate}}
+    gpu.func @nvvm_barrier(%A: memref<64x128xf32>, %out: memref<64xf32>)
+        workgroup(%s: memref<64x32xf32, #gpu.address_space<workgroup>>)
+        kernel attributes {known_block_size = array<i32: 64, 1, 1>} {
+      %c0 = arith.constant 0 : index
+      %c32 = arith.constant 32 : index
+      %c128 = arith.constant 128 : index
+      %tid = gpu.thread_id x
+      %init = arith.constant 0.0 : f32
+      // expected-remark @below {{not a pk K-loop: its barrier is 'nvvm.barrier0', not gpu.barrier (the same bar.sync 0, the form pk matches): write gpu.barrier}}
+      %r = scf.for %k = %c0 to %c128 step %c32 iter_args(%acc = %init) -> (f32) {
+        %a = memref.load %A[%tid, %k] : memref<64x128xf32>
+        memref.store %a, %s[%tid, %c0] : memref<64x32xf32, #gpu.address_space<workgroup>>
+        // expected-note @below {{here}}
+        nvvm.barrier0
+        %x = memref.load %s[%tid, %c0] : memref<64x32xf32, #gpu.address_space<workgroup>>
+        %d = math.fma %x, %x, %acc : f32
+        nvvm.barrier0
+        scf.yield %d : f32
+      }
+      memref.store %r, %out[%tid] : memref<64xf32>
+      gpu.return
+    }
+    // expected-remark @below {{kernel @affine_kloop: nothing to pipeline}}
+    gpu.func @affine_kloop(%A: memref<64x128xf32>, %out: memref<64xf32>)
+        workgroup(%s: memref<64x32xf32, #gpu.address_space<workgroup>>)
+        kernel attributes {known_block_size = array<i32: 64, 1, 1>} {
+      %c0 = arith.constant 0 : index
+      %tid = gpu.thread_id x
+      %init = arith.constant 0.0 : f32
+      // expected-remark @below {{not a pk K-loop: an affine.for, not an scf.for; run --lower-affine first (it turns affine.for into scf.for)}}
+      %r = affine.for %k = 0 to 128 step 32 iter_args(%acc = %init) -> (f32) {
+        %a = memref.load %A[%tid, %k] : memref<64x128xf32>
+        memref.store %a, %s[%tid, %c0] : memref<64x32xf32, #gpu.address_space<workgroup>>
+        gpu.barrier
+        %x = memref.load %s[%tid, %c0] : memref<64x32xf32, #gpu.address_space<workgroup>>
+        %d = math.fma %x, %x, %acc : f32
+        gpu.barrier
+        affine.yield %d : f32
+      }
+      memref.store %r, %out[%tid] : memref<64xf32>
+      gpu.return
+    }
+    // expected-remark @below {{kernel @while_loop: nothing to pipeline}}
+    gpu.func @while_loop(%n: index) kernel attributes {known_block_size = array<i32: 64, 1, 1>} {
+      %c0 = arith.constant 0 : index
+      %c1 = arith.constant 1 : index
+      // expected-remark @below {{not a pk K-loop: a 'scf.while', not an scf.for}}
+      %r = scf.while (%i = %c0) : (index) -> index {
+        %go = arith.cmpi slt, %i, %n : index
+        scf.condition(%go) %i : index
+      } do {
+      ^bb0(%i: index):
+        gpu.barrier
+        %next = arith.addi %i, %c1 : index
+        scf.yield %next : index
+      }
+      gpu.return
+    }
+    // expected-remark @below {{kernel @barrier_in_if: nothing to pipeline}}
+    gpu.func @barrier_in_if(%A: memref<64x128xf32>, %flag: i1)
+        kernel attributes {known_block_size = array<i32: 64, 1, 1>} {
+      %c0 = arith.constant 0 : index
+      %c32 = arith.constant 32 : index
+      %c128 = arith.constant 128 : index
+      // expected-remark @below {{not a pk K-loop: its barrier is inside a nested 'scf.if', not directly in the loop body}}
+      scf.for %k = %c0 to %c128 step %c32 {
+        scf.if %flag {
+          // expected-note @below {{here}}
+          gpu.barrier
+        }
+      }
+      gpu.return
+    }
+    // A loop around a candidate: verbose (pk-analyze-kloops' default) says
+    // so; the candidate gets the matcher's remark.
+    gpu.func @outer_loop(%A: memref<64x128xf32>)
+        workgroup(%s: memref<64x32xf32, #gpu.address_space<workgroup>>)
+        kernel attributes {known_block_size = array<i32: 64, 1, 1>} {
+      %c0 = arith.constant 0 : index
+      %c1 = arith.constant 1 : index
+      %c4 = arith.constant 4 : index
+      %c32 = arith.constant 32 : index
+      %c128 = arith.constant 128 : index
+      %tid = gpu.thread_id x
+      // expected-remark @below {{not a pk K-loop: its barriers are in a nested loop}}
+      scf.for %t = %c0 to %c4 step %c1 {
+        // expected-remark @below {{not a pk K-loop: expected at least 2 gpu.barrier in the K-loop body}}
+        scf.for %k = %c0 to %c128 step %c32 {
+          %a = memref.load %A[%tid, %k] : memref<64x128xf32>
+          memref.store %a, %s[%tid, %c0] : memref<64x32xf32, #gpu.address_space<workgroup>>
+          gpu.barrier
+        }
+      }
+      gpu.return
+    }
+    // expected-remark @below {{kernel @no_loop: nothing to pipeline: it has no loop}}
+    gpu.func @no_loop(%out: memref<64xf32>) kernel attributes {known_block_size = array<i32: 64, 1, 1>} {
       gpu.return
     }
   }

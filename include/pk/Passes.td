@@ -68,6 +68,16 @@ defvar pkReportOptions = [
            "collect the chunks of -split-input-file)">,
 ];
 
+// How much a pass says about what pk does not consider (Coverage.h): a
+// kernel without a K-loop candidate and a loop that looks like a K-loop pk
+// cannot take always get a remark; with `verbose`, every other loop of a
+// kernel does too. Default true in pk-analyze-kloops, false elsewhere.
+class PKVerboseOption<string default>
+    : Option<"verbose", "verbose", "bool", default,
+             "Also remark on every loop of a kernel that is not a K-loop "
+             "candidate (epilogue loops, loops without barriers), saying "
+             "why">;
+
 // The emission options (pk-emit-binaries and pipeline-kernel).
 defvar pkEmitOptions = [
     Option<"outDir", "out-dir", "std::string", /*default=*/"\".\"",
@@ -123,7 +133,13 @@ def PKAnalyzeKLoops : Pass<"pk-analyze-kloops"> {
     resource, FLOPs and bytes per tile, the compute/load ratio, and the
     variant the seed procedure's rule selects with its reasons
     (docs/report.md). A loop that has barriers but does not match gets a
-    remark naming what did not match. The IR is never changed.
+    remark naming what did not match, and so does everything else pk passes
+    over: a kernel without a K-loop candidate, a barrier loop that is not an
+    `scf.for` (`affine.for`: run lower-affine), an `scf.for` whose barrier is
+    `nvvm.barrier0` or nested in an `scf.if`, a barrier loop outside a
+    kernel, and with `verbose` (the default here) every other loop of a
+    kernel ("not a pk K-loop: no gpu.barrier in its body"). The IR is never
+    changed.
 
     The pass runs on any operation and visits the loops nested in it, so a
     compiler can nest it in its own pipeline, e.g.
@@ -153,6 +169,7 @@ def PKAnalyzeKLoops : Pass<"pk-analyze-kloops"> {
     Option<"skipHighRatio", "skip-high-ratio", "bool", /*default=*/"false",
            "Select no pipelining when the compute/load ratio exceeds 20 "
            "(the seed's literal rule)">,
+    PKVerboseOption<"true">,
   ]);
 }
 
@@ -177,7 +194,9 @@ def PKCheckSmemBudget : Pass<"pk-check-smem-budget"> {
     without doubling. Loops within budget get a remark; the IR is never
     changed.
 
-    Like pk-analyze-kloops it runs on any operation (e.g.
+    With `verbose`, the loops that do not match and everything pk passes
+    over get the remarks of pk-analyze-kloops. Like pk-analyze-kloops it
+    runs on any operation (e.g.
     `builtin.module(gpu.module(pk-check-smem-budget))`).
 
     Example (sm_86, 2 stages, 28 KB single-buffered):
@@ -188,7 +207,7 @@ def PKCheckSmemBudget : Pass<"pk-check-smem-budget"> {
     (blocks/SM 3 -> 1, limited by shared_memory); remedies: ...
     ```
   }];
-  let options = pkTargetOptions;
+  let options = !listconcat(pkTargetOptions, [PKVerboseOption<"false">]);
 }
 
 def PKPipelineKLoops : Pass<"pk-pipeline-kloops"> {
@@ -204,7 +223,9 @@ def PKPipelineKLoops : Pass<"pk-pipeline-kloops"> {
     `scf::pipelineForLoop`. Each loop gets a remark with the decision and
     why; with `report=<path>` the JSON report of pk-analyze-kloops gains a
     `decision` object. On any unsupported pattern the loop stays untouched
-    and the remark says why.
+    and the remark says why; kernels and loops pk passes over get a remark
+    as in pk-analyze-kloops (every other loop of a kernel only with
+    `verbose`).
 
     Each loop goes through `pipelineKernelLoop` (PipelineKernelLoop.h), the
     entry point the transform op `transform.pk.pipeline_kloop` and embedding
@@ -264,6 +285,7 @@ def PKPipelineKLoops : Pass<"pk-pipeline-kloops"> {
            /*default=*/"true",
            "Remark on loops with barriers that do not match the input "
            "contract (pipeline-kernel leaves that to pk-analyze-kloops)">,
+    PKVerboseOption<"false">,
     Option<"testFailLate", "test-fail-late", "bool", /*default=*/"false",
            "Testing only: make upstream's pipeliner reject the schedule "
            "after pk changed the IR (the internal-error path)">,
@@ -336,6 +358,7 @@ def PKPipelineKernel : Pass<"pipeline-kernel", "ModuleOp"> {
            /*default=*/"::mlir::pk::EmitKind::MLIR",
            "Artefacts to write besides the IR: mlir (none), llvm, ptx or "
            "cubin", pkEmitValues>,
+    PKVerboseOption<"false">,
   ], pkEmitOptions);
 }
 

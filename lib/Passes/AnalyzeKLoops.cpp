@@ -14,6 +14,7 @@
 
 #include "PassUtils.h"
 
+#include "pk/Coverage.h"
 #include "pk/KLoopMatcher.h"
 #include "pk/Passes.h"
 #include "pk/PipelineKernelLoop.h"
@@ -48,6 +49,7 @@ struct AnalyzeKLoopsPass final
       return signalPassFailure();
 
     remarkOnUnreachableLoops(root);
+    remarkOnUnconsideredCode(root, verbose);
     SmallVector<scf::ForOp> candidates;
     root->walk<WalkOrder::PreOrder>([&](scf::ForOp forOp) {
       if (isKLoopCandidate(forOp))

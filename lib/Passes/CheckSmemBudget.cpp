@@ -21,6 +21,7 @@
 
 #include "PassUtils.h"
 
+#include "pk/Coverage.h"
 #include "pk/Decision.h"
 #include "pk/Passes.h"
 #include "pk/Support.h"
@@ -55,8 +56,11 @@ struct CheckSmemBudgetPass final
     const TargetInfo *target = parsed->target;
     DecisionOptions options = parsed->decision;
 
+    // Verbose, it also says why each loop that is not a K-loop is left out.
+    if (verbose)
+      remarkOnUnconsideredCode(root, /*verbose=*/true);
     bool failedAny = false;
-    forEachKLoop(root, blockSize, /*remarkOnMismatch=*/false,
+    forEachKLoop(root, blockSize, /*remarkOnMismatch=*/verbose,
                  [&](KLoopInfo &info) {
                    if (failed(checkLoop(info, *target, options)))
                      failedAny = true;

@@ -14,6 +14,7 @@
 
 #include "PassUtils.h"
 
+#include "pk/Coverage.h"
 #include "pk/KLoopMatcher.h"
 #include "pk/Passes.h"
 #include "pk/PipelineKernelLoop.h"
@@ -57,8 +58,10 @@ struct PipelineKLoopsPass final
       return signalPassFailure();
 
     pk::detail::normalizeStorageWithRemarks(root);
-    if (remarkMismatches)
+    if (remarkMismatches) {
       remarkOnUnreachableLoops(root);
+      remarkOnUnconsideredCode(root, verbose);
+    }
     // Pipelining a loop replaces it but leaves the other candidates in
     // place: collect them first (loops pipelining creates, e.g. an outer
     // loop that now holds the epilogue's barrier, are not candidates).

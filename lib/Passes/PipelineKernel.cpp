@@ -79,6 +79,7 @@ void mlir::pk::buildPipelineKernelPipeline(
   pm.addPass(createPKNormalizeWorkgroupStorage());
   auto analyze = withTargetOptions<PKAnalyzeKLoopsOptions>(options);
   analyze.skipHighRatio = options.skipHighRatio;
+  analyze.verbose = options.verbose;
   pm.addPass(createPKAnalyzeKLoops(analyze));
   addBudgetCheck(pm, options);
 
@@ -130,6 +131,7 @@ struct PipelineKernelPass final
     options.outDir = outDir;
     options.cudaPath = cudaPath;
     options.barePtr = barePtr;
+    options.verbose = verbose;
     return options;
   }
 
