@@ -980,7 +980,8 @@ module attributes {gpu.container_module} {
 
 // -----
 
-// A K-loop still in a gpu.launch body: pk says it works on outlined kernels.
+// A K-loop still in a gpu.launch body: pk says what it needs from an
+// outlined kernel and how to outline.
 func.func @launch(%A: memref<128x256xf32>) {
   %c1 = arith.constant 1 : index
   %c128 = arith.constant 128 : index
@@ -989,7 +990,7 @@ func.func @launch(%A: memref<128x256xf32>) {
     %c0 = arith.constant 0 : index
     %c16 = arith.constant 16 : index
     %c256 = arith.constant 256 : index
-    // expected-remark @below {{not a pk K-loop yet: the loop is in a gpu.launch body; pk works on outlined kernels (pipeline-kernel outlines them first; otherwise run --gpu-kernel-outlining)}}
+    // expected-remark @below {{not a pk K-loop yet: the loop is in a gpu.launch body; pk matches and pipelines K-loops of gpu.func kernels only (the block size from known_block_size, the multi-buffered tiles as the kernel's workgroup attributions or its gpu.module's globals, dynamic shared memory recorded on the kernel): pipeline-kernel outlines gpu.launch kernels first; otherwise run --gpu-launch-sink-index-computations --gpu-kernel-outlining}}
     scf.for %k = %c0 to %c256 step %c16 {
       gpu.barrier
     }
