@@ -208,3 +208,50 @@ module attributes {gpu.container_module} {
 // CHECK:           scf.for
 // CHECK-NOT:         nvgpu.device_async_copy
 // CHECK:           } {pk.pipeline_fallback}
+
+// -----
+
+// A thread's piece taken every other element (subview stride 2): the copy is
+// not contiguous, so it never becomes cp.async (variant=cp-async falls back
+// to ldg-register and says why).
+module attributes {gpu.container_module} {
+  gpu.module @m {
+    gpu.func @subview_strided(%A: memref<64x256xf16>, %out: memref<64xf32>)
+        workgroup(%s: memref<64x32xf16, #gpu.address_space<workgroup>>)
+        kernel attributes {known_block_size = array<i32: 256, 1, 1>} {
+      %c0 = arith.constant 0 : index
+      %c4 = arith.constant 4 : index
+      %c8 = arith.constant 8 : index
+      %c32 = arith.constant 32 : index
+      %c256 = arith.constant 256 : index
+      %pad = arith.constant 0.0 : f16
+      %tid = gpu.thread_id x
+      %row = arith.divui %tid, %c4 : index
+      %q = arith.remui %tid, %c4 : index
+      %col = arith.muli %q, %c8 : index
+      %init = arith.constant dense<0.0> : vector<8xf32>
+      %r = scf.for %k = %c0 to %c256 step %c32 iter_args(%acc = %init) -> (vector<8xf32>) {
+        %src = memref.subview %A[%row, %k] [1, 8] [1, 2] : memref<64x256xf16> to memref<1x8xf16, strided<[256, 2], offset: ?>>
+        %v = vector.transfer_read %src[%c0, %c0], %pad {in_bounds = [true, true]} : memref<1x8xf16, strided<[256, 2], offset: ?>>, vector<1x8xf16>
+        %dst = memref.subview %s[%row, %col] [1, 8] [1, 1] : memref<64x32xf16, #gpu.address_space<workgroup>> to memref<1x8xf16, strided<[32, 1], offset: ?>, #gpu.address_space<workgroup>>
+        vector.transfer_write %v, %dst[%c0, %c0] {in_bounds = [true, true]} : vector<1x8xf16>, memref<1x8xf16, strided<[32, 1], offset: ?>, #gpu.address_space<workgroup>>
+        gpu.barrier
+        %x = vector.load %s[%row, %col] : memref<64x32xf16, #gpu.address_space<workgroup>>, vector<8xf16>
+        %xf = arith.extf %x : vector<8xf16> to vector<8xf32>
+        %d = vector.fma %xf, %xf, %acc : vector<8xf32>
+        gpu.barrier
+        scf.yield %d : vector<8xf32>
+      }
+      %e = vector.extract %r[0] : f32 from vector<8xf32>
+      memref.store %e, %out[%row] : memref<64xf32>
+      gpu.return
+    }
+  }
+}
+
+// REMARK: remark: pipelined: variant ldg-register, 2 shared buffer(s)
+// REMARK-SAME: cp.async not possible: cp.async needs a 1-D contiguous, unmasked global read, in bounds or zero-padded
+
+// CHECK-LABEL: gpu.func @subview_strided
+// CHECK-NOT:     nvgpu.device_async_copy
+// CHECK:         gpu.return
