@@ -255,3 +255,48 @@ module attributes {gpu.container_module} {
 // CHECK-LABEL: gpu.func @subview_strided
 // CHECK-NOT:     nvgpu.device_async_copy
 // CHECK:         gpu.return
+
+// -----
+
+// The stage stride is the whole buffer (5 rows of 24 bytes = 120 bytes),
+// not the 16-byte subview the copy writes: stage 1 starts 8 bytes off a
+// 16-byte boundary, so the shared side is proven 8-byte aligned and the
+// copies are 8 bytes wide (ldg-register under auto, rule narrow-cp-async).
+module attributes {gpu.container_module} {
+  gpu.module @m {
+    gpu.func @stage_stride_not_subview(%A: memref<64x256xf16>, %out: memref<64xf32>)
+        workgroup(%s: memref<5x12xf16, #gpu.address_space<workgroup>>)
+        kernel attributes {known_block_size = array<i32: 64, 1, 1>} {
+      %c0 = arith.constant 0 : index
+      %c2 = arith.constant 2 : index
+      %c32 = arith.constant 32 : index
+      %c256 = arith.constant 256 : index
+      %pad = arith.constant 0.0 : f16
+      %tid = gpu.thread_id x
+      %q = arith.remui %tid, %c2 : index
+      %row = arith.muli %q, %c2 : index
+      %init = arith.constant dense<0.0> : vector<8xf32>
+      %r = scf.for %k = %c0 to %c256 step %c32 iter_args(%acc = %init) -> (vector<8xf32>) {
+        %v = vector.load %A[%row, %k] : memref<64x256xf16>, vector<8xf16>
+        %dst = memref.subview %s[%row, 0] [1, 8] [1, 1] : memref<5x12xf16, #gpu.address_space<workgroup>> to memref<1x8xf16, strided<[12, 1], offset: ?>, #gpu.address_space<workgroup>>
+        vector.store %v, %dst[%c0, %c0] : memref<1x8xf16, strided<[12, 1], offset: ?>, #gpu.address_space<workgroup>>, vector<8xf16>
+        gpu.barrier
+        %x = vector.load %s[%row, %c0] : memref<5x12xf16, #gpu.address_space<workgroup>>, vector<8xf16>
+        %xf = arith.extf %x : vector<8xf16> to vector<8xf32>
+        %d = vector.fma %xf, %xf, %acc : vector<8xf32>
+        gpu.barrier
+        scf.yield %d : vector<8xf32>
+      }
+      %e = vector.extract %r[0] : f32 from vector<8xf32>
+      memref.store %e, %out[%row] : memref<64xf32>
+      gpu.return
+    }
+  }
+}
+
+// REMARK: remark: pipelined: variant ldg-register, 2 shared buffer(s)
+// REMARK-SAME: cp.async would copy only 8 bytes per instruction
+
+// CHECK-LABEL: gpu.func @stage_stride_not_subview
+// CHECK-COUNT-2: nvgpu.device_async_copy {{.*}}, 4 : memref<64x256xf16> to memref<1x8xf16, strided<[12, 1], offset: ?>, #gpu.address_space<workgroup>>
+// CHECK:         scf.for

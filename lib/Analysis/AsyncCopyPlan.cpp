@@ -343,8 +343,10 @@ mlir::pk::planAsyncCopies(const KLoopInfo &info, std::string &reason) {
                                "loaded value or one element of it unchanged");
       }
       int64_t bytes = plan.numElements * plan.elemBytes;
-      auto dstType = cast<MemRefType>(getAccessedMemRef(store).getType());
-      int64_t stageBytes = *getSizeInBytes(dstType);
+      // A stage is the whole buffer, not the subview the store writes.
+      auto dstType = cast<MemRefType>(
+          getSubViewSource(getAccessedMemRef(store)).getType());
+      int64_t stageBytes = getSizeInBytes(dstType).value_or(1);
       // A global buffer with a dynamic offset or strides defined before
       // the loop: the width may assume it aligned, and pipelining versions
       // the loop on that at run time.
