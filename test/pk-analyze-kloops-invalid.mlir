@@ -804,6 +804,39 @@ module attributes {gpu.container_module} {
 
 // -----
 
+// The same through a subview: its offset moves with k, the indices do not
+// (upstream's vectorize_only reads C through a subview at fixed offsets).
+module attributes {gpu.container_module} {
+  gpu.module @m {
+    gpu.func @compute_writes_subview(%A: memref<128x256xf32>, %C: memref<128x256xf32>) workgroup(%sA: memref<128x16xf32, 3>)
+        kernel attributes {known_block_size = array<i32: 128, 1, 1>} {
+      %c0 = arith.constant 0 : index
+      %c16 = arith.constant 16 : index
+      %c256 = arith.constant 256 : index
+      %pad = arith.constant 0.0 : f32
+      %tid = gpu.thread_id x
+      // expected-remark @below {{not a pk K-loop: compute phase accesses global memory at an address that depends on the K-loop's induction variable}}
+      scf.for %k = %c0 to %c256 step %c16 {
+        %a = vector.load %A[%tid, %k] : memref<128x256xf32>, vector<4xf32>
+        vector.store %a, %sA[%tid, %c0] : memref<128x16xf32, 3>, vector<4xf32>
+        gpu.barrier
+        %x = vector.load %sA[%tid, %c0] : memref<128x16xf32, 3>, vector<4xf32>
+        %sub = memref.subview %C[%tid, %k] [1, 4] [1, 1] : memref<128x256xf32> to memref<1x4xf32, strided<[256, 1], offset: ?>>
+        // expected-note @below {{here}}
+        %c = vector.transfer_read %sub[%c0, %c0], %pad {in_bounds = [true, true]} : memref<1x4xf32, strided<[256, 1], offset: ?>>, vector<1x4xf32>
+        %cx = vector.shape_cast %c : vector<1x4xf32> to vector<4xf32>
+        %d = vector.fma %x, %x, %cx : vector<4xf32>
+        %dx = vector.shape_cast %d : vector<4xf32> to vector<1x4xf32>
+        vector.transfer_write %dx, %sub[%c0, %c0] {in_bounds = [true, true]} : vector<1x4xf32>, memref<1x4xf32, strided<[256, 1], offset: ?>>
+        gpu.barrier
+      }
+      gpu.return
+    }
+  }
+}
+
+// -----
+
 module attributes {gpu.container_module} {
   gpu.module @m {
     gpu.func @compute_reads_global(%A: memref<128x256xf32>) workgroup(%sA: memref<128x16xf32, 3>)
@@ -985,7 +1018,8 @@ module attributes {gpu.container_module} {
 
 // -----
 
-// A K-loop still in a gpu.launch body: pk says it works on outlined kernels.
+// A K-loop still in a gpu.launch body: pk says what it needs from an
+// outlined kernel and how to outline.
 func.func @launch(%A: memref<128x256xf32>) {
   %c1 = arith.constant 1 : index
   %c128 = arith.constant 128 : index
@@ -994,7 +1028,7 @@ func.func @launch(%A: memref<128x256xf32>) {
     %c0 = arith.constant 0 : index
     %c16 = arith.constant 16 : index
     %c256 = arith.constant 256 : index
-    // expected-remark @below {{not a pk K-loop yet: the loop is in a gpu.launch body; pk works on outlined kernels (pipeline-kernel outlines them first; otherwise run --gpu-kernel-outlining)}}
+    // expected-remark @below {{not a pk K-loop yet: the loop is in a gpu.launch body; pk matches and pipelines K-loops of gpu.func kernels only (the block size from known_block_size, the multi-buffered tiles as the kernel's workgroup attributions or its gpu.module's globals, dynamic shared memory recorded on the kernel): pipeline-kernel outlines gpu.launch kernels first; otherwise run --gpu-launch-sink-index-computations --gpu-kernel-outlining}}
     scf.for %k = %c0 to %c256 step %c16 {
       gpu.barrier
     }

@@ -46,6 +46,11 @@ struct AsyncCopyPlan {
   /// The copy is already an `nvgpu.device_async_copy` (load == store): the
   /// transform keeps it.
   bool alreadyAsync = false;
+  /// The global buffer (defined before the K-loop) whose dynamic offset or
+  /// strides the width assumes to be 16-byte aligned, which pk cannot
+  /// prove: pipelining versions the loop on that at run time. Null when the
+  /// width is proven.
+  Value runtimeAligned;
 };
 
 /// Plans every copy of `info` as cp.async. On failure sets `reason` (with
@@ -54,9 +59,15 @@ FailureOr<SmallVector<AsyncCopyPlan>> planAsyncCopies(const KLoopInfo &info,
                                                       std::string &reason);
 
 /// The narrowest width `planAsyncCopies` chooses for `info`, or failure with
-/// `reason`. Changes nothing.
-FailureOr<int64_t> getCpAsyncCopyWidth(const KLoopInfo &info,
-                                       std::string &reason);
+/// `reason`; adds to `runtimeAligned` the buffers whose alignment that width
+/// assumes (AsyncCopyPlan::runtimeAligned). Changes nothing.
+FailureOr<int64_t>
+getCpAsyncCopyWidth(const KLoopInfo &info, std::string &reason,
+                    SmallVectorImpl<Value> *runtimeAligned = nullptr);
+
+/// The distinct AsyncCopyPlan::runtimeAligned buffers of `plans`, in order.
+void getRuntimeAlignedMemRefs(ArrayRef<AsyncCopyPlan> plans,
+                              SmallVectorImpl<Value> &memrefs);
 
 } // namespace pk
 } // namespace mlir

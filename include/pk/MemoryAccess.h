@@ -64,6 +64,20 @@ int64_t getNumElements(Type type);
 /// the memref that owns the storage.
 Value getRootMemRef(Value memref);
 
+/// Follows the `memref.subview`s `memref` is a view of (upstream's tiling
+/// reads and writes tiles through chains of them) back to the memref they
+/// view; appends them to `chain`, the one defining `memref` first.
+Value getSubViewSource(Value memref,
+                       SmallVectorImpl<Operation *> *chain = nullptr);
+
+/// The values the address of the access `op` is computed from: its indices
+/// and the dynamic offsets of the `memref.subview`s it accesses through.
+SmallVector<Value> getAddressOperands(Operation *op);
+
+/// Whether `type` has no dimension above 1 but its innermost:
+/// `vector<1x4xf32>` is 1-D data in a unit-dim vector.
+bool hasOnlyUnitOuterDims(ShapedType type);
+
 } // namespace pk
 } // namespace mlir
 

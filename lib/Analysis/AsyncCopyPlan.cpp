@@ -18,11 +18,13 @@
 
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/IR/Matchers.h"
 #include "mlir/Interfaces/ViewLikeInterface.h"
+#include "llvm/ADT/SmallBitVector.h"
 #include "llvm/Support/DebugLog.h"
 #include "llvm/Support/FormatVariadic.h"
 
@@ -126,35 +128,115 @@ static int64_t knownDivisor(Value v, unsigned depth) {
   return knownDivisorOfArith(def, depth);
 }
 
+/// A divisor known for a subview offset, size or stride.
+static int64_t knownDivisor(OpFoldResult ofr) {
+  if (auto value = dyn_cast<Value>(ofr))
+    return knownDivisor(value);
+  int64_t cst = cast<IntegerAttr>(cast<Attribute>(ofr)).getInt();
+  return cst == 0 ? kLargeDivisor
+                  : std::min<int64_t>(std::abs(cst), kLargeDivisor);
+}
+
+/// Maps divisors of the indices into `subview` to divisors of the indices
+/// into its source: source index = offset + index * stride on each kept
+/// dimension, the offset on each dimension the subview drops.
+static SmallVector<int64_t> divisorsInSource(memref::SubViewOp subview,
+                                             ArrayRef<int64_t> divisors) {
+  llvm::SmallBitVector dropped = subview.getDroppedDims();
+  SmallVector<OpFoldResult> offsets = subview.getMixedOffsets();
+  SmallVector<OpFoldResult> strides = subview.getMixedStrides();
+  SmallVector<int64_t> result;
+  unsigned next = 0;
+  for (unsigned dim = 0, e = offsets.size(); dim < e; ++dim) {
+    int64_t index = dropped.test(dim) ? kLargeDivisor : divisors[next++];
+    int64_t scaled =
+        std::min(kLargeDivisor, index * knownDivisor(strides[dim]));
+    result.push_back(std::gcd(scaled, knownDivisor(offsets[dim])));
+  }
+  return result;
+}
+
+/// The alignment of the buffer `memref` views (kBaseAlignment at most):
+/// what a `memref.assume_alignment` asserts, or the `llvm.align` attribute
+/// of a kernel argument, else kBaseAlignment. Moves `memref` past the
+/// assume_alignment.
+static int64_t baseAlignment(Value &memref) {
+  if (auto assume = memref.getDefiningOp<memref::AssumeAlignmentOp>()) {
+    memref = assume.getMemref();
+    return std::min<int64_t>(kBaseAlignment,
+                             powerOfTwoPart(assume.getAlignment()));
+  }
+  auto arg = dyn_cast<BlockArgument>(memref);
+  auto func = arg ? dyn_cast<gpu::GPUFuncOp>(arg.getOwner()->getParentOp())
+                  : gpu::GPUFuncOp();
+  if (!func || arg.getOwner() != &func.getBody().front() ||
+      arg.getArgNumber() >= func.getNumArguments())
+    return kBaseAlignment;
+  auto align =
+      func.getArgAttrOfType<IntegerAttr>(arg.getArgNumber(), "llvm.align");
+  return align && align.getInt() > 0
+             ? std::min(kBaseAlignment, powerOfTwoPart(align.getInt()))
+             : kBaseAlignment;
+}
+
 /// The alignment in bytes proven for the address of element `indices` (+
-/// `extraElements` on the innermost dimension) of `memref`, with the base
-/// aligned to kBaseAlignment; capped at 16. `stageBytes` > 0 accounts for a
-/// leading stage dimension pk will add.
+/// `extraElements` on the innermost dimension) of `memref`, through the
+/// `memref.subview`s it is a view of, with the base aligned to
+/// kBaseAlignment; capped at 16. `stageBytes` > 0 accounts for a leading
+/// stage dimension pk will add. With `runtimeChecked`, a buffer with a
+/// dynamic offset or dynamic strides counts as if its first element and its
+/// strides were 16-byte aligned, and `*runtimeChecked` is set to it: the
+/// caller checks that at run time.
 static int64_t provenAlignment(Value memref, ValueRange indices,
-                               int64_t extraElements, int64_t stageBytes) {
-  // A view may shift the base by any number of bytes: only bases pk knows
-  // (kernel arguments, globals, allocations) are 16-byte aligned.
+                               int64_t extraElements, int64_t stageBytes,
+                               Value *runtimeChecked = nullptr) {
+  SmallVector<int64_t> divisors = llvm::map_to_vector(
+      indices, [](Value index) { return knownDivisor(index); });
+  if (extraElements != 0 && !divisors.empty())
+    divisors.back() = std::gcd(divisors.back(), extraElements);
+  while (auto subview = memref.getDefiningOp<memref::SubViewOp>()) {
+    divisors = divisorsInSource(subview, divisors);
+    memref = subview.getSource();
+  }
+  int64_t align = baseAlignment(memref);
+  // Any other view may shift the base by any number of bytes: only bases pk
+  // knows (kernel arguments, globals, allocations) are 16-byte aligned.
   if (memref.getDefiningOp<ViewLikeOpInterface>())
     return 1;
   auto type = cast<MemRefType>(memref.getType());
   SmallVector<int64_t> strides;
   int64_t offset;
-  if (failed(type.getStridesAndOffset(strides, offset)) ||
-      ShapedType::isDynamic(offset) ||
-      llvm::any_of(strides, ShapedType::isDynamic))
+  if (failed(type.getStridesAndOffset(strides, offset)))
     return 1;
+  if (ShapedType::isDynamic(offset) ||
+      llvm::any_of(strides, ShapedType::isDynamic)) {
+    if (!runtimeChecked)
+      return 1;
+    *runtimeChecked = memref;
+  }
   int64_t elemBytes = llvm::divideCeil(type.getElementTypeBitWidth(), 8);
-  int64_t align = kBaseAlignment;
+  // Dynamic values are the runtime-checked multiples of 16 bytes.
   auto combine = [&](int64_t bytes) {
     if (bytes != 0)
       align = std::gcd(align, bytes);
   };
-  combine(offset * elemBytes);
-  combine(extraElements * elemBytes);
+  if (!ShapedType::isDynamic(offset))
+    combine(offset * elemBytes);
   combine(stageBytes);
-  for (auto [index, stride] : llvm::zip(indices, strides))
-    combine(knownDivisor(index) * stride * elemBytes);
+  for (auto [divisor, stride] : llvm::zip(divisors, strides))
+    if (!ShapedType::isDynamic(stride))
+      combine(divisor * stride * elemBytes);
   return align;
+}
+
+/// Whether the innermost dimension of `memref` has a static unit stride.
+static bool hasUnitInnermostStride(Value memref) {
+  auto type = cast<MemRefType>(memref.getType());
+  SmallVector<int64_t> strides;
+  int64_t offset;
+  return type.getRank() == 0 ||
+         (succeeded(type.getStridesAndOffset(strides, offset)) &&
+          strides.back() == 1);
 }
 
 /// Whether `read` is a 1-D, unmasked, minor-identity transfer_read whose
@@ -163,7 +245,8 @@ static int64_t provenAlignment(Value memref, ValueRange indices,
 static bool isZeroPaddedPartialRead(Operation *op) {
   auto read = dyn_cast<vector::TransferReadOp>(op);
   if (!read || read.getVectorType().getRank() != 1 || read.getMask() ||
-      !read.getPermutationMap().isMinorIdentity())
+      !read.getPermutationMap().isMinorIdentity() ||
+      !hasUnitInnermostStride(read.getBase()))
     return false;
   Attribute pad;
   if (!matchPattern(read.getPadding(), m_Constant(&pad)))
@@ -175,23 +258,25 @@ static bool isZeroPaddedPartialRead(Operation *op) {
   return false;
 }
 
-/// Whether the global read or shared write `op` is a 1-D, contiguous,
-/// unmasked, in-bounds access along the innermost dimension.
+/// Whether the global read or shared write `op` is a contiguous, unmasked,
+/// in-bounds access along the innermost dimension: a scalar, or a vector
+/// whose outer dimensions are all 1 (`vector<1x4xf32>`, folded to 1-D) on a
+/// memref with a unit innermost stride.
 static bool isContiguousAccess(Operation *op) {
   if (isa<memref::LoadOp, memref::StoreOp>(op))
     return true;
-  if (auto load = dyn_cast<vector::LoadOp>(op))
-    return load.getVectorType().getRank() == 1;
-  if (auto store = dyn_cast<vector::StoreOp>(op))
-    return store.getVectorType().getRank() == 1;
-  auto isPlainTransfer = [](VectorTransferOpInterface xfer) {
-    return xfer.getVectorType().getRank() == 1 && !xfer.getMask() &&
-           xfer.getPermutationMap().isMinorIdentity() &&
-           llvm::all_of(xfer.getInBoundsValues(), [](bool b) { return b; });
-  };
-  if (auto xfer = dyn_cast<VectorTransferOpInterface>(op))
-    return isPlainTransfer(xfer);
-  return false;
+  std::optional<MemoryAccess> access = getMemoryAccess(op);
+  auto vectorType =
+      access ? dyn_cast<VectorType>(access->value.getType()) : VectorType();
+  if (!vectorType || !hasOnlyUnitOuterDims(vectorType) ||
+      !hasUnitInnermostStride(access->memref))
+    return false;
+  if (isa<vector::LoadOp, vector::StoreOp>(op))
+    return true;
+  auto xfer = dyn_cast<VectorTransferOpInterface>(op);
+  return xfer && !xfer.getMask() &&
+         xfer.getPermutationMap().isMinorIdentity() &&
+         llvm::all_of(xfer.getInBoundsValues(), [](bool b) { return b; });
 }
 
 /// The `alignment` attribute of a vector.load / vector.store, or 0.
@@ -258,12 +343,27 @@ mlir::pk::planAsyncCopies(const KLoopInfo &info, std::string &reason) {
                                "loaded value or one element of it unchanged");
       }
       int64_t bytes = plan.numElements * plan.elemBytes;
-      auto dstType = cast<MemRefType>(getAccessedMemRef(store).getType());
-      int64_t stageBytes = *getSizeInBytes(dstType);
+      // A stage is the whole buffer, not the subview the store writes.
+      auto dstType = cast<MemRefType>(
+          getSubViewSource(getAccessedMemRef(store)).getType());
+      int64_t stageBytes = getSizeInBytes(dstType).value_or(1);
+      // A global buffer with a dynamic offset or strides defined before
+      // the loop: the width may assume it aligned, and pipelining versions
+      // the loop on that at run time.
+      int64_t asserted = plan.elementOffset == 0 ? assertedAlignment(load) : 0;
+      int64_t provenSrcAlign = std::max(provenAlignment(getAccessedMemRef(load),
+                                                        getAccessIndices(load),
+                                                        plan.elementOffset, 0),
+                                        asserted);
+      Value runtimeChecked;
       int64_t srcAlign = std::max(
           provenAlignment(getAccessedMemRef(load), getAccessIndices(load),
-                          plan.elementOffset, 0),
-          plan.elementOffset == 0 ? assertedAlignment(load) : 0);
+                          plan.elementOffset, 0, &runtimeChecked),
+          asserted);
+      if (!runtimeChecked ||
+          info.forOp->isAncestor(
+              runtimeChecked.getParentRegion()->getParentOp()))
+        srcAlign = provenSrcAlign;
       int64_t dstAlign =
           std::max(provenAlignment(getAccessedMemRef(store),
                                    getAccessIndices(store), 0, stageBytes),
@@ -276,6 +376,9 @@ mlir::pk::planAsyncCopies(const KLoopInfo &info, std::string &reason) {
           break;
         }
       }
+      // Versioning only where the proof falls short of the width.
+      if (plan.width != 0 && provenSrcAlign % plan.width != 0)
+        plan.runtimeAligned = runtimeChecked;
       if (plan.width == 0)
         return failWith(store,
                         llvm::formatv("cp.async copies 4, 8 or 16 bytes: "
@@ -296,13 +399,24 @@ mlir::pk::planAsyncCopies(const KLoopInfo &info, std::string &reason) {
   return plans;
 }
 
-FailureOr<int64_t> mlir::pk::getCpAsyncCopyWidth(const KLoopInfo &info,
-                                                 std::string &reason) {
+FailureOr<int64_t>
+mlir::pk::getCpAsyncCopyWidth(const KLoopInfo &info, std::string &reason,
+                              SmallVectorImpl<Value> *runtimeAligned) {
   FailureOr<SmallVector<AsyncCopyPlan>> plans = planAsyncCopies(info, reason);
   if (failed(plans))
     return failure();
   int64_t width = 16;
   for (const AsyncCopyPlan &plan : *plans)
     width = std::min(width, plan.width);
+  if (runtimeAligned)
+    getRuntimeAlignedMemRefs(*plans, *runtimeAligned);
   return width;
+}
+
+void mlir::pk::getRuntimeAlignedMemRefs(ArrayRef<AsyncCopyPlan> plans,
+                                        SmallVectorImpl<Value> &memrefs) {
+  for (const AsyncCopyPlan &plan : plans)
+    if (plan.runtimeAligned &&
+        !llvm::is_contained(memrefs, plan.runtimeAligned))
+      memrefs.push_back(plan.runtimeAligned);
 }

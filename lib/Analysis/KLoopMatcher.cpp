@@ -513,7 +513,7 @@ LogicalResult KLoopMatcher::checkMemoryAccumulators() {
   llvm::SmallPtrSet<Value, 4> written;
   for (Operation *op : accumulatorAccesses) {
     MemoryAccess access = *getMemoryAccess(op);
-    for (Value index : access.indices)
+    for (Value index : getAddressOperands(op))
       if (dependsOnInductionVar(index, forOp))
         return fail(op, "compute phase accesses global memory at an address "
                         "that depends on the K-loop's induction variable; "
@@ -763,8 +763,13 @@ void mlir::pk::remarkOnUnreachableLoops(Operation *root) {
                      [](Operation &op) { return isa<gpu::BarrierOp>(op); }))
       mlir::emitRemark(forOp.getLoc())
           << "not a pk K-loop yet: the loop is in a gpu.launch body; pk "
-             "works on outlined kernels (pipeline-kernel outlines them "
-             "first; otherwise run --gpu-kernel-outlining)";
+             "matches and pipelines K-loops of gpu.func kernels only (the "
+             "block size from known_block_size, the multi-buffered tiles "
+             "as the kernel's workgroup attributions or its gpu.module's "
+             "globals, dynamic shared memory recorded on the kernel): "
+             "pipeline-kernel outlines gpu.launch kernels first; otherwise "
+             "run --gpu-launch-sink-index-computations "
+             "--gpu-kernel-outlining";
   });
 }
 

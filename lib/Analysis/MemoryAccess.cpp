@@ -66,6 +66,33 @@ Value mlir::pk::getRootMemRef(Value memref) {
   return memref;
 }
 
+Value mlir::pk::getSubViewSource(Value memref,
+                                 SmallVectorImpl<Operation *> *chain) {
+  while (auto subview = memref.getDefiningOp<memref::SubViewOp>()) {
+    if (chain)
+      chain->push_back(subview);
+    memref = subview.getSource();
+  }
+  return memref;
+}
+
+SmallVector<Value> mlir::pk::getAddressOperands(Operation *op) {
+  std::optional<MemoryAccess> access = getMemoryAccess(op);
+  if (!access)
+    return {};
+  SmallVector<Value> operands(access->indices.begin(), access->indices.end());
+  SmallVector<Operation *> chain;
+  getSubViewSource(access->memref, &chain);
+  for (Operation *subview : chain)
+    llvm::append_range(operands, cast<memref::SubViewOp>(subview).getOffsets());
+  return operands;
+}
+
+bool mlir::pk::hasOnlyUnitOuterDims(ShapedType type) {
+  return llvm::all_of(type.getShape().drop_back(),
+                      [](int64_t dim) { return dim == 1; });
+}
+
 std::optional<MemoryAccess> mlir::pk::getMemoryAccess(Operation *op) {
   auto make = [](Value memref, ValueRange indices, bool isRead, Value value) {
     return MemoryAccess{memref, llvm::to_vector(indices), isRead, !isRead,

@@ -25,6 +25,7 @@
 #include "DecisionInternal.h"
 
 #include "pk/AsyncCopyPlan.h"
+#include "pk/Support.h"
 
 #include "llvm/Support/DebugLog.h"
 #include "llvm/Support/FormatVariadic.h"
@@ -272,6 +273,27 @@ applyForcedVariant(const DecisionOptions &options, PipelineVariant autoChoice,
   return chosen;
 }
 
+/// Rule `runtime-alignment`: the cp.async width assumes the alignment of
+/// global buffers pk cannot prove; pipelining versions the loop on it.
+static void noteRuntimeAlignment(ArrayRef<Value> memrefs, int64_t width,
+                                 SmallVectorImpl<std::string> &reasons) {
+  std::string names;
+  llvm::raw_string_ostream os(names);
+  llvm::interleaveComma(memrefs, os, [&](Value memref) {
+    if (auto arg = dyn_cast<BlockArgument>(memref))
+      os << "kernel argument #" << arg.getArgNumber();
+    else
+      os << "the buffer defined at "
+         << locationToString(memref.getDefiningOp()->getLoc());
+  });
+  reasons.push_back(llvm::formatv(
+      "{0}-byte cp.async assumes that {1} (dynamic offset or strides) starts "
+      "16-byte aligned with strides in multiples of 16 bytes, which pk "
+      "cannot prove: the loop is versioned at run time on that alignment, "
+      "the original loop as the fallback (rule runtime-alignment)",
+      width, names));
+}
+
 KLoopDecision mlir::pk::decide(const KLoopInfo &info, const TargetInfo &target,
                                const DecisionOptions &options) {
   KLoopDecision decision;
@@ -281,7 +303,9 @@ KLoopDecision mlir::pk::decide(const KLoopInfo &info, const TargetInfo &target,
       applySeedRule(info, decision.budget, options, decision.ruleReasons);
 
   std::string cpAsyncWhy;
-  FailureOr<int64_t> width = getCpAsyncCopyWidth(info, cpAsyncWhy);
+  SmallVector<Value> runtimeAligned;
+  FailureOr<int64_t> width =
+      getCpAsyncCopyWidth(info, cpAsyncWhy, &runtimeAligned);
   SmallVector<std::string> autoReasons(decision.ruleReasons);
   PipelineVariant autoChoice =
       info.hasAsyncCopies() ? keepAsyncCopies(decision.ruleVariant, autoReasons)
@@ -294,6 +318,8 @@ KLoopDecision mlir::pk::decide(const KLoopInfo &info, const TargetInfo &target,
     decision.variant = applyForcedVariant(options, autoChoice, decision.budget,
                                           width, cpAsyncWhy, decision.reasons);
   }
+  if (decision.variant == PipelineVariant::CpAsync && !runtimeAligned.empty())
+    noteRuntimeAlignment(runtimeAligned, *width, decision.reasons);
   decision.buffers =
       decision.variant == PipelineVariant::None
           ? 0

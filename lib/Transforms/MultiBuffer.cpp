@@ -78,6 +78,88 @@ static SmallVector<Value> getBufferHandles(const SharedBuffer &buffer,
   return handles;
 }
 
+/// The accesses of `memref`, directly or through `memref.subview`s (which
+/// are appended to `subviews`); returns the first other user, or null.
+static Operation *collectAccesses(Value memref,
+                                  SmallVectorImpl<Operation *> &accesses,
+                                  SmallVectorImpl<Operation *> &subviews) {
+  for (Operation *user : memref.getUsers()) {
+    if (auto subview = dyn_cast<memref::SubViewOp>(user)) {
+      subviews.push_back(subview);
+      if (Operation *other =
+              collectAccesses(subview.getResult(), accesses, subviews))
+        return other;
+      continue;
+    }
+    if (getAccessedMemRef(user) != memref)
+      return user;
+    accesses.push_back(user);
+  }
+  return nullptr;
+}
+
+/// Whether `op`, inside the K-loop, is in its load phase.
+static bool isInLoadPhase(const KLoopInfo &info, Operation *op) {
+  scf::ForOp forOp = info.forOp;
+  return forOp.getBody()->findAncestorOpInBlock(*op)->isBeforeInBlock(
+      info.loadBarrier);
+}
+
+/// Checks the uses of one handle of a copied buffer: accesses, directly or
+/// through `memref.subview`s, inside the K-loop, at addresses that do not
+/// depend on its induction variable; a subview in the phase of every access
+/// made through it (it is redirected to that phase's stage).
+static LogicalResult checkHandleUses(const KLoopInfo &info,
+                                     const SharedBuffer &buffer, Value handle,
+                                     std::string &reason) {
+  SmallVector<Operation *> accesses, subviews;
+  if (Operation *user = collectAccesses(handle, accesses, subviews)) {
+    reason = "copied buffer " + buffer.name + " is used by '" +
+             user->getName().getStringRef().str() + "' at " +
+             locationToString(user->getLoc()) +
+             "; pk multi-buffers buffers used only by loads and stores, "
+             "directly or through memref.subview";
+    return failure();
+  }
+  // An address that depends on the K-loop's induction variable means the
+  // loop already rotates buffers itself.
+  for (Operation *access : accesses) {
+    for (Value index : getAddressOperands(access)) {
+      if (!dependsOnInductionVar(index, info.forOp))
+        continue;
+      reason = "an index into copied buffer " + buffer.name + " at " +
+               locationToString(access->getLoc()) +
+               " depends on the K-loop's induction variable: the loop "
+               "already rotates its buffers";
+      return failure();
+    }
+  }
+  // Outside the loop pk could not tell which stage holds the data (reads
+  // after it, writes before it, another K-loop).
+  for (Operation *user : llvm::concat<Operation *>(subviews, accesses)) {
+    if (info.forOp->isProperAncestor(user))
+      continue;
+    reason = "copied buffer " + buffer.name + " is also accessed at " +
+             locationToString(user->getLoc()) +
+             ", outside the K-loop; pk multi-buffers tiles used only "
+             "inside their loop";
+    return failure();
+  }
+  for (Operation *subview : subviews) {
+    for (Operation *user : subview->getUsers()) {
+      if (isInLoadPhase(info, user) == isInLoadPhase(info, subview))
+        continue;
+      reason = "memref.subview of copied buffer " + buffer.name + " at " +
+               locationToString(subview->getLoc()) +
+               " is used in the other phase of the K-loop at " +
+               locationToString(user->getLoc()) +
+               "; pk needs the subviews of each phase in that phase";
+      return failure();
+    }
+  }
+  return success();
+}
+
 /// Checks that every use of the copied buffers is a direct access pk can
 /// redirect to a stage of the multi-buffered buffer.
 LogicalResult mlir::pk::detail::checkBufferUses(const KLoopInfo &info,
@@ -126,39 +208,9 @@ LogicalResult mlir::pk::detail::checkBufferUses(const KLoopInfo &info,
       if (walk.wasInterrupted())
         return failure();
     }
-    for (Value handle : getBufferHandles(buffer, info.kernel)) {
-      for (OpOperand &use : handle.getUses()) {
-        Operation *user = use.getOwner();
-        if (getAccessedMemRef(user) != handle) {
-          reason = "copied buffer " + buffer.name + " is used by '" +
-                   user->getName().getStringRef().str() + "' at " +
-                   locationToString(user->getLoc()) +
-                   "; pk multi-buffers buffers used only by direct loads "
-                   "and stores";
-          return failure();
-        }
-        // Outside the loop pk could not tell which stage holds the data
-        // (reads after it, writes before it, another K-loop).
-        if (!info.forOp->isProperAncestor(user)) {
-          reason = "copied buffer " + buffer.name + " is also accessed at " +
-                   locationToString(user->getLoc()) +
-                   ", outside the K-loop; pk multi-buffers tiles used only "
-                   "inside their loop";
-          return failure();
-        }
-        // An index that depends on the K-loop's induction variable means
-        // the loop already rotates buffers itself.
-        for (Value index : getAccessIndices(user)) {
-          if (dependsOnInductionVar(index, info.forOp)) {
-            reason = "an index into copied buffer " + buffer.name + " at " +
-                     locationToString(user->getLoc()) +
-                     " depends on the K-loop's induction variable: the loop "
-                     "already rotates its buffers";
-            return failure();
-          }
-        }
-      }
-    }
+    for (Value handle : getBufferHandles(buffer, info.kernel))
+      if (failed(checkHandleUses(info, buffer, handle, reason)))
+        return failure();
   }
   return success();
 }
@@ -198,6 +250,7 @@ private:
   void createStageIndices();
   Value stageFor(Operation *user);
   void redirectUses(Value handle, Value newMemRef);
+  void redirectSubView(memref::SubViewOp subview, Value newSource, Value stage);
   MemRefType getMultiBufferedType(const SharedBuffer &buffer,
                                   Attribute memorySpace) const;
   void multiBufferAttribution(const SharedBuffer &buffer, MemRefType type);
@@ -243,8 +296,51 @@ Value MultiBuffering::stageFor(Operation *user) {
 
 void MultiBuffering::redirectUses(Value handle, Value newMemRef) {
   SmallVector<Operation *> users(handle.getUsers());
-  for (Operation *user : users)
-    redirectAccess(rewriter, user, newMemRef, stageFor(user));
+  for (Operation *user : users) {
+    if (auto subview = dyn_cast<memref::SubViewOp>(user))
+      redirectSubView(subview, newMemRef, stageFor(subview));
+    else
+      redirectAccess(rewriter, user, newMemRef, stageFor(user));
+  }
+}
+
+/// Re-creates `subview` on `newSource` (a view of the same data with a new
+/// type): with `stage`, `newSource` has the leading stage dimension and the
+/// new subview takes slice `stage` of it, rank-reduced to `subview`'s shape;
+/// the subviews of `subview` are re-created on the new one.
+void MultiBuffering::redirectSubView(memref::SubViewOp subview, Value newSource,
+                                     Value stage) {
+  SmallVector<OpFoldResult> offsets = subview.getMixedOffsets();
+  SmallVector<OpFoldResult> sizes = subview.getMixedSizes();
+  SmallVector<OpFoldResult> strides = subview.getMixedStrides();
+  if (stage) {
+    offsets.insert(offsets.begin(), stage);
+    sizes.insert(sizes.begin(), rewriter.getIndexAttr(1));
+    strides.insert(strides.begin(), rewriter.getIndexAttr(1));
+  }
+  // The strides within a stage are the buffer's: the subview keeps its
+  // strides, and its offset moves with the stage (dynamic). Given
+  // explicitly, the rank reduction drops the stage dimension, not another
+  // unit dimension.
+  MemRefType oldType = subview.getType();
+  auto [oldStrides, oldOffset] = oldType.getStridesAndOffset();
+  auto type =
+      MemRefType::get(oldType.getShape(), oldType.getElementType(),
+                      StridedLayoutAttr::get(rewriter.getContext(),
+                                             ShapedType::kDynamic, oldStrides),
+                      oldType.getMemorySpace());
+  rewriter.setInsertionPoint(subview);
+  auto newSubView = memref::SubViewOp::create(
+      rewriter, subview.getLoc(), type, newSource, offsets, sizes, strides);
+  SmallVector<Operation *> users(subview->getUsers());
+  for (Operation *user : users) {
+    if (auto nested = dyn_cast<memref::SubViewOp>(user))
+      redirectSubView(nested, newSubView, Value());
+    else
+      rewriter.modifyOpInPlace(
+          user, [&] { user->replaceUsesOfWith(subview, newSubView); });
+  }
+  rewriter.eraseOp(subview);
 }
 
 MemRefType MultiBuffering::getMultiBufferedType(const SharedBuffer &buffer,

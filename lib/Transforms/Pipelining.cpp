@@ -19,7 +19,9 @@
 //
 // Steps: (1) check every precondition without touching the IR
 // (checkPipelineKLoop), (2) with a dynamic trip count, version the loop on
-// `trip count >= stages`, (3) for cp-async, replace the copies by
+// `trip count >= stages`, and on the alignment of global buffers the
+// cp.async width assumes but pk cannot prove (dynamic offsets or strides),
+// (3) for cp-async, replace the copies by
 // nvgpu.device_async_copy (AsyncCopy.cpp), (4) multi-buffer the copied
 // buffers (MultiBuffer.cpp), (5) order the body into the variant's schedule
 // and let upstream scf::pipelineForLoop peel the prologue and epilogue
@@ -36,6 +38,7 @@
 #include "pk/Support.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/IR/Verifier.h"
 #include "llvm/Support/DebugLog.h"
 
@@ -45,23 +48,62 @@ using namespace mlir;
 using namespace mlir::pk;
 using namespace mlir::pk::detail;
 
-/// Replaces `forOp` by `scf.if (ceildiv(ub - lb, step) >= minTrips)` whose
-/// then-branch holds `forOp` itself (to be pipelined; handles into it stay
-/// valid) and whose else-branch a copy of it marked with kFallbackAttrName.
-static void versionOnTripCount(RewriterBase &rewriter, scf::ForOp forOp,
-                               int64_t minTrips) {
+/// Creates `ceildiv(ub - lb, step) >= minTrips` before `forOp`.
+static Value createTripCountCondition(RewriterBase &rewriter, scf::ForOp forOp,
+                                      int64_t minTrips) {
   Location loc = forOp.getLoc();
-  rewriter.setInsertionPoint(forOp);
   Value span = arith::SubIOp::create(rewriter, loc, forOp.getUpperBound(),
                                      forOp.getLowerBound());
   Value trips =
       arith::CeilDivSIOp::create(rewriter, loc, span, forOp.getStep());
   Value min = arith::ConstantOp::create(
       rewriter, loc, rewriter.getIntegerAttr(trips.getType(), minTrips));
-  Value enough = arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::sge,
-                                       trips, min);
-  auto ifOp = scf::IfOp::create(rewriter, loc, forOp.getResultTypes(), enough,
-                                /*withElseRegion=*/true);
+  return arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::sge, trips,
+                               min);
+}
+
+/// Creates, before `forOp`, the check that each of `memrefs` (global
+/// buffers with a dynamic offset or strides) starts at a 16-byte aligned
+/// address and has strides that are multiples of 16 bytes: `(aligned
+/// pointer + offset * element bytes) | stride * element bytes | ...` remui
+/// 16 == 0 (the innermost stride is 1: the copies are contiguous).
+static Value createAlignmentCondition(RewriterBase &rewriter, Location loc,
+                                      ArrayRef<Value> memrefs) {
+  Value bits = arith::ConstantIndexOp::create(rewriter, loc, 0);
+  for (Value memref : memrefs) {
+    auto type = cast<MemRefType>(memref.getType());
+    Value elemBytes = arith::ConstantIndexOp::create(
+        rewriter, loc, llvm::divideCeil(type.getElementTypeBitWidth(), 8));
+    auto metadata =
+        memref::ExtractStridedMetadataOp::create(rewriter, loc, memref);
+    Value pointer =
+        memref::ExtractAlignedPointerAsIndexOp::create(rewriter, loc, memref);
+    Value offsetBytes =
+        arith::MulIOp::create(rewriter, loc, metadata.getOffset(), elemBytes);
+    bits = arith::OrIOp::create(
+        rewriter, loc, bits,
+        arith::AddIOp::create(rewriter, loc, pointer, offsetBytes));
+    for (Value stride : metadata.getStrides().drop_back())
+      bits = arith::OrIOp::create(
+          rewriter, loc, bits,
+          arith::MulIOp::create(rewriter, loc, stride, elemBytes));
+  }
+  Value sixteen = arith::ConstantIndexOp::create(rewriter, loc, 16);
+  Value rem = arith::RemUIOp::create(rewriter, loc, bits, sixteen);
+  Value zero = arith::ConstantIndexOp::create(rewriter, loc, 0);
+  return arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::eq, rem,
+                               zero);
+}
+
+/// Replaces `forOp` by `scf.if (condition)` whose then-branch holds `forOp`
+/// itself (to be pipelined; handles into it stay valid) and whose
+/// else-branch a copy of it marked with kFallbackAttrName.
+static void versionLoop(RewriterBase &rewriter, scf::ForOp forOp,
+                        Value condition) {
+  Location loc = forOp.getLoc();
+  rewriter.setInsertionPoint(forOp);
+  auto ifOp = scf::IfOp::create(rewriter, loc, forOp.getResultTypes(),
+                                condition, /*withElseRegion=*/true);
   for (Block *block : {ifOp.thenBlock(), ifOp.elseBlock()})
     if (!block->empty())
       rewriter.eraseOp(block->getTerminator());
@@ -75,6 +117,30 @@ static void versionOnTripCount(RewriterBase &rewriter, scf::ForOp forOp,
   rewriter.moveOpBefore(forOp, ifOp.thenBlock(), ifOp.thenBlock()->end());
   rewriter.setInsertionPointToEnd(ifOp.thenBlock());
   scf::YieldOp::create(rewriter, loc, forOp.getResults());
+}
+
+/// Versions `forOp` at run time where pipelining it needs what pk cannot
+/// prove: a dynamic trip count at least the stages (`minTrips`), and the
+/// alignment of the global buffers `runtimeAligned` that the cp.async width
+/// assumes. The original loop is the fallback.
+static void versionIfNeeded(RewriterBase &rewriter, const KLoopInfo &info,
+                            int64_t minTrips, ArrayRef<Value> runtimeAligned) {
+  scf::ForOp forOp = info.forOp;
+  if (info.tripCount && runtimeAligned.empty())
+    return;
+  rewriter.setInsertionPoint(forOp);
+  Value condition;
+  if (!info.tripCount)
+    condition = createTripCountCondition(rewriter, forOp, minTrips);
+  if (!runtimeAligned.empty()) {
+    Value aligned =
+        createAlignmentCondition(rewriter, forOp.getLoc(), runtimeAligned);
+    condition = condition ? arith::AndIOp::create(rewriter, forOp.getLoc(),
+                                                  condition, aligned)
+                                .getResult()
+                          : aligned;
+  }
+  versionLoop(rewriter, forOp, condition);
 }
 
 /// The variants that keep the shared stores in place (register variants)
@@ -185,12 +251,16 @@ mlir::pk::pipelineKLoop(RewriterBase &rewriter, const KLoopInfo &info,
     *modifiedIR = true;
   gpu::GPUFuncOp kernel = info.kernel;
   // A dynamic trip count: the pipelined loop runs when `trip count >=
-  // stages`, a copy of the original loop (marked as the fallback) otherwise.
-  if (!info.tripCount)
-    versionOnTripCount(
-        rewriter, info.forOp,
-        std::max<int64_t>(
-            getEffectiveStages(info, options.variant, options.stages), 2));
+  // stages` (and the buffers whose alignment the cp.async width assumes are
+  // aligned), a copy of the original loop (marked as the fallback)
+  // otherwise.
+  SmallVector<Value> runtimeAligned;
+  getRuntimeAlignedMemRefs(plans, runtimeAligned);
+  versionIfNeeded(
+      rewriter, info,
+      std::max<int64_t>(
+          getEffectiveStages(info, options.variant, options.stages), 2),
+      runtimeAligned);
   FailureOr<scf::ForOp> newLoop =
       applyPipelining(rewriter, info, options, plans, reason);
   if (failed(newLoop)) {

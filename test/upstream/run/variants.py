@@ -5,12 +5,17 @@ GPU run compares (test/upstream/README.md, "GPU runs"):
   <name>__base      the kernel as generated, after pk's storage fix only
                     (pk-normalize-workgroup-storage): unpipelined
   <name>__pk        pk-opt --pipeline-kernel (arch = the lowering chip)
+  <name>__pkcp      pk-opt --pipeline-kernel='variant=cp-async', for the
+                    kernels where auto picks another variant and the forced
+                    cp.async is worth measuring (FORCED_CP_ASYNC)
   <name>__upstream  upstream's own pipelining (kernels/<name>.upstream-
                     pipelined.mlir: memref.multibuffer +
                     nvgpu.pipeline_shared_memory_copies), after the same
                     storage fix, where upstream could pipeline the kernel
 
-each followed by symbol-dce, then prepare.py lowers them: PTX for sm_86 (the
+each followed by symbol-dce (after the recipe's vector lowering,
+src/lower_vectors.mlir, for the kernels in LOWER_VECTORS: upstream's NVVM
+pipeline lowers no vector.transfer op in a gpu.module), then prepare.py lowers them: PTX for sm_86 (the
 driver JIT-compiles it on the H200) in OUT/sm_86, and PTX for sm_90 assembled
 by ptxas into cubins in OUT/sm_90.
 
@@ -32,7 +37,12 @@ DEFAULT = ["sgemm_f32_64x64x16_promote_global", "sgemm_f32_64x64x16_promote_allo
            "sgemm_f32_64x64x16_promote_alloca", "sgemm_f32_128x128x8_bufferize",
            "sgemm_f32_32x32x32_tb_bufferize", "hgemm_f16f32_64x64x64_nvgpu_global",
            "hgemm_f16f32_64x64x64_nvgpu_async_bufferize", "sgemm_f32_64x64x16_launch",
-           "hgemm_f16_32x32x16_mmasync_rewrite"]
+           "hgemm_f16_32x32x16_mmasync_rewrite", "sgemm_f32_64x64x16_vectorize_only"]
+# Kernels generated without the recipe's step 6 (vectorize only).
+LOWER_VECTORS = {"sgemm_f32_64x64x16_vectorize_only"}
+# Auto picks ldg-register for its 8-byte copies (rule narrow-cp-async, measured
+# on 4-byte copies only): measure 8-byte cp.async (.ca) against it.
+FORCED_CP_ASYNC = {"hgemm_f16_32x32x16_mmasync_rewrite"}
 
 
 def pipe(cmds, inp):
@@ -47,8 +57,15 @@ def pipe(cmds, inp):
 def variants(name, chip):
     src = open(os.path.join(KERNELS, name + ".mlir")).read()
     dce = [MLIR_OPT, "-", "--symbol-dce"]
+    if name in LOWER_VECTORS:
+        library = os.path.join(os.path.dirname(HERE), "src", "lower_vectors.mlir")
+        dce[2:2] = ["--transform-preload-library=transform-library-paths=" + library,
+                    "--transform-interpreter"]
     out = {"base": pipe([[PK_OPT, "-", "--pk-normalize-workgroup-storage"], dce], src),
            "pk": pipe([[PK_OPT, "-", "--pipeline-kernel=arch=%s" % chip], dce], src)}
+    if name in FORCED_CP_ASYNC:
+        out["pkcp"] = pipe([[PK_OPT, "-", "--pipeline-kernel=arch=%s variant=cp-async" % chip],
+                            dce], src)
     upstream = os.path.join(KERNELS, name + ".upstream-pipelined.mlir")
     if os.path.exists(upstream):
         out["upstream"] = pipe([[PK_OPT, "-", "--pk-normalize-workgroup-storage"], dce],
