@@ -12,7 +12,7 @@
 // RUN: rm -rf %t.dir && pk-opt %S/Inputs/seed-64x64x16.mlir --pk-analyze-kloops='report=%t.dir/sub/report.json' -o /dev/null && test -s %t.dir/sub/report.json
 // RUN: not pk-opt %S/Inputs/seed-64x64x16.mlir --pk-analyze-kloops='report=%s/report.json' -o /dev/null 2>&1 | FileCheck %s --check-prefix=REPORT
 
-// ARCH: seed-64x64x16.mlir:3:1: error: unknown arch 'sm_99'; pk knows: sm_75, sm_80, sm_86, sm_87, sm_89, sm_90
+// ARCH: seed-64x64x16.mlir:3:1: error: unknown arch 'sm_99'; pk knows: sm_75, sm_80, sm_86, sm_87, sm_89, sm_90, sm_90a
 // ARCH-NOT: remark
 // STAGES1: error: stages must be 2 to 8 or auto, got '1'
 // STAGES9: error: stages must be 2 to 8 or auto, got '9'
