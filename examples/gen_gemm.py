@@ -686,6 +686,150 @@ def gen_sgemm(e, a, info, tid, lane, warp, bm, bn, gA, gB, gC, sA_t, sB_t):
                 2 * i + hh, r, cc, gC, v4))
 
 
+WGMMA_NOTES = """\
+wgmma HGEMM (--mma wgmma, sm_90a): layout "NN" (B is K x N row-major, N
+contiguous), because MLIR 22's nvgpu.warpgroup.mma steps the B descriptor
+only for an N-major B (`transposeB`, as upstream's sm90 tests use it).
+  A : memref<MxKxf16>  row-major,  B : memref<KxNxf16> row-major,
+  C : memref<MxNxf32>  row-major,  C[m][n] = sum_k A[m][k] * B[k][n].
+One consumer warpgroup (128 threads), tile BM x BN x 64, grid (N/BN, M/BM).
+Shared tiles, 128-byte rows with the 128B swizzle wgmma descriptors expect
+(16-byte chunk c of row r stored at chunk c ^ (r % 8); tiles 1024-aligned):
+  sA : memref<BMx64xf16>        (K-major A, row m = 64 k values)
+  sB : memref<(BN/64)x64x64xf16> (N-major B in 64-column slabs: slab j,
+       row k holds B[k][64j .. 64j+63]; the descriptor's leading byte offset,
+       64 rows x 128 B = 8192, steps from slab to slab)
+K-loop (pk's unpipelined input form):
+  a. 16-byte vector.load of A and B chunks, vector.store to the swizzled
+     chunk (8 consecutive threads copy one 128-byte row: conflict-free);
+  b. gpu.barrier;
+  c. nvgpu.warpgroup.generate.descriptor of sA and sB (the tensor-map operand
+     only carries the swizzle mode: an unrealized cast of a null pointer) and
+     one nvgpu.warpgroup.mma {transposeB, waitGroup = 0} on the accumulator
+     iter_arg: wgmma.fence, BM/64 x 4 wgmma.mma_async m64nBNk16,
+     commit_group, wait_group 0. waitGroup must be 0 here: the barrier after
+     the compute lets the next copies overwrite the tiles, and wgmma reads
+     shared memory asynchronously until its group has retired;
+  d. gpu.barrier.
+Epilogue: nvgpu.warpgroup.mma.store of the accumulator to the C block
+(scalar st.global; MLIR 22's store is correct for N <= 128 with M = 128).
+Lowering: pk-opt --pk-emit-binaries='arch=sm_90a emit=cubin bare-ptr=1'
+(docs/lowering.md: convert-nvvm-to-llvm turns the NVVM wgmma ops into PTX)."""
+
+
+def gen_wgmma(a):
+    """The wgmma HGEMM kernel (WGMMA_NOTES)."""
+    M, N, K, BM, BN, BK, T = a.M, a.N, a.K, a.BM, a.BN, a.BK, a.threads
+    assert a.kind == "hgemm", "--mma wgmma: hgemm only (f16 -> f32)"
+    assert BK == 64, "--mma wgmma: BK must be 64 (128-byte rows, 128B swizzle)"
+    assert T == 128, "--mma wgmma: one consumer warpgroup (128 threads)"
+    assert BM in (64, 128) and BN % 64 == 0 and 64 <= BN <= 256 and BM * BN <= 16384, \
+        "--mma wgmma: BM 64 or 128, BN a multiple of 64 up to 256, BM*BN <= 16384"
+    assert BN <= 128 or BM == 64, "MLIR 22's warpgroup.mma.store needs N <= 128 when M = 128"
+    assert M % BM == 0 and N % BN == 0 and K % BK == 0, "wgmma kernels need whole tiles"
+    name = a.name or "hgemm_wgmma_f16_{}x{}x{}".format(BM, BN, BK)
+    slabs = BN // 64
+    sA_t = memref([BM, 64], "f16", SMEM)
+    sB_t = memref([slabs, 64, 64], "f16", SMEM)
+    gA, gB, gC = memref([M, K], "f16"), memref([K, N], "f16"), memref([M, N], "f32")
+    tmA = ("!nvgpu.tensormap.descriptor<tensor = memref<{}x64xf16, 3>, swizzle = swizzle_128b, "
+           "l2promo = none, oob = zero, interleave = none>".format(BM))
+    tmB = ("!nvgpu.tensormap.descriptor<tensor = memref<64x64xf16, 3>, swizzle = swizzle_128b, "
+           "l2promo = none, oob = zero, interleave = none>")
+    dA = "!nvgpu.warpgroup.descriptor<tensor = memref<{}x64xf16, 3>>".format(BM)
+    dB = "!nvgpu.warpgroup.descriptor<tensor = memref<64x{}xf16, 3>>".format(BN)
+    acc = "!nvgpu.warpgroup.accumulator<fragmented = vector<{}x{}xf32>>".format(BM, BN)
+    vt = "vector<8xf16>"
+
+    e = Emitter()
+    e.ind = 3
+    tid = e.op("tid", "gpu.thread_id x")
+    bm = e.mul("bm", e.op("by", "gpu.block_id y"), BM)
+    bn = e.mul("bn", e.op("bx", "gpu.block_id x"), BN)
+    e.op("null", "llvm.mlir.zero : !llvm.ptr")
+    e.op("tmA", "builtin.unrealized_conversion_cast %null : !llvm.ptr to " + tmA)
+    e.op("tmB", "builtin.unrealized_conversion_cast %null : !llvm.ptr to " + tmB)
+    e.emit("// A chunk v = tid + i*{0}: row v/8, k-chunk v%8 -> swizzled chunk (v%8) ^ (row%8)".format(T))
+    a_c = e.rem("a_c", tid, 8)
+    a_col = e.mul("a_col", a_c, 8)
+    a_rows, a_scols = [], []
+    a_r = e.div("a_r", tid, 8)
+    for i in range(BM * 8 // T):
+        r = e.add("a_row{}".format(i), a_r, i * (T // 8))
+        sw = e.op("a_sw", "arith.xori {}, {} : index".format(a_c, e.rem("a_r8", r, 8)))
+        a_rows.append((r, e.op("ga_row", "arith.addi {}, {} : index".format(bm, r))))
+        a_scols.append(e.mul("a_scol", sw, 8))
+    cpr = BN // 8  # 16-byte chunks per B row
+    e.emit("// B chunk v = tid + i*{0}: k-row v/{1}, n-chunk v%{1} -> slab (v%{1})/8, "
+           "swizzled chunk ((v%{1})%8) ^ (k-row%8)".format(T, cpr))
+    b_nc = e.rem("b_nc", tid, cpr)
+    b_gcol = e.op("gb_col", "arith.addi {}, {} : index".format(bn, e.mul("b_ncol", b_nc, 8)))
+    b_slab = e.div("b_slab", b_nc, 8)
+    b_c = e.rem("b_c", b_nc, 8)
+    b_rows, b_scols = [], []
+    b_r = e.div("b_r", tid, cpr)
+    for i in range(64 * cpr // T):
+        r = e.add("b_row{}".format(i), b_r, i * (T // cpr))
+        sw = e.op("b_sw", "arith.xori {}, {} : index".format(b_c, e.rem("b_r8", r, 8)))
+        b_rows.append(r)
+        b_scols.append(e.mul("b_scol", sw, 8))
+    e.op("acc0", "nvgpu.warpgroup.mma.init.accumulator -> " + acc)
+    e.emit("%res = scf.for %k = {} to {} step {} iter_args(%acc = %acc0) -> ({}) {{".format(
+        e.c(0), e.c(K), e.c(BK), acc))
+    e.ind += 1
+    e.emit("// a. load phase: global -> shared, 16-byte chunks, 128B-swizzled")
+    ga_col = e.op("ga_col", "arith.addi %k, {} : index".format(a_col))
+    va = [e.op("ga", "vector.load %A[{}, {}] {{alignment = 16 : i64}} : {}, {}".format(
+        g, ga_col, gA, vt)) for (_, g) in a_rows]
+    vb = [e.op("gb", "vector.load %B[{}, {}] {{alignment = 16 : i64}} : {}, {}".format(
+        e.op("gb_row", "arith.addi %k, {} : index".format(r)), b_gcol, gB, vt)) for r in b_rows]
+    for v, (r, _), sc in zip(va, a_rows, a_scols):
+        e.emit("vector.store {}, %sA[{}, {}] {{alignment = 16 : i64}} : {}, {}".format(v, r, sc, sA_t, vt))
+    for v, r, sc in zip(vb, b_rows, b_scols):
+        e.emit("vector.store {}, %sB[{}, {}, {}] {{alignment = 16 : i64}} : {}, {}".format(
+            v, b_slab, r, sc, sB_t, vt))
+    e.emit("// b.")
+    e.emit("gpu.barrier")
+    e.emit("// c. compute phase: wgmma on the shared tiles ({} x 4 m64n{}k16), all retired "
+           "before the barrier (waitGroup = 0)".format(BM // 64, BN))
+    e.op("dA", "nvgpu.warpgroup.generate.descriptor %sA, %tmA : {}, {} -> {}".format(sA_t, tmA, dA))
+    e.op("dB", "nvgpu.warpgroup.generate.descriptor %sB, %tmB : {}, {} -> {}".format(sB_t, tmB, dB))
+    e.op("acc_next", "nvgpu.warpgroup.mma %dA, %dB, %acc {{transposeB, waitGroup = 0 : i64}} : "
+         "{}, {}, {} -> {}".format(dA, dB, acc, acc))
+    e.emit("// d.")
+    e.emit("gpu.barrier")
+    e.emit("scf.yield %acc_next : " + acc)
+    e.ind -= 1
+    e.emit("}" + outer_attr(a))
+    cs_t = "memref<{}x{}xf32, strided<[{}, 1], offset: ?>>".format(BM, BN, N)
+    e.op("C_blk", "memref.subview %C[{}, {}] [{}, {}] [1, 1] : {} to {}".format(bm, bn, BM, BN, gC, cs_t))
+    e.emit("nvgpu.warpgroup.mma.store %res, %C_blk : {} to {}".format(acc, cs_t))
+    e.emit("gpu.return")
+
+    out = ["// Generated by examples/gen_gemm.py -- do not edit by hand.",
+           "// Command: " + a.cmdline]
+    out += ["// " + l if l else "//" for l in WGMMA_NOTES.splitlines()]
+    out.append("// HGEMM (wgmma): C(f32) = A(f16) * B (NN), M={} N={} K={}, tile {}x{}x{}, {} threads, "
+               "grid ({}, {}, 1).".format(M, N, K, BM, BN, BK, T, N // BN, M // BM))
+    out.append("// Shared memory: A tile {} = {} B, B tile {} = {} B (single buffer, {} B total).".format(
+        sA_t, BM * 128, sB_t, BN * 128, (BM + BN) * 128))
+    out.append("module attributes {gpu.container_module} {")
+    out.append("  gpu.module @{} {{".format(name))
+    ro = " {llvm.noalias, llvm.readonly}" if a.readonly_inputs else ""
+    out.append("    gpu.func @{}(%A: {}{}, %B: {}{}, %C: {}{})".format(
+        name, gA, ro, gB, ro, gC, " {llvm.noalias}" if a.readonly_inputs else ""))
+    out.append("        workgroup(%sA : {} {{llvm.align = 1024 : i64}}, "
+               "%sB : {} {{llvm.align = 1024 : i64}})".format(sA_t, sB_t))
+    minb = "nvvm.minctasm = {} : i32, ".format(a.min_blocks) if a.min_blocks else ""
+    out.append("        kernel attributes {{{}known_block_size = array<i32: {}, 1, 1>, "
+               "known_grid_size = array<i32: {}, {}, 1>}} {{".format(minb, T, N // BN, M // BM))
+    for v in sorted(e.consts):
+        out.append("      {} = arith.constant {} : index".format(e.consts[v], v))
+    out.extend(e.lines)
+    out += ["    }", "  }", "}"]
+    return "\n".join(out) + "\n"
+
+
 def main(argv=None):
     p = argparse.ArgumentParser(
         description="Generate an unpipelined tiled GEMM kernel (TN layout: "
@@ -701,7 +845,8 @@ def main(argv=None):
     p.add_argument("--BN", type=int, default=128)
     p.add_argument("--BK", type=int, default=None,
                    help="default: 32 (hgemm), 64 (igemm), 8 (sgemm)")
-    p.add_argument("--threads", type=int, default=256)
+    p.add_argument("--threads", type=int, default=None,
+                   help="threads per block (default: 256; 128 = one warpgroup with --mma wgmma)")
     p.add_argument("--warps-m", type=int, default=None,
                    help="mma kernels: warps along M (default 2)")
     p.add_argument("--pad", type=int, default=None,
@@ -737,6 +882,10 @@ def main(argv=None):
     p.add_argument("--no-unroll-hint", dest="unroll_hint", action="store_false",
                    help="do not put the llvm full-unroll loop_annotation on the "
                         "inner compute scf.for")
+    p.add_argument("--mma", choices=["mma.sync", "wgmma"], default="mma.sync",
+                   help="hgemm: the tensor-core instruction. wgmma: Hopper's warpgroup MMA "
+                        "(sm_90a; NN layout, one warpgroup, BK 64, 128B-swizzled tiles; see "
+                        "WGMMA_NOTES in this file)")
     p.add_argument("--name", default=None, help="kernel / gpu.module symbol name")
     p.add_argument("-o", "--output", default="-", help="output path ('-' = stdout)")
     a = p.parse_args(argv)
@@ -745,11 +894,13 @@ def main(argv=None):
         a.readonly_inputs = mma_kind
     if a.min_blocks is None:
         a.min_blocks = 2 if mma_kind else 0
+    if a.threads is None:
+        a.threads = 128 if a.mma == "wgmma" else 256
     if a.BK is None:
-        a.BK = {"hgemm": 32, "igemm": 64, "sgemm": 8}[a.kind]
+        a.BK = 64 if a.mma == "wgmma" else {"hgemm": 32, "igemm": 64, "sgemm": 8}[a.kind]
     args = sys.argv[1:] if argv is None else argv
     a.cmdline = "python3 examples/gen_gemm.py " + " ".join(args)
-    text = gen(a)
+    text = gen_wgmma(a) if a.mma == "wgmma" else gen(a)
     if a.output == "-":
         sys.stdout.write(text)
     else:

@@ -37,7 +37,9 @@ Artefact directory (FORMAT "pk-artifacts/1"):
                       (hgemm | igemm | sgemm), "kernel", "m", "n", "k", "bm",
                       "bn", "threads", "smem" (dynamic shared bytes), "ptxas"
                       (pk report keys), optional "check" (forces the runner's
-                      check, e.g. "none"), plus the producer's own fields. A key
+                      check, e.g. "none"), optional "b_layout" (pk-runner's
+                      --b-layout: "kn" for the NN wgmma kernels), plus the
+                      producer's own fields. A key
                       missing from an entry is taken from the manifest's top
                       level (the autotuner keeps m, n, k, kernel ... there).
   OUT/runs/TAG.ID.json          pk-runner's JSON of one run (TAG: run, rep, r0, ...)
@@ -321,7 +323,7 @@ _PTXAS_ENTRY = re.compile(r"Compiling entry function '([^']+)'")
 _PTXAS_SPILL = re.compile(r"(\d+) bytes stack frame, (\d+) bytes spill stores, (\d+) bytes spill loads")
 _PTXAS_REGS = re.compile(r"Used (\d+) registers")
 _PTXAS_SMEM = re.compile(r"(\d+) bytes smem")
-_PK_PTXAS = re.compile(r"ptxas \((sm_\d+)\): (\d+) registers, (\d+) bytes spill stores, "
+_PK_PTXAS = re.compile(r"ptxas \((sm_\d+a?)\): (\d+) registers, (\d+) bytes spill stores, "
                        r"(\d+) bytes spill loads, (\d+) bytes stack frame, (\d+) bytes shared memory")
 
 
@@ -357,7 +359,7 @@ def parse_ptxas(text):
 
 
 def parse_pk_ptxas(text):
-    """pk-opt's `remark: ptxas (sm_NN): R registers, ...` lines (emit=cubin,
+    """pk-opt's `remark: ptxas (sm_NN[a]): R registers, ...` lines (emit=cubin,
     pk-emit-binaries) -> the keys of parse_ptxas() plus arch."""
     return [dict(arch=m.group(1), registers=int(m.group(2)), spill_stores_bytes=int(m.group(3)),
                  spill_loads_bytes=int(m.group(4)), stack_frame_bytes=int(m.group(5)),
@@ -481,6 +483,8 @@ def runner_argv(runner, art_dir, e, check, warmup, iters, seed, json_out=None, l
             "--bm", str(e.get("bm", 128)), "--bn", str(e.get("bn", 128)),
             "--threads", str(e.get("threads", 256)), "--smem", str(e.get("smem") or 0),
             "--check", check, "--warmup", str(warmup), "--iters", str(iters), "--seed", str(seed)]
+    if e.get("b_layout"):
+        argv += ["--b-layout", e["b_layout"]]
     if label:
         argv += ["--label", label]
     if json_out:

@@ -69,7 +69,7 @@
 // BUDGET-DAG: nested-pipeline.mlir:[[# @LINE + 26]]:14: remark: shared-memory budget ok: 8192 bytes with 2 stages
 // BUDGET-DAG: nested-pipeline.mlir:[[# @LINE + 66]]:12: remark: shared-memory budget ok: 8192 bytes with 2 stages
 
-// ARCH: error: unknown arch 'sm_99'; pk knows: sm_75, sm_80, sm_86, sm_87, sm_89, sm_90
+// ARCH: error: unknown arch 'sm_99'; pk knows: sm_75, sm_80, sm_86, sm_87, sm_89, sm_90, sm_90a
 
 module attributes {gpu.container_module} {
   // The seed procedure's worked example (Inputs/seed-64x64x16.mlir).

@@ -1187,3 +1187,78 @@ module attributes {gpu.container_module} {
     }
   }
 }
+
+// -----
+
+// wgmma (docs/hopper.md): a warpgroup descriptor of global memory is no
+// shared-memory compute operand.
+!tmA = !nvgpu.tensormap.descriptor<tensor = memref<64x64xf16, 3>, swizzle = swizzle_128b, l2promo = none, oob = zero, interleave = none>
+!dA = !nvgpu.warpgroup.descriptor<tensor = memref<64x64xf16, 3>>
+!dB = !nvgpu.warpgroup.descriptor<tensor = memref<64x64xf16, 3>>
+!acc = !nvgpu.warpgroup.accumulator<fragmented = vector<64x64xf32>>
+module attributes {gpu.container_module} {
+  gpu.module @m {
+    // expected-remark @below {{kernel @wgmma_global: nothing to pipeline}}
+    gpu.func @wgmma_global(%A: memref<64x512xf16>, %G: memref<64x64xf16>)
+        workgroup(%sA: memref<64x64xf16, #gpu.address_space<workgroup>>)
+        kernel attributes {known_block_size = array<i32: 128, 1, 1>} {
+      %c0 = arith.constant 0 : index
+      %c64 = arith.constant 64 : index
+      %c512 = arith.constant 512 : index
+      %tid = gpu.thread_id x
+      %null = llvm.mlir.zero : !llvm.ptr
+      %tm = builtin.unrealized_conversion_cast %null : !llvm.ptr to !tmA
+      %acc0 = nvgpu.warpgroup.mma.init.accumulator -> !acc
+      // expected-remark @below {{not a pk K-loop: compute phase: nvgpu.warpgroup.generate.descriptor of memory that is not shared}}
+      %r = scf.for %k = %c0 to %c512 step %c64 iter_args(%acc = %acc0) -> (!acc) {
+        %v = vector.load %A[%c0, %k] : memref<64x512xf16>, vector<8xf16>
+        vector.store %v, %sA[%tid, %c0] : memref<64x64xf16, #gpu.address_space<workgroup>>, vector<8xf16>
+        gpu.barrier
+        %dA = nvgpu.warpgroup.generate.descriptor %sA, %tm : memref<64x64xf16, #gpu.address_space<workgroup>>, !tmA -> !dA
+        // expected-note @below {{here}}
+        %dB = nvgpu.warpgroup.generate.descriptor %G, %tm : memref<64x64xf16>, !tmA -> !dB
+        %d = nvgpu.warpgroup.mma %dA, %dB, %acc {transposeB, waitGroup = 0 : i64} : !dA, !dB, !acc -> !acc
+        gpu.barrier
+        scf.yield %d : !acc
+      }
+      gpu.return
+    }
+  }
+}
+
+// -----
+
+// wgmma: a descriptor that is no generate.descriptor result (a loop-carried
+// one) cannot be traced to a shared buffer.
+!tmA = !nvgpu.tensormap.descriptor<tensor = memref<64x64xf16, 3>, swizzle = swizzle_128b, l2promo = none, oob = zero, interleave = none>
+!dA = !nvgpu.warpgroup.descriptor<tensor = memref<64x64xf16, 3>>
+!acc = !nvgpu.warpgroup.accumulator<fragmented = vector<64x64xf32>>
+module attributes {gpu.container_module} {
+  gpu.module @m {
+    // expected-remark @below {{kernel @wgmma_carried: nothing to pipeline}}
+    gpu.func @wgmma_carried(%A: memref<64x512xf16>)
+        workgroup(%sA: memref<64x64xf16, #gpu.address_space<workgroup>>)
+        kernel attributes {known_block_size = array<i32: 128, 1, 1>} {
+      %c0 = arith.constant 0 : index
+      %c64 = arith.constant 64 : index
+      %c512 = arith.constant 512 : index
+      %tid = gpu.thread_id x
+      %null = llvm.mlir.zero : !llvm.ptr
+      %tm = builtin.unrealized_conversion_cast %null : !llvm.ptr to !tmA
+      %acc0 = nvgpu.warpgroup.mma.init.accumulator -> !acc
+      %d0 = nvgpu.warpgroup.generate.descriptor %sA, %tm : memref<64x64xf16, #gpu.address_space<workgroup>>, !tmA -> !dA
+      // expected-remark @below {{not a pk K-loop: compute phase: nvgpu.warpgroup.mma descriptor that is not an nvgpu.warpgroup.generate.descriptor result}}
+      %r:2 = scf.for %k = %c0 to %c512 step %c64 iter_args(%acc = %acc0, %dd = %d0) -> (!acc, !dA) {
+        %v = vector.load %A[%c0, %k] : memref<64x512xf16>, vector<8xf16>
+        vector.store %v, %sA[%tid, %c0] : memref<64x64xf16, #gpu.address_space<workgroup>>, vector<8xf16>
+        gpu.barrier
+        %dA = nvgpu.warpgroup.generate.descriptor %sA, %tm : memref<64x64xf16, #gpu.address_space<workgroup>>, !tmA -> !dA
+        // expected-note @below {{here}}
+        %d = nvgpu.warpgroup.mma %dd, %dA, %acc {transposeB, waitGroup = 0 : i64} : !dA, !dA, !acc -> !acc
+        gpu.barrier
+        scf.yield %d, %dA : !acc, !dA
+      }
+      gpu.return
+    }
+  }
+}

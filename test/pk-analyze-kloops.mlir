@@ -11,6 +11,25 @@
 // rewrite the file).
 // RUN: pk-opt %S/Inputs/seed-64x64x16.mlir --pk-analyze-kloops='report=%t.json' -o /dev/null
 // RUN: FileCheck %s --check-prefix=FILE < %t.json
+//
+// wgmma (docs/hopper.md): the generated 128x128x64 one-warpgroup kernel, from
+// the generator and as checked in. FLOPs 2*128*128*64 per warpgroup, both
+// shared tiles behind the descriptors, 128*128/128 accumulator registers.
+// RUN: python3 %examples/gen_gemm.py --kind hgemm --mma wgmma --M 512 --N 256 --K 1024 | pk-opt --pk-analyze-kloops='arch=sm_90a report=-' -o /dev/null 2>&1 | FileCheck %s --check-prefix=WGMMA512
+// RUN: pk-opt %examples/hgemm_wgmma_f16_128x128x64.mlir --pk-analyze-kloops='arch=sm_90a report=-' -o /dev/null 2>&1 | FileCheck %s --check-prefix=WGMMA
+// WGMMA512: remark: K-loop: trip count 16, 2 copied buffer(s), shared memory 32768 B single / 32768 B per stage / 65536 B with 2 stages (cliff 115712 B for 2 blocks/SM on sm_90a), {{.*}} ratio 64.0 FLOP/B, variant cp-async, wgmma m128n128k64 on workgroup attribution #0 x workgroup attribution #1, 128 accumulator registers/thread, wait_group 0
+// WGMMA: hgemm_wgmma_f16_128x128x64.mlir:142:14: remark: K-loop: trip count 64, {{.*}}, wgmma m128n128k64 on workgroup attribution #0 x workgroup attribution #1, 128 accumulator registers/thread, wait_group 0
+// WGMMA: {"arch":"sm_90a",{{.*}}"compute_ops":[{"count":1,"op":"nvgpu.warpgroup.mma m128n128k64 per warpgroup"}],"flops_per_tile":2097152,
+// WGMMA-SAME: "loads":{"bytes_per_thread":256,"bytes_per_tile":32768,"global_loads":16}
+// WGMMA-SAME: "ratio":64,
+// WGMMA-SAME: "threads_per_block":128,"trip_count":64,"variant":"cp-async","wgmma":[{"accumulator_regs_per_thread":128,"executions":1,"operand_a":"workgroup attribution #0","operand_b":"workgroup attribution #1","shape":[128,128,64],"wait_group":0}]}
+// A wgmma left with upstream's default waitGroup = 1 is reported as such.
+// RUN: sed 's/waitGroup = 0 : i64/waitGroup = 1 : i64/' %examples/hgemm_wgmma_f16_128x128x64.mlir | pk-opt --pk-analyze-kloops='arch=sm_90a report=-' -o /dev/null 2>&1 | FileCheck %s --check-prefix=WGMMA-WAIT1
+// WGMMA-WAIT1: remark: K-loop: {{.*}}, 128 accumulator registers/thread, wait_group 1
+// WGMMA-WAIT1: "wait_group":1
+// A descriptor hoisted out of the loop (what LICM does) still names its buffer.
+// RUN: python3 %S/Inputs/hoist_descriptors.py %examples/hgemm_wgmma_f16_128x128x64.mlir | pk-opt --pk-analyze-kloops='arch=sm_90a report=-' -o /dev/null 2>&1 | FileCheck %s --check-prefix=WGMMA-HOIST
+// WGMMA-HOIST: remark: K-loop: trip count 64, {{.*}}, wgmma m128n128k64 on workgroup attribution #0 x workgroup attribution #1, 128 accumulator registers/thread, wait_group 0
 
 // The JSON report: one object per matched K-loop and line, keys in
 // alphabetical order:

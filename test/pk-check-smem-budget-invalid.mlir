@@ -11,7 +11,7 @@
 // RUN: not pk-opt %S/Inputs/seed-64x64x16.mlir --pk-check-smem-budget='stages=1' -o /dev/null 2>&1 | FileCheck %s --check-prefix=STAGES1
 // RUN: not pk-opt %S/Inputs/seed-64x64x16.mlir --pk-check-smem-budget='min-blocks-per-sm=0' -o /dev/null 2>&1 | FileCheck %s --check-prefix=MINBLOCKS
 
-// ARCH: error: unknown arch 'sm_99'; pk knows: sm_75, sm_80, sm_86, sm_87, sm_89, sm_90
+// ARCH: error: unknown arch 'sm_99'; pk knows: sm_75, sm_80, sm_86, sm_87, sm_89, sm_90, sm_90a
 // STAGES1: error: stages must be 2 to 8 or auto, got '1'
 // MINBLOCKS: error: min-blocks-per-sm must be at least 1, got 0
 

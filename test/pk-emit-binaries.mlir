@@ -119,6 +119,44 @@
 // UPSTREAM-PIPE-LABEL: kernel hgemm_f16_32x32x16_mmasync_rewrite{{$}}
 // UPSTREAM-PIPE-NEXT: remark: pipelined
 // UPSTREAM-PIPE-NEXT: {{^}}1{{$}}
+// sm_90a: PTX for the architecture-specific target, ptxas -arch=sm_90a; the
+// wgmma kernel lowers there (convert-nvvm-to-llvm turns NVVM's wgmma ops into
+// PTX) and its PTX and cubin carry the wgmma instructions.
+// RUN: pk-opt %s --pk-emit-binaries='arch=sm_90a emit=cubin out-dir=%t/sm90a cuda-path=%cuda_path' -o /dev/null 2>&1 | FileCheck %s --check-prefix=REMARK90A
+// RUN: FileCheck %s --check-prefix=PTX90A --input-file=%t/sm90a/m.sm_90a.ptx
+// RUN: pk-opt %S/Inputs/wgmma-minimal.mlir --pk-emit-binaries='arch=sm_90a emit=cubin out-dir=%t/wgmma cuda-path=%cuda_path' -o /dev/null 2>&1 | FileCheck %s --check-prefix=WGMMA-REMARK
+// RUN: FileCheck %s --check-prefix=WGMMA --input-file=%t/wgmma/wgmma_minimal.sm_90a.ptx
+// RUN: ls %t/wgmma | FileCheck %s --check-prefix=WGMMA-FILES
+// REMARK90A: pk-emit-binaries.mlir:{{[0-9]+}}:5: remark: ptxas (sm_90a): {{[0-9]+}} registers, 0 bytes spill stores, 0 bytes spill loads, 0 bytes stack frame, 4096 bytes shared memory; {{[0-9]+}} blocks/SM (limited by
+// PTX90A: .version 8.0
+// PTX90A: .target sm_90a
+// PTX90A: .entry attr_trip3(
+// WGMMA-REMARK: remark: ptxas (sm_90a): {{[0-9]+}} registers, 0 bytes spill stores, 0 bytes spill loads, 0 bytes stack frame, 32768 bytes shared memory
+// WGMMA: .target sm_90a
+// WGMMA: .shared .align 1024 .b8
+// WGMMA: wgmma.fence.sync.aligned;
+// WGMMA-COUNT-8: wgmma.mma_async.sync.aligned.m64n128k16.f32.f16.f16
+// WGMMA: wgmma.commit_group.sync.aligned;
+// WGMMA-NEXT: wgmma.wait_group.sync.aligned 0;
+// WGMMA-FILES: wgmma_minimal.sm_90a.cubin
+// WGMMA-FILES-NEXT: wgmma_minimal.sm_90a.ptx
+// The generated wgmma HGEMM (docs/hopper.md) through pipeline-kernel: pk
+// declines to pipeline it and emits it unchanged for sm_90a.
+// RUN: pk-opt %examples/hgemm_wgmma_f16_128x128x64.mlir --pipeline-kernel='arch=sm_90a emit=cubin bare-ptr=1 out-dir=%t/wgmma-gen cuda-path=%cuda_path' -o /dev/null 2>&1 | FileCheck %s --check-prefix=WGMMA-GEN
+// RUN: FileCheck %s --check-prefix=WGMMA-GEN-PTX --input-file=%t/wgmma-gen/hgemm_wgmma_f16_128x128x64.sm_90a.ptx
+// WGMMA-GEN: remark: not pipelined: wgmma reads shared memory asynchronously
+// WGMMA-GEN: remark: ptxas (sm_90a): {{[0-9]+}} registers, 0 bytes spill stores, 0 bytes spill loads, 0 bytes stack frame, 32768 bytes shared memory
+// WGMMA-GEN-PTX: .target sm_90a
+// WGMMA-GEN-PTX: .shared .align 1024 .b8 {{.*}}[16384];
+// WGMMA-GEN-PTX: .shared .align 1024 .b8 {{.*}}[16384];
+// WGMMA-GEN-PTX: ld.global.nc.v4
+// WGMMA-GEN-PTX: st.shared.v4
+// WGMMA-GEN-PTX: bar.sync 0;
+// WGMMA-GEN-PTX-NEXT: wgmma.fence.sync.aligned;
+// WGMMA-GEN-PTX-COUNT-8: wgmma.mma_async.sync.aligned.m64n128k16.f32.f16.f16 {{.*}}, p, 1, 1, 0, 1;
+// WGMMA-GEN-PTX: wgmma.commit_group.sync.aligned;
+// WGMMA-GEN-PTX-NEXT: wgmma.wait_group.sync.aligned 0;
+// WGMMA-GEN-PTX-NEXT: bar.sync 0;
 // The IR itself is unchanged.
 // RUN: pk-opt %s --pk-emit-binaries='emit=ptx out-dir=%t/same' | FileCheck %s --check-prefix=IR
 

@@ -36,7 +36,7 @@
 
 // BUDGET: plugin.mlir:[[# @LINE + 29]]:14: remark: shared-memory budget ok: 8192 bytes with 2 stages, within the sm_86 cliff of 50176 bytes for 2 blocks/SM (blocks/SM 4 -> 4, limited by registers)
 
-// ARCH: error: unknown arch 'sm_99'; pk knows: sm_75, sm_80, sm_86, sm_87, sm_89, sm_90
+// ARCH: error: unknown arch 'sm_99'; pk knows: sm_75, sm_80, sm_86, sm_87, sm_89, sm_90, sm_90a
 
 // PIPELINE: {"arch":"sm_86"
 // PIPELINE-SAME: "kernel":"seed::gemm_64x64x16"

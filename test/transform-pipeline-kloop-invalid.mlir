@@ -346,7 +346,7 @@ module attributes {gpu.container_module, transform.with_named_sequence} {
 // The verifier checks the request.
 module attributes {transform.with_named_sequence} {
   transform.named_sequence @__transform_main(%loop: !transform.any_op {transform.consumed}) {
-    // expected-error @below {{'transform.pk.pipeline_kloop' op unknown arch 'sm_99'; pk knows: sm_75, sm_80, sm_86, sm_87, sm_89, sm_90}}
+    // expected-error @below {{'transform.pk.pipeline_kloop' op unknown arch 'sm_99'; pk knows: sm_75, sm_80, sm_86, sm_87, sm_89, sm_90, sm_90a}}
     %steady = transform.pk.pipeline_kloop %loop {arch = "sm_99"} : (!transform.any_op) -> !transform.any_op
     transform.yield
   }

@@ -15,7 +15,9 @@
 //   gpu.barrier
 //   compute phase: reads of shared memory (nvgpu.ldmatrix, vector.load,
 //                  memref.load, ...) and mma.sync / vector.contract /
-//                  multiply-adds, possibly in nested scf.for loops
+//                  multiply-adds, possibly in nested scf.for loops; or
+//                  wgmma: nvgpu.warpgroup.generate.descriptor of shared
+//                  buffers and nvgpu.warpgroup.mma (docs/hopper.md)
 //   gpu.barrier
 //   scf.yield      accumulators
 //
@@ -93,6 +95,27 @@ struct TileCopy {
   bool async = false;
 };
 
+/// One warpgroup MMA (`nvgpu.warpgroup.mma`, Hopper's wgmma) of the compute
+/// phase: asynchronous, it reads its operands from shared memory through
+/// descriptors until its wgmma group has retired.
+struct WarpgroupMma {
+  /// The `nvgpu.warpgroup.mma`.
+  Operation *op = nullptr;
+  /// The GEMM shape of the op (A: m x k, B: k x n), FP16/BF16/... operands.
+  int64_t m = 0, n = 0, k = 0;
+  /// wgmma groups the op leaves in flight when it returns (its `waitGroup`,
+  /// lowered to `wgmma.wait_group`); 0: its shared reads are over.
+  int64_t waitGroup = 0;
+  /// Indices into KLoopInfo::buffers of the shared buffers the A and B
+  /// descriptors (`nvgpu.warpgroup.generate.descriptor`) point into.
+  unsigned bufferA = 0, bufferB = 0;
+  /// 32-bit accumulator registers per thread (m x n elements over the 128
+  /// threads of the warpgroup).
+  int64_t accumulatorRegs = 0;
+  /// Executions per K-iteration (nested loops inside the K-loop body).
+  int64_t executions = 1;
+};
+
 /// What a matched K-loop is and does, independent of the target.
 struct KLoopInfo {
   scf::ForOp forOp;
@@ -144,12 +167,18 @@ struct KLoopInfo {
   SmallVector<std::pair<std::string, int64_t>> computeOps;
   /// Compute/load ratio: FLOPs per tile / bytes loaded per tile.
   double ratio = 0.0;
+  /// The warpgroup MMAs of the compute phase (empty without wgmma); their
+  /// FLOPs count once per warpgroup of the block in `mmaFlopsPerTile`.
+  SmallVector<WarpgroupMma> warpgroupMmas;
 
   /// Shared memory with `stages` copies of the copied buffers.
   int64_t smemMultiBytes(int64_t stages) const {
     return smemSingleBytes + (stages - 1) * smemPerStageBytes;
   }
 };
+
+/// Threads of a warpgroup (four warps), the unit that issues wgmma.
+constexpr int64_t kWarpgroupThreads = 128;
 
 /// The kernel attribute that records the dynamic shared memory a pipelined
 /// kernel must be launched with (its tiles moved there above 48 KB).

@@ -12,7 +12,8 @@ include "mlir/Pass/PassBase.td"
 // The options every analysis-based pass shares (and `pipeline-kernel`).
 defvar pkTargetOptions = [
     Option<"arch", "arch", "std::string", /*default=*/"\"sm_86\"",
-           "Target architecture: sm_75, sm_80, sm_86, sm_87, sm_89 or sm_90">,
+           "Target architecture: sm_75, sm_80, sm_86, sm_87, sm_89, sm_90 or "
+           "sm_90a">,
     Option<"stages", "stages", "::mlir::pk::StageCount",
            /*default=*/"::mlir::pk::StageCount{2}",
            "Number of buffers multi-buffering creates: 2 to 8, or auto "

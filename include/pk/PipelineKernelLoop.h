@@ -44,7 +44,7 @@ namespace pk {
 /// What the caller asks of one loop. The fields are the options of
 /// pk-pipeline-kloops (Passes.td) and of `transform.pk.pipeline_kloop`.
 struct PipelineRequest {
-  /// Target architecture: sm_75, sm_80, sm_86, sm_87, sm_89 or sm_90
+  /// Target architecture: sm_75, sm_80, sm_86, sm_87, sm_89, sm_90 or sm_90a
   /// (`lookupTarget`).
   std::string arch = "sm_86";
   /// Shared buffers to create: 2 to 8, or 0 for auto (docs/stages.md).

@@ -32,7 +32,7 @@ namespace pk {
 
 /// Limits of one compute capability.
 struct TargetInfo {
-  /// Architecture name as used by NVVM (`sm_86`).
+  /// Architecture name as used by NVVM and ptxas (`sm_86`, `sm_90a`).
   llvm::StringRef arch;
   /// A representative GPU, for messages (`GA104`).
   llvm::StringRef exampleGpu;
@@ -62,9 +62,13 @@ struct TargetInfo {
   int64_t maxThreadsPerBlock;
   /// Whether `cp.async` (LDGSTS) exists: compute capability 8.0 and later.
   bool hasCpAsync;
+  /// Whether the warpgroup MMA (`wgmma.mma_async`, `nvgpu.warpgroup.mma`)
+  /// exists: only the architecture-specific `sm_90a` target has it (MLIR and
+  /// ptxas refuse it on `sm_90`).
+  bool hasWgmma;
   /// The PTX ISA version pk emits for this target, times ten: 6.3 for sm_75
   /// (its first), 7.8 for sm_8x (the first with sm_89; covers cp.async,
-  /// ldmatrix and mma.sync), 8.0 for sm_90.
+  /// ldmatrix and mma.sync), 8.0 for sm_90 and sm_90a.
   unsigned ptxVersion;
   /// Model constants for stages=auto (docs/stages.md): dense FP16 mma.sync
   /// FLOPs per cycle per SM (INT8 counts twice), FP32 FMA FLOPs per cycle per
@@ -76,7 +80,8 @@ struct TargetInfo {
 };
 
 /// Returns the table entry for `arch` (`sm_75`, `sm_80`, `sm_86`, `sm_87`,
-/// `sm_89`, `sm_90`), or null if pk does not know that architecture.
+/// `sm_89`, `sm_90`, `sm_90a`), or null if pk does not know that
+/// architecture.
 const TargetInfo *lookupTarget(llvm::StringRef arch);
 
 /// All architectures pk knows, in increasing compute capability.

@@ -44,7 +44,7 @@ def PipelineKLoopOp : Op<Transform_Dialect, "pk.pipeline_kloop",
     steady-state loop / epilogue.
 
     The attributes are the options of `pk-pipeline-kloops`: `arch` (sm_75 to
-    sm_90, default sm_86), `stages` (2 to 8; 0 for auto, docs/stages.md),
+    sm_90a, default sm_86), `stages` (2 to 8; 0 for auto, docs/stages.md),
     `variant` (`auto`, `cp-async`, `ldg-register`, `register-prefetch`),
     `schedule` (`auto`, `seed`, `multistage`), `min_blocks_per_sm`,
     `block_size`, `regs_per_thread` (0: from the kernel) and

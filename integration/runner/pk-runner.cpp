@@ -5,6 +5,8 @@
 // Kernel contract (examples/gen_gemm.py, "TN" layout, static shapes):
 //   A : MxK row-major, B : NxK row-major, C : MxN row-major,
 //   C[m][n] = sum_k A[m][k] * B[n][k]
+//   (--b-layout kn: B is KxN row-major, C[m][n] = sum_k A[m][k] * B[k][n],
+//   the "NN" layout of gen_gemm.py's wgmma kernels)
 //   grid (N/BN, M/BM, 1), block (threads, 1, 1), three bare device pointers
 //   (A, B, C) as parameters (convert-gpu-to-nvvm use-bare-ptr-memref-call-conv).
 //   hgemm: f16 x f16 -> f32, igemm: i8 x i8 -> i32, sgemm: f32 x f32 -> f32.
@@ -14,6 +16,7 @@
 //             --m M --n N --k K [--bm 128 --bn 128] [--threads 256]
 //             [--smem BYTES] [--check full|rows:N|none] [--warmup 3]
 //             [--iters 10] [--seed S] [--json OUT] [--label TEXT]
+//             [--b-layout nk|kn]
 //
 // The output buffer is poisoned (NaN / 0x7F7F7F7F) before the first launch, so
 // elements the kernel never writes fail the check. All launches (warmup + timed)
@@ -43,7 +46,7 @@ namespace {
 // ---------------------------------------------------------------- utilities
 
 struct Options {
-  std::string kind, module, kernel, check = "full", json, label;
+  std::string kind, module, kernel, check = "full", json, label, bLayout = "nk";
   long m = 0, n = 0, k = 0, bm = 128, bn = 128, threads = 256, smem = 0;
   int warmup = 3, iters = 10;
   uint64_t seed = 20261129;
@@ -55,7 +58,8 @@ struct Options {
                "usage: pk-runner --kind hgemm|igemm|sgemm --module FILE --kernel NAME\n"
                "                 --m M --n N --k K [--bm 128 --bn 128] [--threads 256]\n"
                "                 [--smem BYTES] [--check full|rows:N|none] [--warmup 3]\n"
-               "                 [--iters 10] [--seed S] [--json OUT] [--label TEXT]\n");
+               "                 [--iters 10] [--seed S] [--json OUT] [--label TEXT]\n"
+               "                 [--b-layout nk|kn]\n");
   std::exit(2);
 }
 
@@ -195,7 +199,7 @@ void writeJson(const Options &o, const Result &r, const std::string &cmdline) {
   j << "  \"module\": \"" << jsonEscape(o.module) << "\",\n";
   j << "  \"module_format\": \"" << r.moduleFormat << "\",\n";
   j << "  \"label\": \"" << jsonEscape(o.label) << "\",\n";
-  j << "  \"kind\": \"" << o.kind << "\",\n";
+  j << "  \"kind\": \"" << o.kind << "\", \"b_layout\": \"" << o.bLayout << "\",\n";
   j << "  \"m\": " << o.m << ", \"n\": " << o.n << ", \"k\": " << o.k << ",\n";
   j << "  \"size\": \"" << o.m << "x" << o.n << "x" << o.k << "\",\n";
   j << "  \"bm\": " << o.bm << ", \"bn\": " << o.bn << ", \"threads\": " << o.threads
@@ -291,11 +295,13 @@ int main(int argc, char **argv) {
     else if (a == "--seed") o.seed = std::stoull(val());
     else if (a == "--json") o.json = val();
     else if (a == "--label") o.label = val();
+    else if (a == "--b-layout") o.bLayout = val();
     else if (a == "-h" || a == "--help") usage(nullptr);
     else usage(("unknown argument " + a).c_str());
   }
   if (o.kind != "hgemm" && o.kind != "igemm" && o.kind != "sgemm") usage("--kind must be hgemm, igemm or sgemm");
   if (o.module.empty() || o.kernel.empty()) usage("--module and --kernel are required");
+  if (o.bLayout != "nk" && o.bLayout != "kn") usage("--b-layout must be nk or kn");
   if (o.m <= 0 || o.n <= 0 || o.k <= 0) usage("--m, --n, --k must be positive");
   if (o.bm <= 0 || o.bn <= 0 || o.m % o.bm || o.n % o.bn) usage("M and N must be multiples of --bm / --bn");
   if (o.warmup < 0 || o.iters < 0) usage("--warmup / --iters must be >= 0");
@@ -338,6 +344,15 @@ int main(int argc, char **argv) {
     };
     fill(Af, Ah, o.seed * 2 + 1);
     fill(Bf, Bh, o.seed * 2 + 2);
+  }
+  // --b-layout kn: the device gets B as K x N (Bf keeps [n][k] for the
+  // reference).
+  if (o.bLayout == "kn") {
+    std::vector<uint8_t> t(Bh.size());
+    for (size_t n = 0; n < N; ++n)
+      for (size_t kk = 0; kk < K; ++kk)
+        std::memcpy(&t[(kk * N + n) * inElt], &Bh[(n * K + kk) * inElt], inElt);
+    Bh.swap(t);
   }
 
   int rc = 2;

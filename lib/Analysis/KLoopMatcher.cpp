@@ -106,6 +106,9 @@ private:
   LogicalResult addAsyncCopies();
   LogicalResult checkMemoryAccumulators();
   LogicalResult checkNoLoopCarriedUse(Operation *op);
+  FailureOr<unsigned> findDescriptorBuffer(Operation *user, Value descriptor);
+  LogicalResult matchWarpgroupMma(nvgpu::WarpgroupMmaOp mma,
+                                  int64_t executions);
   void countCompute(StringRef kind, int64_t flops, int64_t count, bool perWarp);
 
   scf::ForOp forOp;
@@ -118,6 +121,8 @@ private:
   SmallVector<std::pair<nvgpu::DeviceAsyncCopyOp, int64_t>> asyncCopies;
   /// FLOPs per K-iteration executed per warp (mma.sync) and per thread.
   int64_t flopsPerWarp = 0, flopsPerThread = 0;
+  /// FLOPs per K-iteration executed per warpgroup (wgmma).
+  int64_t flopsPerWarpgroup = 0;
   llvm::StringMap<int64_t> computeCounts;
   SmallVector<std::string> computeOrder;
 };
@@ -412,6 +417,14 @@ LogicalResult KLoopMatcher::walkComputePhase(ArrayRef<Operation *> ops,
         return failure();
       continue;
     }
+    // A descriptor only reads its buffer through the wgmma that uses it.
+    if (isa<nvgpu::WarpgroupGenerateDescriptorOp>(op))
+      continue;
+    if (auto mma = dyn_cast<nvgpu::WarpgroupMmaOp>(op)) {
+      if (failed(matchWarpgroupMma(mma, executions)))
+        return failure();
+      continue;
+    }
     if (auto mma = dyn_cast<nvgpu::MmaSyncOp>(op)) {
       std::array<int64_t, 3> shape = mma.getMmaShapeAsArray();
       if (getElementTypeOrSelf(mma.getMatrixA().getType()).isInteger(8))
@@ -457,6 +470,60 @@ LogicalResult KLoopMatcher::walkComputePhase(ArrayRef<Operation *> ops,
                   "compute phase: unsupported operation with side effects '" +
                       op->getName().getStringRef() + "'");
   }
+  return success();
+}
+
+/// The shared buffer behind a warpgroup descriptor: the operand of the
+/// `nvgpu.warpgroup.generate.descriptor` that made it (in the compute phase,
+/// or hoisted out of the loop).
+FailureOr<unsigned> KLoopMatcher::findDescriptorBuffer(Operation *user,
+                                                       Value descriptor) {
+  auto gen = descriptor.getDefiningOp<nvgpu::WarpgroupGenerateDescriptorOp>();
+  if (!gen)
+    return fail(user, "compute phase: nvgpu.warpgroup.mma descriptor that "
+                      "is not an nvgpu.warpgroup.generate.descriptor result");
+  if (!isSharedMemory(cast<MemRefType>(gen.getTensor().getType())))
+    return fail(gen, "compute phase: nvgpu.warpgroup.generate.descriptor of "
+                     "memory that is not shared");
+  return findBuffer(gen, gen.getTensor());
+}
+
+/// The wgmma form of the compute phase: the warpgroup MMAs with their FLOPs
+/// (per warpgroup), the shared buffers they read, wait depth and
+/// accumulator registers. Descriptors are checked where they are used.
+LogicalResult KLoopMatcher::matchWarpgroupMma(nvgpu::WarpgroupMmaOp mma,
+                                              int64_t executions) {
+  FailureOr<unsigned> bufferA = findDescriptorBuffer(mma, mma.getDescriptorA());
+  if (failed(bufferA))
+    return failure();
+  FailureOr<unsigned> bufferB = findDescriptorBuffer(mma, mma.getDescriptorB());
+  if (failed(bufferB))
+    return failure();
+  MemRefType a = mma.getDescriptorA().getType().getTensor();
+  MemRefType b = mma.getDescriptorB().getType().getTensor();
+  VectorType acc = mma.getMatrixC().getType().getFragmented();
+  WarpgroupMma wgmma;
+  wgmma.op = mma;
+  wgmma.m = a.getDimSize(0);
+  wgmma.k = a.getDimSize(1);
+  wgmma.n = b.getDimSize(1);
+  wgmma.waitGroup = mma.getWaitGroup();
+  wgmma.bufferA = *bufferA;
+  wgmma.bufferB = *bufferB;
+  wgmma.accumulatorRegs = acc.getNumElements() *
+                          llvm::divideCeil(acc.getElementTypeBitWidth(), 32) /
+                          kWarpgroupThreads;
+  wgmma.executions = executions;
+  info.warpgroupMmas.push_back(wgmma);
+  flopsPerWarpgroup += 2 * wgmma.m * wgmma.n * wgmma.k * executions;
+  std::string key =
+      llvm::formatv("nvgpu.warpgroup.mma m{0}n{1}k{2} per warpgroup", wgmma.m,
+                    wgmma.n, wgmma.k)
+          .str();
+  auto [it, inserted] = computeCounts.try_emplace(key, 0);
+  if (inserted)
+    computeOrder.push_back(key);
+  it->second += executions;
   return success();
 }
 
@@ -704,13 +771,21 @@ LogicalResult KLoopMatcher::match(int64_t threadsOverride) {
     return fail(info.computeBarrier,
                 "compute phase has no nvgpu.mma.sync, vector.contract, fma or "
                 "multiply-add");
+  if (!info.warpgroupMmas.empty() && info.threadsPerBlock % kWarpgroupThreads)
+    return fail(info.kernel, "nvgpu.warpgroup.mma needs whole warpgroups of " +
+                                 Twine(kWarpgroupThreads) +
+                                 " threads; the block has " +
+                                 Twine(info.threadsPerBlock));
 
   for (const SharedBuffer &buffer : info.buffers)
     if (buffer.copied)
       info.smemPerStageBytes += buffer.bytes;
   int64_t warps = llvm::divideCeil(info.threadsPerBlock, 32);
   info.loadBytesPerTile = info.loadBytesPerThread * info.threadsPerBlock;
-  info.mmaFlopsPerTile = flopsPerWarp * warps;
+  info.mmaFlopsPerTile =
+      flopsPerWarp * warps +
+      flopsPerWarpgroup *
+          llvm::divideCeil(info.threadsPerBlock, kWarpgroupThreads);
   info.fmaFlopsPerTile = flopsPerThread * info.threadsPerBlock;
   info.flopsPerTile = info.mmaFlopsPerTile + info.fmaFlopsPerTile;
   for (const std::string &key : computeOrder)

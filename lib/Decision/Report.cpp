@@ -37,6 +37,21 @@ static std::string describeValue(Value value) {
   return value.getDefiningOp()->getName().getStringRef().str();
 }
 
+/// ", wgmma m128n128k64 on <A> x <B>, 64 accumulator registers/thread,
+/// wait_group 0" for each warpgroup MMA of the compute phase.
+static std::string summarizeWarpgroupMmas(const KLoopInfo &info) {
+  std::string text;
+  for (const WarpgroupMma &wgmma : info.warpgroupMmas)
+    text += llvm::formatv(", wgmma m{0}n{1}k{2} on {3} x {4}, {5} accumulator "
+                          "registers/thread, wait_group {6}",
+                          wgmma.m, wgmma.n, wgmma.k,
+                          info.buffers[wgmma.bufferA].name,
+                          info.buffers[wgmma.bufferB].name,
+                          wgmma.accumulatorRegs, wgmma.waitGroup)
+                .str();
+  return text;
+}
+
 std::string mlir::pk::summarizeKLoop(const KLoopInfo &info,
                                      const KLoopDecision &decision) {
   const KLoopBudget &budget = decision.budget;
@@ -56,7 +71,8 @@ std::string mlir::pk::summarizeKLoop(const KLoopInfo &info,
              budget.single.blocksPerSM, budget.multi.blocksPerSM,
              stringifyOccupancyLimit(budget.multi.limit), info.ratio,
              stringifyPipelineVariant(decision.ruleVariant))
-      .str();
+             .str() +
+         summarizeWarpgroupMmas(info);
 }
 
 //===----------------------------------------------------------------------===//
@@ -96,6 +112,22 @@ static std::string typeToString(Type type) {
   return str;
 }
 
+/// The compute phase's warpgroup MMAs: shape, the shared buffers their
+/// descriptors read, accumulator registers per thread, wait depth.
+static llvm::json::Array warpgroupMmasToJSON(const KLoopInfo &info) {
+  llvm::json::Array wgmmas;
+  for (const WarpgroupMma &wgmma : info.warpgroupMmas)
+    wgmmas.push_back(llvm::json::Object{
+        {"shape", llvm::json::Array({wgmma.m, wgmma.n, wgmma.k})},
+        {"operand_a", info.buffers[wgmma.bufferA].name},
+        {"operand_b", info.buffers[wgmma.bufferB].name},
+        {"accumulator_regs_per_thread", wgmma.accumulatorRegs},
+        {"wait_group", wgmma.waitGroup},
+        {"executions", wgmma.executions},
+    });
+  return wgmmas;
+}
+
 llvm::json::Object mlir::pk::toJSON(const KLoopInfo &info,
                                     const KLoopDecision &decision) {
   const KLoopBudget &budget = decision.budget;
@@ -133,7 +165,7 @@ llvm::json::Object mlir::pk::toJSON(const KLoopInfo &info,
   llvm::json::Value tripCount = info.tripCount
                                     ? llvm::json::Value(*info.tripCount)
                                     : llvm::json::Value("dynamic");
-  return llvm::json::Object{
+  llvm::json::Object report{
       {"kernel", kernel},
       {"loc", locationToString(forOp.getLoc())},
       {"arch", target.arch},
@@ -174,6 +206,9 @@ llvm::json::Object mlir::pk::toJSON(const KLoopInfo &info,
       {"prediction", decision.prediction},
       {"reasons", std::move(reasons)},
   };
+  if (!info.warpgroupMmas.empty())
+    report["wgmma"] = warpgroupMmasToJSON(info);
+  return report;
 }
 
 llvm::json::Object mlir::pk::decisionToJSON(const KLoopDecision &decision,

@@ -75,13 +75,29 @@ static FailureOr<std::string> bitcodeToText(StringRef bitcode,
   return text;
 }
 
+/// Whether `op` is a warpgroup MMA operation (nvgpu's or NVVM's wgmma).
+static bool isWarpgroupMmaOp(Operation *op) {
+  return isa<nvgpu::WarpgroupMmaOp, nvgpu::WarpgroupGenerateDescriptorOp,
+             nvgpu::WarpgroupMmaStoreOp, nvgpu::WarpgroupMmaInitAccumulatorOp>(
+             op) ||
+         op->getName().getStringRef().starts_with("nvvm.wgmma.");
+}
+
 /// Rejects operations the target's NVPTX back end cannot select (LLVM would
-/// abort): mma.sync shapes and cp.async that need sm_80.
+/// abort, or MLIR's NVVM verifier would fail in the middle of the lowering):
+/// wgmma outside sm_90a, mma.sync shapes and cp.async that need sm_80.
 static LogicalResult checkTargetSupport(gpu::GPUModuleOp gpuModule,
                                         const TargetInfo &target) {
-  if (target.computeCapability >= 80)
-    return success();
   WalkResult walk = gpuModule.walk([&](Operation *op) {
+    if (!target.hasWgmma && isWarpgroupMmaOp(op)) {
+      emitError(op->getLoc())
+          << op->getName() << " (wgmma) needs arch=sm_90a; " << target.arch
+          << " has none (MLIR and ptxas accept wgmma only on the "
+             "architecture-specific sm_90a target)";
+      return WalkResult::interrupt();
+    }
+    if (target.computeCapability >= 80)
+      return WalkResult::advance();
     if (isa<nvgpu::DeviceAsyncCopyOp>(op)) {
       emitError(op->getLoc())
           << "nvgpu.device_async_copy (cp.async) needs sm_80 or later; "

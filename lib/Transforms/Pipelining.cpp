@@ -172,6 +172,14 @@ LogicalResult mlir::pk::checkPipelineKLoop(const KLoopInfo &info,
   };
   if (variant == PipelineVariant::None || variant == PipelineVariant::Auto)
     return fail("no variant selected");
+  // wgmma (docs/hopper.md): every variant refills a tile's buffer while the
+  // compute of an earlier tile may still be reading it asynchronously.
+  if (!info.warpgroupMmas.empty())
+    return fail("wgmma reads shared memory asynchronously; the " +
+                stringifyPipelineVariant(variant) +
+                " variant would refill a stage while the nvgpu.warpgroup.mma "
+                "reading it may still be in flight, and pk has no "
+                "async-MMA-safe schedule yet (docs/hopper.md)");
   if (info.tripCount && *info.tripCount < 2)
     return fail("trip count " + Twine(*info.tripCount) +
                 " < 2: no next tile to overlap");

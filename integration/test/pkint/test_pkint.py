@@ -68,6 +68,10 @@ class Ptxas(unittest.TestCase):
         self.assertEqual(r, [dict(arch="sm_90", registers=128, spill_stores_bytes=0, spill_loads_bytes=0,
                                   stack_frame_bytes=0, shared_bytes=32768)])
         self.assertEqual(pkint.parse_pk_ptxas(""), [])
+        # sm_90a (wgmma kernels, docs/hopper.md)
+        r = pkint.parse_pk_ptxas("k.mlir:35:5: remark: ptxas (sm_90a): 206 registers, 0 bytes spill stores, "
+                                 "0 bytes spill loads, 0 bytes stack frame, 32768 bytes shared memory; 2 blocks/SM")
+        self.assertEqual([(x["arch"], x["registers"]) for x in r], [("sm_90a", 206)])
 
 
 class Extract(unittest.TestCase):

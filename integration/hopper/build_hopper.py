@@ -1,0 +1,101 @@
+#!/usr/bin/env python3
+"""Build the Hopper (sm_90a) check of issue 14 (docs/hopper.md): the wgmma
+HGEMM of examples/gen_gemm.py (--mma wgmma, NN layout, one warpgroup,
+128x128x64) unpipelined, at 512^3 (full check) and 4096^3 (timing), lowered by
+pk's own emission (`--pipeline-kernel='arch=sm_90a emit=cubin bare-ptr=1'`:
+pk analyses the loop, declines to pipeline it, emits it unchanged); plus pk's
+best mma.sync HGEMM (cp-async, 4 stages, sm_90) at the same sizes as the
+reference point. Writes a pk-artifacts/1 directory (integration/pkint.py) that
+integration/hopper/run_hopper.sh runs on the GPU machine.
+
+    python3 integration/hopper/build_hopper.py [OUT]     (default .gpu/hopper)
+"""
+
+import argparse
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.dirname(HERE))
+import pkint  # noqa: E402
+
+WGMMA = "hgemm_wgmma_f16_128x128x64"
+MMASYNC = "hgemm_f16_128x128x32"
+# id stem -> (kernel, generator arguments, pk --pipeline-kernel options, arch, entry fields)
+KERNELS = [
+    ("wgmma_baseline", WGMMA, ["--kind", "hgemm", "--mma", "wgmma"], "", "sm_90a",
+     dict(variant="baseline", b_layout="kn", threads=128, bk=64)),
+    ("mmasync_cp-async-s4", MMASYNC, ["--kind", "hgemm"], "variant=cp-async stages=4", "sm_90",
+     dict(variant="cp-async-s4", threads=256, bk=32)),
+]
+
+
+def build(out, sizes):
+    pk, cuda = pkint.pk_opt(), pkint.cuda_home()
+    pkint.require(pk, pkint.ptxas(cuda))
+    out = os.path.abspath(out)
+    for d in ("bin", "logs"):
+        shutil.rmtree(os.path.join(out, d), ignore_errors=True)
+        os.makedirs(os.path.join(out, d))
+    man = pkint.new_manifest(
+        "integration/hopper/build_hopper.py", pk_opt=pk, pk_opt_sha256=pkint.sha256(pk),
+        lowering="pk-opt --pipeline-kernel='arch=<arch> <options> emit=cubin bare-ptr=1' (PTX, ptxas "
+                 "numbers); cubin = ptxas -arch=<arch> -O3 on that PTX",
+        bm=128, bn=128, smem=0)
+    with tempfile.TemporaryDirectory(prefix="pk-hopper.") as work:
+        for stem, kernel, gen_args, options, arch, fields in KERNELS:
+            for size in sizes:
+                ident = "%s_%d_%s" % (stem, size, arch)
+                src = os.path.join(work, ident + ".mlir")
+                subprocess.check_call([sys.executable, os.path.join(pkint.ROOT, "examples", "gen_gemm.py")]
+                                      + gen_args + ["--M", str(size), "--N", str(size), "--K", str(size),
+                                                    "-o", src])
+                log = os.path.join(out, "logs", ident + ".pk-opt.log")
+                out_mlir = os.path.join(work, ident + ".pk.mlir")
+                em = pkint.pk_emit(src, arch, os.path.join(work, ident), options, log=log, pk=pk, cuda=cuda,
+                                   mlir_out=out_mlir)
+                if em["rc"] or not em["ptx"] or not em["ptxas"]:
+                    raise pkint.BuildError("pk-opt failed: %s (see %s)" % (ident, log))
+                text = open(log).read()
+                if fields["variant"] == "baseline" and "wgmma reads shared memory asynchronously" not in text:
+                    raise pkint.BuildError("%s: pk did not decline the wgmma loop (see %s)" % (ident, log))
+                if fields["variant"] != "baseline" and "remark: pipelined:" not in text:
+                    raise pkint.BuildError("%s: pk did not pipeline (see %s)" % (ident, log))
+                ptx = os.path.join(out, "bin", ident + ".ptx")
+                shutil.copyfile(em["ptx"], ptx)
+                cubin = os.path.join(out, "bin", ident + ".cubin")
+                pkint.assemble(ptx, arch, cubin, cuda=cuda)
+                # pk moves the tiles to dynamic shared memory above 48 KB; the
+                # launch must ask for that much.
+                m = re.search(r"pk\.dynamic_shared_memory_bytes\s*=\s*(\d+)", open(out_mlir).read())
+                e = dict(id=ident, kind="hgemm", size=size, m=size, n=size, k=size, arch=arch, kernel=kernel,
+                         format="cubin", file="bin/%s.cubin" % ident, ptx="bin/%s.ptx" % ident,
+                         ptxas=em["ptxas"], smem=int(m.group(1)) if m else 0, **fields)
+                man["entries"].append(e)
+                s = e["ptxas"]
+                print("built %s (regs %s, spills %s/%s, smem %s)" % (
+                    ident, s["registers"], s["spill_stores_bytes"], s["spill_loads_bytes"], s["shared_bytes"]),
+                    flush=True)
+    pkint.write_manifest(out, man)
+    print("manifest: %d entries -> %s" % (len(man["entries"]), os.path.join(out, "manifest.json")))
+    return 0
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("out", nargs="?", default=os.path.join(pkint.ROOT, ".gpu", "hopper"))
+    ap.add_argument("--sizes", default="512 4096")
+    a = ap.parse_args()
+    try:
+        return build(a.out, [int(s) for s in a.sizes.split()])
+    except (pkint.BuildError, subprocess.CalledProcessError) as ex:
+        print("build_hopper: %s" % ex, file=sys.stderr)
+        return 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

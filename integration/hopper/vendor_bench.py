@@ -1,0 +1,134 @@
+#!/usr/bin/env python3
+"""Triton and cuBLAS (torch.matmul) HGEMM timings, for the same run as pk's
+kernels (run_hopper.sh): FP16 inputs, FP32 accumulation, M = N = K = size.
+
+  * cuBLAS: torch.matmul(A, B) on FP16 (FP32 accumulation, FP16 output);
+  * Triton: the tutorial's blocked matmul (FP32 accumulator stored as FP32),
+    tile 128x256x64, 4 stages, 8 warps (the configuration issue 14 quotes at
+    664 TFLOP/s), and 128x128x64 / 3 stages / 4 warps;
+
+each checked against torch.matmul in FP32 on a 512^3 problem first, then timed
+with CUDA events (median of --iters after --warmup). Writes --json.
+"""
+
+import argparse
+import json
+import statistics
+import sys
+
+import torch
+
+try:
+    import triton
+    import triton.language as tl
+except ImportError:  # the run records that Triton is missing
+    triton = None
+
+
+if triton is not None:
+    @triton.jit
+    def matmul_kernel(a_ptr, b_ptr, c_ptr, M, N, K, stride_am, stride_ak, stride_bk, stride_bn,
+                      stride_cm, stride_cn, BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr,
+                      BLOCK_K: tl.constexpr, GROUP_M: tl.constexpr):
+        pid = tl.program_id(axis=0)
+        num_pid_m = tl.cdiv(M, BLOCK_M)
+        num_pid_n = tl.cdiv(N, BLOCK_N)
+        num_pid_in_group = GROUP_M * num_pid_n
+        group_id = pid // num_pid_in_group
+        first_pid_m = group_id * GROUP_M
+        group_size_m = min(num_pid_m - first_pid_m, GROUP_M)
+        pid_m = first_pid_m + (pid % group_size_m)
+        pid_n = (pid % num_pid_in_group) // group_size_m
+        offs_am = (pid_m * BLOCK_M + tl.arange(0, BLOCK_M)) % M
+        offs_bn = (pid_n * BLOCK_N + tl.arange(0, BLOCK_N)) % N
+        offs_k = tl.arange(0, BLOCK_K)
+        a_ptrs = a_ptr + offs_am[:, None] * stride_am + offs_k[None, :] * stride_ak
+        b_ptrs = b_ptr + offs_k[:, None] * stride_bk + offs_bn[None, :] * stride_bn
+        acc = tl.zeros((BLOCK_M, BLOCK_N), dtype=tl.float32)
+        for k in range(0, tl.cdiv(K, BLOCK_K)):
+            a = tl.load(a_ptrs, mask=offs_k[None, :] < K - k * BLOCK_K, other=0.0)
+            b = tl.load(b_ptrs, mask=offs_k[:, None] < K - k * BLOCK_K, other=0.0)
+            acc = tl.dot(a, b, acc)
+            a_ptrs += BLOCK_K * stride_ak
+            b_ptrs += BLOCK_K * stride_bk
+        offs_cm = pid_m * BLOCK_M + tl.arange(0, BLOCK_M)
+        offs_cn = pid_n * BLOCK_N + tl.arange(0, BLOCK_N)
+        c_ptrs = c_ptr + stride_cm * offs_cm[:, None] + stride_cn * offs_cn[None, :]
+        tl.store(c_ptrs, acc, mask=(offs_cm[:, None] < M) & (offs_cn[None, :] < N))
+
+
+CONFIGS = [dict(BLOCK_M=128, BLOCK_N=256, BLOCK_K=64, GROUP_M=8, num_stages=4, num_warps=8),
+           dict(BLOCK_M=128, BLOCK_N=128, BLOCK_K=64, GROUP_M=8, num_stages=3, num_warps=4)]
+
+
+def triton_mm(a, b, cfg):
+    M, K = a.shape
+    N = b.shape[1]
+    c = torch.empty((M, N), device=a.device, dtype=torch.float32)
+    grid = (triton.cdiv(M, cfg["BLOCK_M"]) * triton.cdiv(N, cfg["BLOCK_N"]),)
+    matmul_kernel[grid](a, b, c, M, N, K, a.stride(0), a.stride(1), b.stride(0), b.stride(1),
+                        c.stride(0), c.stride(1), **cfg)
+    return c
+
+
+def time_ms(fn, warmup, iters):
+    for _ in range(warmup):
+        fn()
+    torch.cuda.synchronize()
+    times = []
+    for _ in range(iters):
+        s, e = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
+        s.record()
+        fn()
+        e.record()
+        e.synchronize()
+        times.append(s.elapsed_time(e))
+    return statistics.median(times), min(times)
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--size", type=int, default=4096)
+    ap.add_argument("--warmup", type=int, default=5)
+    ap.add_argument("--iters", type=int, default=20)
+    ap.add_argument("--json", default=None)
+    a = ap.parse_args()
+    torch.manual_seed(0)
+    dev = torch.device("cuda")
+    res = dict(device=torch.cuda.get_device_name(0), torch=torch.__version__,
+               triton=getattr(triton, "__version__", None), size=a.size, results=[])
+
+    def record(name, fn, check_fn=None):
+        r = dict(name=name)
+        try:
+            if check_fn:
+                r["max_abs_err_512"] = check_fn()
+            med, mn = time_ms(fn, a.warmup, a.iters)
+            r.update(median_ms=med, min_ms=mn, tflops=2.0 * a.size ** 3 / (med * 1e-3) / 1e12)
+        except Exception as ex:  # keep the other results
+            r["error"] = "%s: %s" % (type(ex).__name__, ex)
+        res["results"].append(r)
+        print("%-28s %s" % (name, ("%.3f ms  %.1f TFLOP/s" % (r["median_ms"], r["tflops"]))
+                            if "tflops" in r else r.get("error")), flush=True)
+
+    A = torch.randn(a.size, a.size, device=dev, dtype=torch.float16)
+    B = torch.randn(a.size, a.size, device=dev, dtype=torch.float16)
+    a5 = torch.randn(512, 512, device=dev, dtype=torch.float16)
+    b5 = torch.randn(512, 512, device=dev, dtype=torch.float16)
+    ref5 = a5.float() @ b5.float()
+    record("cublas torch.matmul f16", lambda: torch.matmul(A, B),
+           lambda: (torch.matmul(a5, b5).float() - ref5).abs().max().item())
+    if triton is not None:
+        for cfg in CONFIGS:
+            name = "triton %dx%dx%d s%d w%d" % (cfg["BLOCK_M"], cfg["BLOCK_N"], cfg["BLOCK_K"],
+                                                cfg["num_stages"], cfg["num_warps"])
+            record(name, lambda cfg=cfg: triton_mm(A, B, cfg),
+                   lambda cfg=cfg: (triton_mm(a5, b5, cfg) - ref5).abs().max().item())
+    if a.json:
+        with open(a.json, "w") as f:
+            json.dump(res, f, indent=1)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
