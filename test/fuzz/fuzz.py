@@ -208,10 +208,15 @@ def semcheck_outputs(opts, recs):
     def one(r):
         base = os.path.join(opts.out, r["output"])
         src = os.path.join(opts.out, "mutants", "%05d.mlir" % r["id"])
+        if os.path.exists(base + ".semcheck.json"):   # a step run before (--post-only)
+            return json.load(open(base + ".semcheck.json"))
         rc, out, err, to, _ = sh([sys.executable, os.path.join(HERE, "semcheck.py"), base + ".out.mlir",
                                   "--input", src, "--json"], None, opts.timeout * 4)
         try:
-            return json.loads(out.strip().splitlines()[-1])
+            res = json.loads(out.strip().splitlines()[-1])
+            with open(base + ".semcheck.json", "w") as f:
+                json.dump(res, f)
+            return res
         except (ValueError, IndexError):
             return {"status": "unknown", "findings": [],
                     "reason": "semcheck failed: %s" % ("timeout" if to else err.strip()[-200:])}

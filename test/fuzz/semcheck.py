@@ -27,6 +27,8 @@ abstracted to the set of K tiles they were loaded from.
                          or not yet made visible by a barrier
      write-before-read   a shared write over a byte that another thread read
                          in the same barrier epoch
+     unordered-writes    a shared write over a byte a cp.async copy still in
+                         flight writes (two copies to one location)
      tile-count          a K tile read or computed a different number of
                          times than the input does per tile (0: dropped,
                          2x: duplicated), or a read mixing two tiles
@@ -656,8 +658,8 @@ class Machine:
                 self.lastread.pop(k)
             cur = self.mem.get(k)
             if cur and cur[4] and cur[3] not in self.done_epoch:
-                self.finding("write-before-read", op, "shared byte %d is written while a cp.async copy to it "
-                             "is in flight" % b)
+                self.finding("unordered-writes", op, "shared byte %d is written while a cp.async copy to it "
+                             "is in flight (the two writes have no order)" % b)
             rec = [tag, t, ep, None, is_async]
             self.mem[k] = rec
             if is_async:
@@ -1123,6 +1125,9 @@ def _check(out_text, in_text):
     pm.tile_step = None
     pm.run_func()
     trips = probe["trips"]
+    if pm.findings:
+        # pk is held to the input's meaning; an input that races has none
+        raise Unknown("the input itself has a hazard: %s" % pm.findings[0]["message"])
     per_tile = probe.get("per_tile", [])
     if len(set(per_tile)) > 1:
         raise Unknown("the input's tiles differ in reads/computes: %s" % per_tile)
