@@ -210,6 +210,8 @@ def semcheck_outputs(opts, recs):
         src = os.path.join(opts.out, "mutants", "%05d.mlir" % r["id"])
         if os.path.exists(base + ".semcheck.json"):   # a step run before (--post-only)
             return json.load(open(base + ".semcheck.json"))
+        if opts.cached_only:
+            return {"status": "not-run", "findings": [], "reason": "--semcheck-cached-only"}
         rc, out, err, to, _ = sh([sys.executable, os.path.join(HERE, "semcheck.py"), base + ".out.mlir",
                                   "--input", src, "--json"], None, opts.timeout * 4)
         try:
@@ -299,6 +301,8 @@ def main():
     ap.add_argument("--lower-every", type=int, default=10, help="lower input and output of every K-th mutant")
     ap.add_argument("--emit-every", type=int, default=10, help="emit=ptx/cubin on every K-th mutant")
     ap.add_argument("--post-only", action="store_true", help="only semcheck and summarize OUT/runs.jsonl")
+    ap.add_argument("--semcheck-cached-only", dest="cached_only", action="store_true",
+                    help="use the semcheck results a stopped step left; run no new ones")
     ap.add_argument("--fail-on", default="", help="comma-separated classes/checks that make the exit status 1")
     opts = ap.parse_args()
     os.makedirs(opts.out, exist_ok=True)

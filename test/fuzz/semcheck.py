@@ -52,7 +52,7 @@ import subprocess
 import sys
 
 MLIR_OPT = os.environ.get("MLIR_OPT") or shutil.which("mlir-opt-22") or "/usr/lib/llvm-22/bin/mlir-opt"
-WINDOW = int(os.environ.get("SEMCHECK_WINDOW", "6"))  # iterations run before and after a jump
+WINDOW = int(os.environ.get("SEMCHECK_WINDOW", "3"))  # iterations run before and after a jump
 JUMP = 840          # lcm(1..8)
 MAX_STEPS = 20000   # loop iterations per run, all loops together
 
@@ -845,9 +845,10 @@ class Machine:
             if len(its) < 2:
                 raise Unknown("the input K-loop runs %d time(s): no probe" % n)
         jump_at, jump = None, 0
-        if not is_k and n > 2 * WINDOW + self.period:
-            jump = ((n - 2 * WINDOW) // self.period) * self.period
-            jump_at = WINDOW
+        win = max(WINDOW, min(self.period, 8))   # at least one full round of the stages
+        if not is_k and n > 2 * win + self.period:
+            jump = ((n - 2 * win) // self.period) * self.period
+            jump_at = win
         i = 0
         while i < n:
             if is_k and i >= len(its):
