@@ -29,6 +29,9 @@ abstracted to the set of K tiles they were loaded from.
                          in the same barrier epoch
      unordered-writes    a shared write over a byte a cp.async copy still in
                          flight writes (two copies to one location)
+     out-of-bounds       a shared access outside its buffer
+   An input with any of these (the probe) is "unknown": pk is held to the
+   input's meaning.
      tile-count          a K tile read or computed a different number of
                          times than the input does per tile (0: dropped,
                          2x: duplicated), or a read mixing two tiles
@@ -616,10 +619,10 @@ class Machine:
             base, idx = self.addrs(m, idx_names, t, None)
             if m.space == "workgroup":
                 if write:
-                    self.write_bytes(op, m.root, base, nbytes_per_thread, t, tag if tag is not None else frozenset(),
+                    self.write_bytes(op, m, base, nbytes_per_thread, t, tag if tag is not None else frozenset(),
                                      is_async)
                 else:
-                    got |= self.read_bytes(op, m.root, base, nbytes_per_thread, t)
+                    got |= self.read_bytes(op, m, base, nbytes_per_thread, t)
             elif not write:
                 got |= self.global_tile(m, base, t, nbytes_per_thread, idx)
         return got
@@ -646,7 +649,26 @@ class Machine:
         tile = self.tile_of(m.root.key, t, tup)
         return frozenset() if tile is None else frozenset([tile])
 
-    def write_bytes(self, op, root, base, n, t, tag, is_async):
+    def in_bounds(self, op, m, base, n, t):
+        """The access lies in its view (and so in its buffer)."""
+        lo = self.per_thread(m.off, t)
+        if any(d <= 0 for d in m.shape):
+            hi = lo
+        else:
+            hi = lo + (sum((d - 1) * st for d, st in zip(m.shape, m.strides)) + 1) * m.ebytes
+        size = m.root.mt.ebytes
+        for d in m.root.mt.shape:
+            size *= max(d, 0)
+        if base < lo or base + n > hi or base < 0 or base + n > size:
+            self.finding("out-of-bounds", op, "thread %d accesses shared bytes %d..%d outside its view "
+                         "(bytes %d..%d of a %d-byte buffer)" % (t, base, base + n - 1, lo, hi - 1, size))
+            return False
+        return True
+
+    def write_bytes(self, op, m, base, n, t, tag, is_async):
+        if not self.in_bounds(op, m, base, n, t):
+            return
+        root = m.root
         ep = self.epoch
         g = self.granule
         for b in range(base - base % g, base + n, g):
@@ -665,9 +687,12 @@ class Machine:
             if is_async:
                 self.pending.append(rec)
 
-    def read_bytes(self, op, root, base, n, t):
+    def read_bytes(self, op, m, base, n, t):
         ep = self.epoch
         got = frozenset()
+        if not self.in_bounds(op, m, base, n, t):
+            return got
+        root = m.root
         g = self.granule
         for b in range(base - base % g, base + n, g):
             k = (id(root), b)
@@ -748,7 +773,7 @@ class Machine:
                     if d is not None:
                         a += vi * m.strides[d] * m.ebytes
                 if m.space == "workgroup":
-                    tag |= self.read_bytes(op, m.root, a, m.ebytes, t)
+                    tag |= self.read_bytes(op, m, a, m.ebytes, t)
                 else:
                     tag |= self.global_tile(m, a, t, m.ebytes)
         if m.space == "workgroup":
@@ -788,7 +813,7 @@ class Machine:
                 for vi, d in zip(e, range(rank - len(shape), rank - 1)):
                     a += vi * m.strides[d] * m.ebytes
                 if m.space == "workgroup":
-                    self.write_bytes(op, m.root, a, shape[-1] * m.ebytes, t, tag, False)
+                    self.write_bytes(op, m, a, shape[-1] * m.ebytes, t, tag, False)
 
     def op_nvgpu_device_async_copy(self, op, mask):
         seg = attr_array(op, "operandSegmentSizes")
@@ -806,7 +831,7 @@ class Machine:
             dbase, _ = self.addrs(dst, didx, t, None)
             if dst.space != "workgroup":
                 raise Unknown("device_async_copy to non-workgroup memory")
-            self.write_bytes(op, dst.root, dbase, n * dst.ebytes, t, tag, True)
+            self.write_bytes(op, dst, dbase, n * dst.ebytes, t, tag, True)
         self.env[op.results[0]] = frozenset()
 
     def op_nvgpu_device_async_create_group(self, op, mask):
@@ -1101,6 +1126,9 @@ def check_text(out_text, in_text, timeout=None):
         return {"status": "unknown", "reason": str(ex), "findings": []}
     except RecursionError:
         return {"status": "unknown", "reason": "nesting too deep", "findings": []}
+    except (AttributeError, TypeError, KeyError, IndexError, ValueError) as ex:
+        # an IR form the interpreter does not model (e.g. a memref it lost track of)
+        return {"status": "unknown", "reason": "checker limitation: %r" % ex, "findings": []}
 
 
 def _check(out_text, in_text):
