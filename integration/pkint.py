@@ -476,8 +476,9 @@ def default_check(e):
     return e.get("check") or ("full" if int(e["m"]) <= 1024 else "rows:64")
 
 
-def runner_argv(runner, art_dir, e, check, warmup, iters, seed, json_out=None, label=None):
-    """pk-runner's command line for a resolved manifest entry."""
+def runner_argv(runner, art_dir, e, check, warmup, iters, seed, json_out=None, label=None, dump=None):
+    """pk-runner's command line for a resolved manifest entry (dump: write C
+    there, raw, for a differential comparison)."""
     argv = [runner, "--kind", e["kind"], "--module", os.path.join(art_dir, e["file"]),
             "--kernel", e["kernel"], "--m", str(e["m"]), "--n", str(e["n"]), "--k", str(e["k"]),
             "--bm", str(e.get("bm", 128)), "--bn", str(e.get("bn", 128)),
@@ -489,6 +490,8 @@ def runner_argv(runner, art_dir, e, check, warmup, iters, seed, json_out=None, l
         argv += ["--label", label]
     if json_out:
         argv += ["--json", json_out]
+    if dump:
+        argv += ["--dump", dump]
     return argv
 
 

@@ -46,7 +46,7 @@ namespace {
 // ---------------------------------------------------------------- utilities
 
 struct Options {
-  std::string kind, module, kernel, check = "full", json, label, bLayout = "nk";
+  std::string kind, module, kernel, check = "full", json, label, bLayout = "nk", dump;
   long m = 0, n = 0, k = 0, bm = 128, bn = 128, threads = 256, smem = 0;
   int warmup = 3, iters = 10;
   uint64_t seed = 20261129;
@@ -59,7 +59,8 @@ struct Options {
                "                 --m M --n N --k K [--bm 128 --bn 128] [--threads 256]\n"
                "                 [--smem BYTES] [--check full|rows:N|none] [--warmup 3]\n"
                "                 [--iters 10] [--seed S] [--json OUT] [--label TEXT]\n"
-               "                 [--b-layout nk|kn]\n");
+               "                 [--b-layout nk|kn]\n"
+               "                 [--dump FILE]  (C after the last launch, raw bytes)\n");
   std::exit(2);
 }
 
@@ -296,6 +297,7 @@ int main(int argc, char **argv) {
     else if (a == "--json") o.json = val();
     else if (a == "--label") o.label = val();
     else if (a == "--b-layout") o.bLayout = val();
+    else if (a == "--dump") o.dump = val();
     else if (a == "-h" || a == "--help") usage(nullptr);
     else usage(("unknown argument " + a).c_str());
   }
@@ -467,6 +469,12 @@ int main(int argc, char **argv) {
     // ---------------------------------------------------------------- check
     std::vector<uint32_t> C(M * N);
     if (!ok(cuMemcpyDtoH(C.data(), dC, cBytes), "cuMemcpyDtoH(C)")) break;
+    if (!o.dump.empty()) {
+      // For differential runs (test/fuzz/gpu_diff.py): two kernels, one seed.
+      std::ofstream d(o.dump, std::ios::binary);
+      d.write(reinterpret_cast<const char *>(C.data()), static_cast<std::streamsize>(cBytes));
+      if (!d) std::fprintf(stderr, "pk-runner: cannot write %s\n", o.dump.c_str());
+    }
     rc = 0;
     r.status = "pass";
     if (checkRows > 0) {

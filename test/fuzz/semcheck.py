@@ -1,0 +1,1249 @@
+#!/usr/bin/env python3
+"""semcheck: does a pipelined kernel compute every K tile exactly once, and
+read every shared tile only when it is ready? (python3 standard library)
+
+An abstract interpreter of the kernel, every thread of one block in lockstep
+(uniform control flow; divergent `scf.if` runs under a thread mask), on the
+generic form of the IR (`mlir-opt-22 --mlir-print-op-generic`: one grammar for
+every op, so no per-op printer is parsed). Integer values are computed
+exactly in their bit width (index: 64); data values (vectors, floats) are
+abstracted to the set of K tiles they were loaded from.
+
+1. The input (unpipelined) kernel is probed: its K-loop (the first `scf.for`
+   with a `gpu.barrier` directly in its body) runs tiles 0, 1 and 2. Every
+   global read of thread X at tile t reads index I0 + t*delta of its global
+   memref; that table names the K tile of any global read in the output.
+   The probe also counts, per tile, the shared reads and the compute ops
+   (ops whose result is not a plain copy/convert of a tile) of all threads.
+2. The output runs whole. Shared memory is followed byte by byte: the tile
+   each byte holds, who wrote it (thread, barrier epoch, cp.async group).
+   Rules: `nvgpu.device_async_create_group` commits all of the thread's
+   uncommitted copies (the PTX semantics, whatever its operands);
+   `device_async_wait {numGroups = N}` completes all but the N most recent
+   groups; a byte written by another thread is visible after the next
+   `gpu.barrier` (a copy: after a barrier that follows its wait).
+   Findings:
+     read-before-ready   a shared read of a byte whose copy is not complete,
+                         or not yet made visible by a barrier
+     write-before-read   a shared write over a byte that another thread read
+                         in the same barrier epoch
+     unordered-writes    a shared write over a byte a cp.async copy still in
+                         flight writes (two copies to one location)
+     out-of-bounds       a shared access outside its buffer
+   An input with any of these (the probe) is "unknown": pk is held to the
+   input's meaning.
+     tile-count          a K tile read or computed a different number of
+                         times than the input does per tile (0: dropped,
+                         2x: duplicated), or a read mixing two tiles
+3. Loops too long to run (near-limit bounds) run their first iterations,
+   jump by a multiple of 840 iterations (every stage count 1..8 divides it:
+   the stage slots are the same after the jump) with the tile labels shifted,
+   and run their last iterations; the tiles in the jump are not counted.
+
+Usage: semcheck.py OUTPUT.mlir --input INPUT.mlir [--json]
+Exit status: 0 ok, 1 wrong (findings), 2 unknown (the checker cannot follow
+the kernel: unsupported op, non-uniform loop bound, ...), 3 usage.
+"""
+
+import argparse
+import collections
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+
+MLIR_OPT = os.environ.get("MLIR_OPT") or shutil.which("mlir-opt-22") or "/usr/lib/llvm-22/bin/mlir-opt"
+WINDOW = int(os.environ.get("SEMCHECK_WINDOW", "3"))  # iterations run before and after a jump
+JUMP = 840          # lcm(1..8)
+MAX_STEPS = 20000   # loop iterations per run, all loops together
+
+
+class Unknown(Exception):
+    """The checker cannot follow the kernel (not a finding)."""
+
+
+# ------------------------------------------------------------- parsing
+
+class Op:
+    __slots__ = ("name", "results", "operands", "attrs", "types", "regions", "line")
+
+    def __init__(self, name, results, operands, attrs, types, line):
+        self.name, self.results, self.operands = name, results, operands
+        self.attrs, self.types, self.regions, self.line = attrs, types, [], line
+
+
+class Block:
+    __slots__ = ("args", "ops")
+
+    def __init__(self, args):
+        self.args, self.ops = args, []
+
+
+OP_RE = re.compile(r'^\s*(?:(%[\w.$-]+)(?::(\d+))?\s*=\s*)?"([\w.]+)"\((.*?)\)(.*)$')
+
+
+def split_top(s, sep=","):
+    out, depth, cur, q = [], 0, "", False
+    for ch in s:
+        if ch == '"':
+            q = not q
+        if not q:
+            if ch in "<([{":
+                depth += 1
+            elif ch in ">)]}":
+                depth -= 1
+        if ch == sep and depth == 0 and not q:
+            out.append(cur.strip())
+            cur = ""
+        else:
+            cur += ch
+    if cur.strip():
+        out.append(cur.strip())
+    return out
+
+
+def result_types(tail):
+    """The result types of an op from the text after its operands."""
+    m = re.search(r"\)\s*->\s*(.*)$", tail)
+    if not m:
+        return []
+    t = m.group(1).strip()
+    if t.startswith("(") and t.endswith(")"):
+        t = t[1:-1]
+    return split_top(t)
+
+
+def parse(text):
+    """The generic form -> the list of top-level ops (nested regions)."""
+    lines = text.split("\n")
+    root = Block([])
+    stack = [(None, root)]  # (op owning the region, current block)
+    for ln, line in enumerate(lines):
+        s = line.strip()
+        if not s or s.startswith("//") or s.startswith("#"):
+            continue
+        if s.startswith("^"):
+            m = re.match(r"\^[\w]+(?:\((.*)\))?:", s)
+            args = []
+            if m and m.group(1):
+                for a in split_top(m.group(1)):
+                    n, t = a.split(":", 1)
+                    args.append((n.strip(), t.strip()))
+            op = stack[-1][0]
+            b = Block(args)
+            if op.regions and not op.regions[-1] and True:
+                pass
+            # a labelled block: a new block of the current region
+            cur = op.regions[-1]
+            if cur and not cur[-1].ops and not cur[-1].args:
+                cur[-1] = b
+            else:
+                cur.append(b)
+            stack[-1] = (op, b)
+            continue
+        if s.startswith("}"):
+            op, _ = stack.pop()
+            if s.startswith("}, {"):
+                op.regions.append([Block([])])
+                stack.append((op, op.regions[-1][0]))
+                continue
+            # "}) ... : types" closes the op
+            tail = s[2:]
+            op.types = result_types(tail)
+            op.attrs += " " + tail
+            continue
+        m = OP_RE.match(line)
+        if not m:
+            raise Unknown("cannot parse line %d: %s" % (ln + 1, s[:80]))
+        res, nres, name, opnds, tail = m.groups()
+        results = []
+        if res:
+            results = [res] if not nres else ["%s#%d" % (res, i) for i in range(int(nres))]
+        operands = [o.strip() for o in opnds.split(",") if o.strip()]
+        op = Op(name, results, operands, tail, result_types(tail), ln + 1)
+        stack[-1][1].ops.append(op)
+        if tail.rstrip().endswith("({"):
+            op.regions.append([Block([])])
+            stack.append((op, op.regions[-1][0]))
+    return root.ops
+
+
+def attr_int(op, key, default=None):
+    m = re.search(r"\b%s = (-?\d+)" % key, op.attrs)
+    return int(m.group(1)) if m else default
+
+
+def attr_array(op, key):
+    m = re.search(r"\b%s = array<i\d+(?::\s*([-\d, ]*))?>" % key, op.attrs)
+    if not m:
+        return None
+    return [int(x) for x in m.group(1).split(",")] if m.group(1) and m.group(1).strip() else []
+
+
+# ---------------------------------------------------------------- types
+
+ELEM_BYTES = {"f16": 2, "bf16": 2, "f32": 4, "f64": 8, "i1": 1, "i8": 1, "i16": 2, "i32": 4, "i64": 8,
+              "index": 8, "tf32": 4, "f8E4M3FN": 1, "f8E5M2": 1, "i4": 1}
+
+
+def int_width(t):
+    t = t.strip()
+    if t == "index":
+        return 64
+    m = re.fullmatch(r"i(\d+)", t)
+    return int(m.group(1)) if m else None
+
+
+def wrap(v, w):
+    v &= (1 << w) - 1
+    return v - (1 << w) if w > 1 and v >> (w - 1) else v
+
+
+def unsigned(v, w):
+    return v & ((1 << w) - 1)
+
+
+class MemT:
+    """A memref type: shape, element, strides (elements), offset, space."""
+
+    def __init__(self, t):
+        m = re.match(r"memref<(.*)>$", t.strip())
+        if not m:
+            raise Unknown("not a memref type: %s" % t)
+        parts = split_top(m.group(1))
+        dims = parts[0].split("x")
+        self.elem = dims[-1]
+        if self.elem.startswith("vector<"):
+            raise Unknown("memref of vectors")
+        self.shape = [(-1 if d == "?" else int(d)) for d in dims[:-1]]
+        if self.elem not in ELEM_BYTES:
+            raise Unknown("element type %s" % self.elem)
+        self.ebytes = ELEM_BYTES[self.elem]
+        self.space = "global"
+        self.strides = None
+        self.offset = 0
+        for p in parts[1:]:
+            if "workgroup" in p or p.strip() == "3":
+                self.space = "workgroup"
+            elif "private" in p or p.strip() == "5":
+                self.space = "private"
+            elif p.startswith("strided<"):
+                sm = re.match(r"strided<\[([^\]]*)\](?:, offset: (\?|-?\d+))?>", p)
+                self.strides = [(-1 if x.strip() == "?" else int(x)) for x in sm.group(1).split(",") if x.strip()]
+                if sm.group(2) and sm.group(2) != "?":
+                    self.offset = int(sm.group(2))
+            elif p.startswith("affine_map"):
+                raise Unknown("memref with an affine-map layout")
+        if self.strides is None:
+            self.strides = identity_strides(self.shape)
+
+
+def identity_strides(shape):
+    st, s = [], 1
+    for d in reversed(shape):
+        st.insert(0, s)
+        s *= max(d, 1)
+    return st
+
+
+def vec_shape(t):
+    m = re.match(r"vector<(.*)>$", t.strip())
+    if not m:
+        return None, t.strip()
+    dims = m.group(1).split("x")
+    return [int(d.strip("[]")) for d in dims[:-1]], dims[-1]
+
+
+class Mem:
+    """A memref value: a root buffer, a byte offset (int or per thread),
+    strides in elements, element size."""
+    __slots__ = ("root", "off", "strides", "shape", "ebytes", "space")
+
+    def __init__(self, root, off, strides, shape, ebytes, space):
+        self.root, self.off, self.strides, self.shape = root, off, strides, shape
+        self.ebytes, self.space = ebytes, space
+
+
+class Root:
+    def __init__(self, key, mt):
+        self.key, self.mt = key, mt
+
+
+# ------------------------------------------------------------ the machine
+
+PROPAGATE = ("vector.extract", "vector.insert", "vector.broadcast", "vector.shape_cast", "vector.bitcast",
+             "vector.transpose", "vector.extract_strided_slice", "vector.insert_strided_slice",
+             "vector.from_elements", "vector.splat", "arith.extf", "arith.truncf", "arith.bitcast",
+             "arith.extsi", "arith.extui", "arith.trunci", "arith.sitofp", "arith.uitofp", "arith.fptosi",
+             "vector.shuffle", "llvm.bitcast", "builtin.unrealized_conversion_cast", "vector.interleave",
+             "vector.deinterleave", "arith.index_cast", "vector.extractelement", "vector.insertelement")
+SKIP = ("gpu.return", "func.return", "memref.dealloc", "gpu.terminator", "llvm.intr.assume",
+        "memref.assume_alignment", "nvvm.barrier0")
+
+
+class Machine:
+    def __init__(self, func_op, nthreads, block_dims, tile_of=None, probe=None):
+        self.f = func_op
+        self.T = nthreads
+        self.bdims = block_dims
+        self.tile_of = tile_of          # (root type, thread, index tuple) -> tile
+        self.probe = probe              # dict: the K-loop op when probing
+        self.env = {}
+        self.mem = {}                   # (root id, byte) -> [tag, writer, epoch, group, async]
+        self.lastread = {}              # (root id, byte) -> (epoch, reader or -1)
+        self.epoch = 0
+        self.groups = [collections.deque() for _ in range(1)]  # per thread in lockstep: one list
+        self.pending = []               # uncommitted copy bytes: (key) list
+        self.committed = []             # [(group id, [keys])]
+        self.done_epoch = {}            # group id -> epoch of the wait that completed it
+        self.next_group = 0
+        self.findings = []
+        self.reads = collections.Counter()      # tile -> shared reads (thread-executions)
+        self.computes = collections.Counter()   # tile -> compute-op executions
+        self.mixed = 0
+        self.steps = 0
+        self.shift = 0                  # the tile label shift of a jump
+        self.skipped = []               # (lo, hi) tile ranges not counted
+        self.global_reads = []          # probe: (tile, root type, thread, index tuple)
+        self.cur_tile = None            # probe: the K tile being run
+        self.uninit_reads = 0
+        self.kinds = collections.Counter()
+        self.int_args = {}              # kernel argument index -> the launch's constant
+        self.granule = 1                # bytes followed as one (the smallest shared element)
+        self.period = JUMP              # iterations after which the stage slots repeat
+
+    # ---- values
+    def get(self, name):
+        if name not in self.env:
+            raise Unknown("value %s used before it is defined" % name)
+        return self.env[name]
+
+    def per_thread(self, v, t):
+        return v[t] if isinstance(v, list) else v
+
+    def uniform(self, v, what):
+        if isinstance(v, list):
+            if all(x == v[0] for x in v):
+                return v[0]
+            raise Unknown("non-uniform %s" % what)
+        return v
+
+    def finding(self, kind, op, msg):
+        self.kinds[kind] += 1
+        if self.kinds[kind] <= 10:   # the first 10 of each kind
+            self.findings.append({"kind": kind, "line": op.line, "op": op.name, "message": msg})
+
+    # ---- the run
+    def run_func(self):
+        body = self.f.regions[0][0]
+        ftype = re.search(r"function_type = \((.*?)\) ->", self.f.attrs)
+        nin = len(split_top(ftype.group(1))) if ftype and ftype.group(1).strip() else 0
+        for i, (name, ty) in enumerate(body.args):
+            if ty.startswith("memref<"):
+                mt = MemT(ty)
+                space = mt.space if i >= nin else ("global" if mt.space != "workgroup" else "workgroup")
+                key = self.int_args.get(i) if isinstance(self.int_args.get(i), str) else "arg%d" % i
+                root = Root(key if space == "global" else "wg%d" % i, mt)
+                self.env[name] = Mem(root, mt.offset * mt.ebytes, mt.strides, mt.shape, mt.ebytes, space)
+            elif int_width(ty):
+                if i not in self.int_args:
+                    raise Unknown("integer kernel argument %s with no constant at the launch" % name)
+                self.env[name] = self.int_args[i]
+            else:
+                self.env[name] = frozenset()
+        mask = list(range(self.T))
+        self.run_block(body.ops, mask)
+
+    def run_block(self, ops, mask):
+        for op in ops:
+            r = self.run_op(op, mask)
+            if r is not None:
+                return r
+        return None
+
+    def run_op(self, op, mask):
+        n = op.name
+        if n in ("scf.yield", "affine.yield"):
+            return [self.get(o) for o in op.operands]
+        if n in SKIP:
+            return None
+        h = getattr(self, "op_" + n.replace(".", "_"), None)
+        if h is not None:
+            h(op, mask)
+            return None
+        if n.startswith("arith.") or n.startswith("index."):
+            return self.arith(op)
+        # default: a data op (compute) or unknown side effects
+        if op.regions:
+            raise Unknown("op with regions: %s" % n)
+        if any(isinstance(self.env.get(o), Mem) for o in op.operands):
+            raise Unknown("unsupported memory op %s" % n)
+        tags = frozenset().union(*[self.tag(o) for o in op.operands]) if op.operands else frozenset()
+        if n in PROPAGATE:
+            for r in op.results:
+                self.env[r] = tags
+        else:
+            for t in tags:
+                self.computes[t] += len(mask)
+            for r in op.results:
+                self.env[r] = frozenset()
+        return None
+
+    def tag(self, name):
+        v = self.get(name)
+        return v if isinstance(v, frozenset) else frozenset()
+
+    # ---- integer arithmetic
+    def arith(self, op):
+        n = op.name.split(".", 1)[1]
+        ty = op.types[0] if op.types else ""
+        w = int_width(ty)
+        if n == "constant":
+            m = re.search(r"value = (-?\d+|true|false) : (\w+)", op.attrs)
+            if m and int_width(m.group(2)):
+                v = {"true": 1, "false": 0}.get(m.group(1))
+                self.env[op.results[0]] = wrap(int(m.group(1)), int_width(m.group(2))) if v is None else v
+            else:
+                self.env[op.results[0]] = frozenset()
+            return None
+        if w is None and n != "cmpi":
+            # float / vector arithmetic: data
+            tags = frozenset().union(*[self.tag(o) for o in op.operands])
+            if "f" in n[-1:] or n in ("mulf", "addf", "subf", "fma", "divf", "maxf", "minf", "maximumf",
+                                      "minimumf", "negf", "muli", "addi") or "vector" in ty:
+                if n in PROPAGATE or "arith." + n in PROPAGATE or n in ("select", "negf"):
+                    self.env[op.results[0]] = tags
+                else:
+                    for t in tags:
+                        self.computes[t] += self.T
+                    self.env[op.results[0]] = frozenset()
+                return None
+            self.env[op.results[0]] = tags
+            return None
+        vals = [self.get(o) for o in op.operands]
+        if any(isinstance(v, (frozenset, Mem)) for v in vals):
+            if n == "select":
+                self.env[op.results[0]] = frozenset().union(*[v for v in vals if isinstance(v, frozenset)])
+                return None
+            raise Unknown("integer op %s on data" % op.name)
+        iw = int_width(op.attrs.split("(")[-1].split(",")[0].split(")")[0]) or w
+        src_w = None
+        m = re.search(r":\s*\(([^,)]+)", op.attrs)
+        if m:
+            src_w = int_width(m.group(1))
+        f = INT_OPS.get(n)
+        if f is None:
+            raise Unknown("integer op %s" % op.name)
+        pred = attr_int(op, "predicate", 0)
+        lanes = [isinstance(v, list) for v in vals]
+        if any(lanes):
+            out = []
+            for t in range(self.T):
+                out.append(f([v[t] if isinstance(v, list) else v for v in vals], w or 1, src_w or w or 64, pred))
+            self.env[op.results[0]] = out if any(x != out[0] for x in out) else out[0]
+        else:
+            self.env[op.results[0]] = f(vals, w or 1, src_w or w or 64, pred)
+        del iw
+        return None
+
+    # ---- thread ids
+    def _dim(self, op):
+        m = re.search(r"dimension = #gpu<dim (\w)>", op.attrs)
+        return "xyz".index(m.group(1)) if m else 0
+
+    def op_gpu_thread_id(self, op, mask):
+        d = self._dim(op)
+        bx, by, _ = self.bdims
+        self.env[op.results[0]] = [(t % bx, (t // bx) % by, t // (bx * by))[d] for t in range(self.T)]
+
+    def op_gpu_block_id(self, op, mask):
+        self.env[op.results[0]] = 0
+
+    def op_gpu_block_dim(self, op, mask):
+        self.env[op.results[0]] = self.bdims[self._dim(op)]
+
+    def op_gpu_grid_dim(self, op, mask):
+        self.env[op.results[0]] = 1
+
+    def op_gpu_lane_id(self, op, mask):
+        self.env[op.results[0]] = [t % 32 for t in range(self.T)]
+
+    def op_gpu_subgroup_id(self, op, mask):
+        self.env[op.results[0]] = [t // 32 for t in range(self.T)]
+
+    def op_gpu_barrier(self, op, mask):
+        if len(mask) != self.T:
+            self.finding("divergent-barrier", op, "gpu.barrier under a thread-dependent condition")
+        self.epoch += 1
+
+    # ---- affine
+    def op_affine_apply(self, op, mask):
+        self.env[op.results[0]] = self.affine(op, op.operands)[0]
+
+    def op_affine_min(self, op, mask):
+        self.env[op.results[0]] = self.lanewise(self.affine(op, op.operands), min)
+
+    def op_affine_max(self, op, mask):
+        self.env[op.results[0]] = self.lanewise(self.affine(op, op.operands), max)
+
+    def lanewise(self, vs, f):
+        if any(isinstance(v, list) for v in vs):
+            out = [f(self.per_thread(v, t) for v in vs) for t in range(self.T)]
+            return out if any(x != out[0] for x in out) else out[0]
+        return f(vs)
+
+    def affine(self, op, operands):
+        m = re.search(r"map = affine_map<\(([^)]*)\)(?:\[([^\]]*)\])? -> \((.*)\)>", op.attrs)
+        if not m:
+            raise Unknown("affine map of %s" % op.name)
+        names = [x.strip() for x in m.group(1).split(",") if x.strip()]
+        names += [x.strip() for x in (m.group(2) or "").split(",") if x.strip()]
+        exprs = split_top(m.group(3))
+        vals = [self.get(o) for o in operands]
+        if "ceildiv" in m.group(3):
+            raise Unknown("ceildiv in an affine map")
+        code = [compile(re.sub(r"\bfloordiv\b", "//", re.sub(r"\bmod\b", "%", e)), "<affine>", "eval")
+                for e in exprs]
+        out = []
+        for c in code:
+            if any(isinstance(v, list) for v in vals):
+                r = [eval(c, {}, dict(zip(names, [self.per_thread(v, t) for v in vals]))) for t in range(self.T)]
+                out.append(r if any(x != r[0] for x in r) else r[0])
+            else:
+                out.append(eval(c, {}, dict(zip(names, vals))))
+        return out
+
+    # ---- memrefs
+    def new_root(self, op, mask):
+        mt = MemT(op.types[0])
+        if any(d < 0 for d in mt.shape):
+            raise Unknown("dynamic alloc")
+        root = Root("alloc%d" % op.line if mt.space != "global" else op.types[0], mt)
+        self.env[op.results[0]] = Mem(root, 0, mt.strides, mt.shape, mt.ebytes, mt.space)
+
+    op_memref_alloc = op_memref_alloca = new_root
+
+    def op_memref_get_global(self, op, mask):
+        m = re.search(r"name = @([\w$.]+)", op.attrs)
+        mt = MemT(op.types[0])
+        root = Root("global@" + m.group(1) if mt.space == "workgroup" else op.types[0], mt)
+        self.env[op.results[0]] = Mem(root, 0, mt.strides, mt.shape, mt.ebytes, mt.space)
+
+    def op_memref_subview(self, op, mask):
+        src = self.get(op.operands[0])
+        seg = attr_array(op, "operandSegmentSizes") or [1, 0, 0, 0]
+        dyn = [self.get(o) for o in op.operands[1:]]
+        offs_d, sizes_d, strides_d = dyn[:seg[1]], dyn[seg[1]:seg[1] + seg[2]], dyn[seg[1] + seg[2]:]
+        kd = -9223372036854775808
+
+        def fill(static, d):
+            it = iter(d)
+            return [next(it) if s == kd else s for s in static]
+        offs = fill(attr_array(op, "static_offsets"), offs_d)
+        sizes = fill(attr_array(op, "static_sizes"), sizes_d)
+        steps = fill(attr_array(op, "static_strides"), strides_d)
+        rt = MemT(op.types[0])
+        off = src.off
+        for o, s in zip(offs, src.strides):
+            off = self.add(off, self.mul(o, s * src.ebytes))
+        keep = []
+        drop = len(sizes) - len(rt.shape)
+        for i, sz in enumerate(sizes):
+            if drop > 0 and sz == 1 and (len(sizes) - i - 1) >= len(rt.shape) - len(keep):
+                drop -= 1
+                continue
+            keep.append(i)
+        strides = [src.strides[i] * self.uniform(steps[i], "subview stride") for i in keep]
+        self.env[op.results[0]] = Mem(src.root, off, strides, rt.shape, src.ebytes, src.space)
+
+    def op_memref_view(self, op, mask):
+        src = self.get(op.operands[0])
+        shift = self.get(op.operands[1])
+        rt = MemT(op.types[0])
+        self.env[op.results[0]] = Mem(src.root, self.add(src.off, shift), rt.strides, rt.shape, rt.ebytes,
+                                      src.space)
+
+    def _retype(self, op, mask):
+        src = self.get(op.operands[0])
+        rt = MemT(op.types[0])
+        self.env[op.results[0]] = Mem(src.root, src.off, rt.strides, rt.shape, rt.ebytes, src.space)
+
+    op_memref_cast = op_memref_collapse_shape = op_memref_expand_shape = _retype
+    op_memref_memory_space_cast = _retype
+
+    def op_memref_reinterpret_cast(self, op, mask):
+        src = self.get(op.operands[0])
+        rt = MemT(op.types[0])
+        offs = attr_array(op, "static_offsets") or [0]
+        if offs[0] < -10**15:
+            offs = [self.get(op.operands[1])]
+        base = src.off if src.root.mt.offset == 0 else 0
+        self.env[op.results[0]] = Mem(src.root, self.add(base, self.mul(offs[0], rt.ebytes)), rt.strides,
+                                      rt.shape, rt.ebytes, src.space)
+
+    def op_memref_dim(self, op, mask):
+        src = self.get(op.operands[0])
+        self.env[op.results[0]] = src.shape[self.uniform(self.get(op.operands[1]), "dim")]
+
+    def op_memref_extract_aligned_pointer_as_index(self, op, mask):
+        raise Unknown("pointer arithmetic")
+
+    def add(self, a, b):
+        if isinstance(a, list) or isinstance(b, list):
+            out = [self.per_thread(a, t) + self.per_thread(b, t) for t in range(self.T)]
+            return out if any(x != out[0] for x in out) else out[0]
+        return a + b
+
+    def mul(self, a, k):
+        if isinstance(a, list):
+            return [x * k for x in a]
+        return a * k
+
+    # ---- accesses
+    def addrs(self, m, idx_names, t, elems):
+        """Byte addresses of `elems` (lists of element offsets per vector
+        element, relative to the index) for thread t."""
+        idx = [self.per_thread(self.get(i), t) for i in idx_names]
+        base = self.per_thread(m.off, t)
+        for i, s in zip(idx, m.strides):
+            base += i * s * m.ebytes
+        return base, idx
+
+    def access(self, op, mask, m, idx_names, nbytes_per_thread, write, tag=None, is_async=False,
+               src=None):
+        """A read or a write of `m`; returns the tag read (reads)."""
+        got = frozenset()
+        for t in mask:
+            base, idx = self.addrs(m, idx_names, t, None)
+            if m.space == "workgroup":
+                if write:
+                    self.write_bytes(op, m, base, nbytes_per_thread, t, tag if tag is not None else frozenset(),
+                                     is_async)
+                else:
+                    got |= self.read_bytes(op, m, base, nbytes_per_thread, t)
+            elif not write:
+                got |= self.global_tile(m, base, t, nbytes_per_thread, idx)
+        return got
+
+    def global_tile(self, m, base, t, nbytes=0, idx=None):
+        """The K tile a global read of thread t at byte `base` belongs to
+        (the probe records every element of the read). The element is named
+        by its index tuple in the root memref, not wrapped into its shape
+        (a near-limit K index runs past the row) where the view keeps the
+        root's strides."""
+        eb = m.root.mt.ebytes
+        elem = base // eb
+        if idx is not None and len(idx) == len(m.root.mt.strides) and m.strides == m.root.mt.strides:
+            o = unravel(self.per_thread(m.off, t) // eb - m.root.mt.offset, m.root.mt)
+            tup = tuple(a + b for a, b in zip(o, idx))
+        else:
+            tup = unravel(elem, m.root.mt)
+        if self.probe is not None:
+            if self.cur_tile is not None:
+                for e in range(max(1, nbytes // eb)):
+                    self.global_reads.append((self.cur_tile, m.root.key, t, tup[:-1] + (tup[-1] + e,)))
+                return frozenset([self.cur_tile])
+            return frozenset()
+        tile = self.tile_of(m.root.key, t, tup)
+        return frozenset() if tile is None else frozenset([tile])
+
+    def in_bounds(self, op, m, base, n, t):
+        """The access lies in its view (and so in its buffer)."""
+        lo = self.per_thread(m.off, t)
+        if any(d <= 0 for d in m.shape):
+            hi = lo
+        else:
+            hi = lo + (sum((d - 1) * st for d, st in zip(m.shape, m.strides)) + 1) * m.ebytes
+        size = m.root.mt.ebytes
+        for d in m.root.mt.shape:
+            size *= max(d, 0)
+        if base < lo or base + n > hi or base < 0 or base + n > size:
+            self.finding("out-of-bounds", op, "thread %d accesses shared bytes %d..%d outside its view "
+                         "(bytes %d..%d of a %d-byte buffer)" % (t, base, base + n - 1, lo, hi - 1, size))
+            return False
+        return True
+
+    def write_bytes(self, op, m, base, n, t, tag, is_async):
+        if not self.in_bounds(op, m, base, n, t):
+            return
+        root = m.root
+        ep = self.epoch
+        g = self.granule
+        for b in range(base - base % g, base + n, g):
+            k = (id(root), b)
+            lr = self.lastread.get(k)
+            if lr and lr[0] == ep and lr[1] != t:
+                self.finding("write-before-read", op, "thread %d overwrites shared byte %d of a buffer that "
+                             "thread %s read in the same barrier epoch" % (t, b, "s" if lr[1] < 0 else lr[1]))
+                self.lastread.pop(k)
+            cur = self.mem.get(k)
+            if cur and cur[4] and cur[3] not in self.done_epoch:
+                self.finding("unordered-writes", op, "shared byte %d is written while a cp.async copy to it "
+                             "is in flight (the two writes have no order)" % b)
+            rec = [tag, t, ep, None, is_async]
+            self.mem[k] = rec
+            if is_async:
+                self.pending.append(rec)
+
+    def read_bytes(self, op, m, base, n, t):
+        ep = self.epoch
+        got = frozenset()
+        if not self.in_bounds(op, m, base, n, t):
+            return got
+        root = m.root
+        g = self.granule
+        for b in range(base - base % g, base + n, g):
+            k = (id(root), b)
+            cur = self.mem.get(k)
+            lr = self.lastread.get(k)
+            self.lastread[k] = (ep, t if not lr or lr[0] != ep or lr[1] == t else -1)
+            if cur is None:
+                self.uninit_reads += 1
+                continue
+            tag, w, wep, g, is_async = cur
+            if is_async:
+                if g is None or g not in self.done_epoch:
+                    self.finding("read-before-ready", op, "thread %d reads shared byte %d before the cp.async "
+                                 "copy of tile %s completes (no wait covers its group)" % (t, b, sorted(tag)))
+                    cur[4] = False
+                elif w != t and self.done_epoch[g] >= ep:
+                    self.finding("read-before-ready", op, "thread %d reads shared byte %d copied by thread %d "
+                                 "(tile %s) with no barrier after the wait" % (t, b, w, sorted(tag)))
+                    cur[2] = -1
+            elif w != t and wep >= ep:
+                self.finding("read-before-ready", op, "thread %d reads shared byte %d stored by thread %d "
+                             "(tile %s) with no barrier in between" % (t, b, w, sorted(tag)))
+                cur[2] = -1
+            got |= tag
+        return got
+
+    def count_read(self, tag, nthreads):
+        if len(tag) > 1:
+            self.mixed += nthreads
+        for t in tag:
+            self.reads[t] += nthreads
+
+    def vec_bytes(self, t):
+        shape, elem = vec_shape(t)
+        n = 1
+        for d in shape or []:
+            n *= d
+        return n * ELEM_BYTES.get(elem, 4)
+
+    def load(self, op, mask, nbytes):
+        m = self.get(op.operands[0])
+        tag = self.access(op, mask, m, op.operands[1:1 + len(m.strides)], nbytes, False)
+        if m.space == "workgroup":
+            self.count_read(tag, len(mask))
+        self.env[op.results[0]] = tag
+
+    def op_vector_load(self, op, mask):
+        self.load(op, mask, self.vec_bytes(op.types[0]))
+
+    def op_memref_load(self, op, mask):
+        m = self.get(op.operands[0])
+        self.load(op, mask, m.ebytes)
+
+    def op_nvgpu_ldmatrix(self, op, mask):
+        # ldmatrix .xN: lanes 0 .. 8N-1 give the row addresses (16 bytes each)
+        n = attr_int(op, "numTiles", 4)
+        self.load(op, [t for t in mask if t % 32 < 8 * n], 16)
+
+    def op_vector_transfer_read(self, op, mask):
+        m = self.get(op.operands[0])
+        pm = re.search(r"permutation_map = affine_map<\(([^)]*)\) -> \(([^)]*)\)>", op.attrs)
+        shape, elem = vec_shape(op.types[0])
+        if shape is None:
+            raise Unknown("transfer_read of a scalar")
+        rank = len(m.strides)
+        if pm:
+            ins = [x.strip() for x in pm.group(1).split(",")]
+            outs = [x.strip() for x in pm.group(2).split(",")]
+            dims = [ins.index(o) if o in ins else None for o in outs]
+        else:
+            dims = list(range(rank - len(shape), rank))
+        tag = frozenset()
+        for t in mask:
+            base, idx = self.addrs(m, op.operands[1:1 + rank], t, None)
+            for e in elements(shape):
+                a = base
+                for vi, d in zip(e, dims):
+                    if d is not None:
+                        a += vi * m.strides[d] * m.ebytes
+                if m.space == "workgroup":
+                    tag |= self.read_bytes(op, m, a, m.ebytes, t)
+                else:
+                    tag |= self.global_tile(m, a, t, m.ebytes)
+        if m.space == "workgroup":
+            self.count_read(tag, len(mask))
+        self.env[op.results[0]] = tag
+
+    def store(self, op, mask, val, memv, idx, nbytes):
+        m = self.get(memv)
+        tag = self.tag(val)
+        self.access(op, mask, m, idx, nbytes, True, tag)
+
+    def op_vector_store(self, op, mask):
+        m = self.get(op.operands[1])
+        ty = re.search(r":\s*\(([^)]*)\)", op.attrs)
+        vt = split_top(ty.group(1))[0] if ty else "vector<1xf32>"
+        self.store(op, mask, op.operands[0], op.operands[1], op.operands[2:2 + len(m.strides)],
+                   self.vec_bytes(vt))
+
+    def op_memref_store(self, op, mask):
+        m = self.get(op.operands[1])
+        self.store(op, mask, op.operands[0], op.operands[1], op.operands[2:2 + len(m.strides)], m.ebytes)
+
+    def op_vector_transfer_write(self, op, mask):
+        m = self.get(op.operands[1])
+        ty = re.search(r":\s*\(([^)]*)\)", op.attrs)
+        vt = split_top(ty.group(1))[0]
+        shape, _ = vec_shape(vt)
+        if len(shape) > 1 and "permutation_map" in op.attrs and "(d0, d1) -> (d0, d1)" not in op.attrs:
+            raise Unknown("permuted transfer_write")
+        rank = len(m.strides)
+        tag = self.tag(op.operands[0])
+        for t in mask:
+            base, _ = self.addrs(m, op.operands[2:2 + rank], t, None)
+            rows = shape[:-1] if len(shape) > 1 else []
+            for e in elements(rows):
+                a = base
+                for vi, d in zip(e, range(rank - len(shape), rank - 1)):
+                    a += vi * m.strides[d] * m.ebytes
+                if m.space == "workgroup":
+                    self.write_bytes(op, m, a, shape[-1] * m.ebytes, t, tag, False)
+
+    def op_nvgpu_device_async_copy(self, op, mask):
+        seg = attr_array(op, "operandSegmentSizes")
+        dst = self.get(op.operands[0])
+        didx = op.operands[1:1 + seg[1]]
+        src = self.get(op.operands[1 + seg[1]])
+        sidx = op.operands[2 + seg[1]:2 + seg[1] + seg[3]]
+        n = attr_int(op, "dstElements")
+        srcn = self.get(op.operands[-1]) if seg[4] else n
+        for t in mask:
+            sbase, _ = self.addrs(src, sidx, t, None)
+            k = self.per_thread(srcn, t)
+            sb, sid = self.addrs(src, sidx, t, None)
+            tag = self.global_tile(src, sb, t, k * src.ebytes, sid) if k > 0 else frozenset()
+            dbase, _ = self.addrs(dst, didx, t, None)
+            if dst.space != "workgroup":
+                raise Unknown("device_async_copy to non-workgroup memory")
+            self.write_bytes(op, dst, dbase, n * dst.ebytes, t, tag, True)
+        self.env[op.results[0]] = frozenset()
+
+    def op_nvgpu_device_async_create_group(self, op, mask):
+        g = self.next_group
+        self.next_group += 1
+        for rec in self.pending:
+            rec[3] = g
+        self.committed.append(g)
+        self.pending = []
+        self.env[op.results[0]] = frozenset()
+
+    def op_nvgpu_device_async_wait(self, op, mask):
+        keep = attr_int(op, "numGroups", 0)
+        done = self.committed[:len(self.committed) - keep] if keep else self.committed
+        for g in done:
+            self.done_epoch.setdefault(g, self.epoch)
+        self.committed = self.committed[len(done):]
+
+    # ---- control flow
+    def op_scf_for(self, op, mask):
+        lb, ub, step = [self.uniform(self.get(o), "loop bound") for o in op.operands[:3]]
+        inits = [self.get(o) for o in op.operands[3:]]
+        body = op.regions[0][0]
+        ivw = int_width(body.args[0][1]) or 64
+        unsigned_cmp = "unsignedCmp" in op.attrs
+        if unsigned_cmp:
+            lb, ub = unsigned(lb, ivw), unsigned(ub, ivw)
+        if step <= 0:
+            raise Unknown("scf.for with step %d" % step)
+        n = max(0, -((lb - ub) // step)) if ub > lb else 0
+        is_k = self.probe is not None and op is self.probe["loop"]
+        vals = inits
+        its = range(min(n, 3))
+        if is_k:
+            self.probe["trips"] = n
+            if len(its) < 2:
+                raise Unknown("the input K-loop runs %d time(s): no probe" % n)
+        jump_at, jump = None, 0
+        win = max(WINDOW, min(self.period, 8))   # at least one full round of the stages
+        if not is_k and n > 2 * win + self.period:
+            jump = ((n - 2 * win) // self.period) * self.period
+            jump_at = win
+        i = 0
+        while i < n:
+            if is_k and i >= len(its):
+                break
+            if jump_at is not None and i == jump_at:
+                self.do_jump(op, jump, step)
+                i += jump
+                continue
+            self.steps += 1
+            if self.steps > MAX_STEPS:
+                raise Unknown("more than %d loop iterations" % MAX_STEPS)
+            self.env[body.args[0][0]] = wrap(lb + i * step, ivw)
+            for (a, _), v in zip(body.args[1:], vals):
+                self.env[a] = v
+            if is_k:
+                self.cur_tile = i
+                before = (collections.Counter(self.reads), collections.Counter(self.computes))
+            vals = self.run_block(body.ops, mask) or []
+            if is_k:
+                self.probe.setdefault("per_tile", []).append(
+                    (sum((self.reads - before[0]).values()), sum((self.computes - before[1]).values())))
+                self.cur_tile = None
+            i += 1
+        for r, v in zip(op.results, vals):
+            self.env[r] = v
+
+    def do_jump(self, op, jump, step):
+        """Skips `jump` iterations of a long loop: the tile labels in shared
+        memory and in registers move by the tiles those iterations cover."""
+        tiles = jump * step // self.tile_step if self.tile_step else 0
+        if not self.tile_step or (jump * step) % self.tile_step:
+            raise Unknown("loop step is not a multiple of the K tile step")
+        lo = max(self.reads) + 1 if self.reads else 0   # the next tile to be read
+        self.skipped.append((lo, lo + tiles))
+        for r in self.mem.values():
+            r[0] = frozenset(x + tiles for x in r[0])
+        for k, v in list(self.env.items()):
+            if isinstance(v, frozenset) and v:
+                self.env[k] = frozenset(x + tiles for x in v)
+        self.shift += tiles
+        self.jumped = (jump, tiles)
+
+    def op_scf_if(self, op, mask):
+        c = self.get(op.operands[0])
+        if not isinstance(c, list):
+            region = op.regions[0] if c else (op.regions[1] if len(op.regions) > 1 else None)
+            vals = self.run_block(region[0].ops, mask) if region and region[0].ops else []
+            for r, v in zip(op.results, vals or []):
+                self.env[r] = v
+            return
+        mt = [t for t in mask if c[t]]
+        mf = [t for t in mask if not c[t]]
+        vt = self.run_block(op.regions[0][0].ops, mt) if mt else None
+        vf = self.run_block(op.regions[1][0].ops, mf) if mf and len(op.regions) > 1 and op.regions[1][0].ops else None
+        for i, r in enumerate(op.results):
+            a = vt[i] if vt else None
+            b = vf[i] if vf else None
+            if a is None or b is None:
+                self.env[r] = a if b is None else b
+            elif isinstance(a, frozenset) or isinstance(b, frozenset):
+                self.env[r] = (a if isinstance(a, frozenset) else frozenset()) | (
+                    b if isinstance(b, frozenset) else frozenset())
+            else:
+                self.env[r] = [self.per_thread(a, t) if c[t] else self.per_thread(b, t) for t in range(self.T)]
+
+    def op_scf_execute_region(self, op, mask):
+        vals = self.run_block(op.regions[0][0].ops, mask) or []
+        for r, v in zip(op.results, vals):
+            self.env[r] = v
+
+    def op_affine_for(self, op, mask):
+        raise Unknown("affine.for")
+
+    def op_gpu_launch(self, op, mask):
+        raise Unknown("nested gpu.launch")
+
+
+def elements(shape):
+    out = [()]
+    for d in shape:
+        out = [e + (i,) for e in out for i in range(d)]
+    return out
+
+
+def unravel(elem, mt):
+    tup = []
+    for s in mt.strides:
+        if s <= 0:
+            tup.append(0)
+            continue
+        tup.append(elem // s)
+        elem %= s
+    return tuple(tup)
+
+
+def _cmp(v, w, sw, p):
+    a, b = v
+    if p in (6, 7, 8, 9):
+        a, b = unsigned(a, sw), unsigned(b, sw)
+    return int([a == b, a != b, a < b, a <= b, a > b, a >= b, a < b, a <= b, a > b, a >= b][p])
+
+
+def _div(a, b, f):
+    if b == 0:
+        raise Unknown("division by zero")
+    return f(a, b)
+
+
+INT_OPS = {
+    "addi": lambda v, w, sw, p: wrap(v[0] + v[1], w),
+    "subi": lambda v, w, sw, p: wrap(v[0] - v[1], w),
+    "muli": lambda v, w, sw, p: wrap(v[0] * v[1], w),
+    "divui": lambda v, w, sw, p: wrap(_div(unsigned(v[0], w), unsigned(v[1], w), lambda a, b: a // b), w),
+    "remui": lambda v, w, sw, p: wrap(_div(unsigned(v[0], w), unsigned(v[1], w), lambda a, b: a % b), w),
+    "divsi": lambda v, w, sw, p: wrap(_div(v[0], v[1], lambda a, b: abs(a) // abs(b) * (1 if (a < 0) == (b < 0) else -1)), w),
+    "remsi": lambda v, w, sw, p: wrap(_div(v[0], v[1], lambda a, b: a - b * (abs(a) // abs(b) * (1 if (a < 0) == (b < 0) else -1))), w),
+    "floordivsi": lambda v, w, sw, p: wrap(_div(v[0], v[1], lambda a, b: a // b), w),
+    "ceildivsi": lambda v, w, sw, p: wrap(_div(v[0], v[1], lambda a, b: -((-a) // b)), w),
+    "ceildivui": lambda v, w, sw, p: wrap(_div(unsigned(v[0], w), unsigned(v[1], w), lambda a, b: -((-a) // b)), w),
+    "andi": lambda v, w, sw, p: wrap(v[0] & v[1], w),
+    "ori": lambda v, w, sw, p: wrap(v[0] | v[1], w),
+    "xori": lambda v, w, sw, p: wrap(v[0] ^ v[1], w),
+    "shli": lambda v, w, sw, p: wrap(v[0] << v[1], w) if 0 <= v[1] < w else 0,
+    "shrui": lambda v, w, sw, p: wrap(unsigned(v[0], w) >> v[1], w) if 0 <= v[1] < w else 0,
+    "shrsi": lambda v, w, sw, p: wrap(v[0] >> v[1], w) if 0 <= v[1] < w else 0,
+    "minsi": lambda v, w, sw, p: min(v), "maxsi": lambda v, w, sw, p: max(v),
+    "minui": lambda v, w, sw, p: wrap(min(unsigned(x, w) for x in v), w),
+    "maxui": lambda v, w, sw, p: wrap(max(unsigned(x, w) for x in v), w),
+    "cmpi": _cmp,
+    "select": lambda v, w, sw, p: v[1] if v[0] else v[2],
+    "index_cast": lambda v, w, sw, p: wrap(v[0], w),
+    "index_castui": lambda v, w, sw, p: wrap(unsigned(v[0], sw), w),
+    "extsi": lambda v, w, sw, p: wrap(v[0], w),
+    "extui": lambda v, w, sw, p: wrap(unsigned(v[0], sw), w),
+    "trunci": lambda v, w, sw, p: wrap(v[0], w),
+}
+
+
+# ------------------------------------------------------------- the check
+
+def generic(path_or_text):
+    p = subprocess.run([MLIR_OPT, "-", "--mlir-print-op-generic", "--mlir-print-local-scope",
+                        "--allow-unregistered-dialect"],
+                       input=path_or_text, capture_output=True, text=True)
+    if p.returncode != 0:
+        raise Unknown("mlir-opt cannot parse: %s" % p.stderr.strip()[:200])
+    return parse(p.stdout)
+
+
+def walk(ops):
+    for op in ops:
+        yield op
+        for reg in op.regions:
+            for b in reg:
+                yield from walk(b.ops)
+
+
+def kernels(ops):
+    return [op for op in walk(ops) if op.name == "gpu.func" and re.search(r"\bkernel\b", op.attrs)] or \
+        [op for op in walk(ops) if op.name == "gpu.func"]
+
+
+def block_dims(f):
+    m = re.search(r"known_block_size = array<i32: (\d+), (\d+), (\d+)>", f.attrs) or \
+        re.search(r"nvvm.reqntid = array<i32: (\d+)(?:, (\d+))?(?:, (\d+))?>", f.attrs) or \
+        re.search(r"nvvm.maxntid = array<i32: (\d+)(?:, (\d+))?(?:, (\d+))?>", f.attrs)
+    if not m:
+        return None
+    return tuple(int(x or 1) for x in m.groups())
+
+
+def outline(text):
+    if "gpu.launch blocks" not in text and '"gpu.launch"' not in text:
+        return text
+    p = subprocess.run([MLIR_OPT, "-", "--gpu-kernel-outlining"], input=text, capture_output=True, text=True)
+    if p.returncode != 0:
+        raise Unknown("outlining failed")
+    return p.stdout
+
+
+def first_kloop(f):
+    for op in walk([f]):
+        if op.name == "scf.for" and any(o.name == "gpu.barrier" for o in op.regions[0][0].ops):
+            return op
+    return None
+
+
+def lcm(a, b):
+    import math
+    return a * b // math.gcd(a, b)
+
+
+def granule_and_period(out_text, in_text):
+    """The smallest element of shared memory accessed (bytes followed as one)
+    and the stage period: the lcm of the stage counts (the leading dim of the
+    output's shared buffers that have one more dim than the input's) and 2."""
+    wg = r"memref<([0-9x]+)x(\w+), #gpu\.address_space<workgroup>>"
+    els = [ELEM_BYTES.get(e, 1) for d, e in re.findall(wg, out_text) if not (e == "i8" and "x" not in d)]
+    granule = min(els) if els else 1
+    in_ranks = {len(d.split("x")) for d, e in re.findall(wg, in_text)}
+    period = 2
+    for d, e in set(re.findall(wg, out_text)):
+        dims = d.split("x")
+        if len(dims) - 1 in in_ranks and len(dims) not in in_ranks and int(dims[0]) > 0:
+            period = lcm(period, int(dims[0]))
+    if period > JUMP:
+        period = JUMP
+    return granule, period
+
+
+def launch_constants(ops, f):
+    """Kernel argument index -> value, for the integer arguments that the
+    host's gpu.launch_func passes as arith.constant."""
+    consts = {}
+    for op in walk(ops):
+        if op.name == "arith.constant" and op.results:
+            m = re.search(r"value = (-?\d+) : (index|i\d+)", op.attrs)
+            if m:
+                consts[op.results[0]] = int(m.group(1))
+    name = re.search(r'sym_name = "([^"]+)"', f.attrs)
+    host_args = {}
+    for op in walk(ops):
+        if op.name == "func.func" and op.regions and op.regions[0]:
+            fn = re.search(r'sym_name = "([^"]+)"', op.attrs)
+            for j, (a, _) in enumerate(op.regions[0][0].args):
+                host_args[a] = "%s:%d" % (fn.group(1) if fn else "?", j)
+    out = {}
+    for op in walk(ops):
+        if op.name == "gpu.launch_func" and name and ("@%s>" % name.group(1)) in op.attrs.replace("::@", ">").replace(">" , ">", 1) or \
+                (op.name == "gpu.launch_func" and name and name.group(1) in op.attrs):
+            nargs = len(f.regions[0][0].args)
+            seg = attr_array(op, "operandSegmentSizes")
+            kops = op.operands
+            if seg:
+                start = sum(seg[:-2])
+                kops = op.operands[start:start + seg[-2]]
+            for i, o in enumerate(kops[:nargs]):
+                if o in consts:
+                    out[i] = consts[o]
+                elif o in host_args:
+                    out[i] = "host" + host_args[o]   # a memref: the host function's argument
+            break
+    return out
+
+
+def check_text(out_text, in_text, timeout=None):
+    try:
+        return _check(out_text, in_text)
+    except Unknown as ex:
+        return {"status": "unknown", "reason": str(ex), "findings": []}
+    except RecursionError:
+        return {"status": "unknown", "reason": "nesting too deep", "findings": []}
+    except (AttributeError, TypeError, KeyError, IndexError, ValueError) as ex:
+        # an IR form the interpreter does not model (e.g. a memref it lost track of)
+        return {"status": "unknown", "reason": "checker limitation: %r" % ex, "findings": []}
+
+
+def _check(out_text, in_text):
+    min_ops = generic(outline(in_text))
+    mout_ops = generic(out_text)
+    fin, fout = kernels(min_ops), kernels(mout_ops)
+    if len(fin) != 1 or len(fout) != 1:
+        raise Unknown("%d input / %d output kernels (one each is checked)" % (len(fin), len(fout)))
+    fin, fout = fin[0], fout[0]
+    dims = block_dims(fout) or block_dims(fin)
+    if not dims:
+        raise Unknown("no known block size")
+    T = dims[0] * dims[1] * dims[2]
+    if T > 1024:
+        raise Unknown("block of %d threads" % T)
+    kl = first_kloop(fin)
+    if kl is None:
+        raise Unknown("no K-loop in the input")
+    # 1. the probe
+    probe = {"loop": kl}
+    pm = Machine(fin, T, dims, probe=probe)
+    pm.int_args = launch_constants(min_ops, fin)
+    pm.tile_step = None
+    pm.run_func()
+    trips = probe["trips"]
+    if pm.findings:
+        # pk is held to the input's meaning; an input that races has none
+        raise Unknown("the input itself has a hazard: %s" % pm.findings[0]["message"])
+    per_tile = probe.get("per_tile", [])
+    if len(set(per_tile)) > 1:
+        raise Unknown("the input's tiles differ in reads/computes: %s" % per_tile)
+    reads_per_tile, computes_per_tile = per_tile[0]
+    if reads_per_tile == 0:
+        raise Unknown("the input K-loop reads no shared memory")
+    table = collections.defaultdict(list)
+    by = collections.defaultdict(dict)
+    for tile, key, t, tup in pm.global_reads:
+        by[(key, t)].setdefault(tile, []).append(tup)
+    for (key, t), tiles in by.items():
+        if 0 not in tiles or 1 not in tiles or len(tiles[0]) != len(tiles[1]):
+            continue
+        for a, b in zip(tiles[0], tiles[1]):
+            table[(key, t)].append((a, tuple(y - x for x, y in zip(a, b))))
+    kstep = pm.uniform(pm.get(kl.operands[2]), "step")
+
+    def tile_of(key, t, tup):
+        for base, d in table.get((key, t), ()):
+            nz = [(x, y, z) for x, y, z in zip(tup, base, d) if z != 0]
+            if not nz or any(x != y for x, y, z in zip(tup, base, d) if z == 0):
+                continue
+            x, y, z = nz[0]
+            if (x - y) % z:
+                continue
+            k = (x - y) // z
+            if all((x2 - y2) == k * z2 for x2, y2, z2 in nz) and 0 <= k < max(trips, 1):
+                return k
+        return None
+    # 2. the output
+    m = Machine(fout, T, dims, tile_of=tile_of)
+    m.int_args = launch_constants(mout_ops, fout)
+    m.tile_step = kstep
+    m.granule, m.period = granule_and_period(out_text, in_text)
+    m.run_func()
+    findings = list(m.findings)
+    skipped = sorted(m.skipped)
+
+    def counted():
+        """The tiles not in a jump (ranges: a jump may skip 2**60 tiles)."""
+        lo = 0
+        for a, b in skipped + [(trips, trips)]:
+            yield from range(lo, min(a, trips))
+            lo = max(lo, b)
+    # Every tile is read the same number of times, at least once and at most
+    # as often as the input reads one (canonicalize/cse may merge two equal
+    # reads of one tile, everywhere alike).
+    common = collections.Counter(m.reads[t] for t in counted()).most_common(1)
+    common = common[0][0] if common else reads_per_tile
+    bad_tiles = []
+    for t in counted():
+        r, c = m.reads[t], m.computes[t]
+        if r == 0 or r > reads_per_tile or r != common:
+            bad_tiles.append((t, r, c))
+        if len(bad_tiles) > 20:
+            break
+    extra = [t for t in m.reads if not 0 <= t < trips]
+    if bad_tiles:
+        findings.append({"kind": "tile-count", "line": 0, "op": "", "message":
+                         "K tiles read a wrong number of times (tile, shared reads, computes; each "
+                         "tile is read %d times, computed %d in the input, %d in the output): %s" % (reads_per_tile, computes_per_tile, common, bad_tiles[:8])})
+    if extra:
+        findings.append({"kind": "tile-count", "line": 0, "op": "", "message":
+                         "reads of tiles outside the loop's %d tiles: %s" % (trips, sorted(extra)[:8])})
+    if m.mixed:
+        findings.append({"kind": "tile-count", "line": 0, "op": "", "message":
+                         "%d shared reads mix bytes of two tiles" % m.mixed})
+    return {"status": "wrong" if findings else "ok", "findings": findings, "trips": trips,
+            "reads_per_tile": reads_per_tile, "computes_per_tile": computes_per_tile,
+            "threads": T, "skipped_tiles": sum(b - a for a, b in skipped), "uninitialized_reads": m.uninit_reads}
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("output")
+    ap.add_argument("--input", required=True)
+    ap.add_argument("--json", action="store_true")
+    a = ap.parse_args()
+    r = check_text(open(a.output).read(), open(a.input).read())
+    if a.json:
+        print(json.dumps(r))
+    else:
+        print("semcheck: %s%s" % (r["status"], (" (%s)" % r["reason"]) if r.get("reason") else ""))
+        for f in r["findings"]:
+            print("  %s: line %s %s: %s" % (f["kind"], f["line"], f["op"], f["message"]))
+    return {"ok": 0, "wrong": 1, "unknown": 2}[r["status"]]
+
+
+if __name__ == "__main__":
+    sys.exit(main())
