@@ -28,6 +28,7 @@
 #define PK_KLOOPMATCHER_H
 
 #include "pk/MemoryAccess.h"
+#include "pk/Support.h"
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
@@ -93,6 +94,11 @@ struct TileCopy {
   bool async = false;
 };
 
+/// The exact trip count of `forOp` when its bounds and step are constants
+/// (and the step positive), computed in 128 bits so that it never wraps,
+/// unlike the loop type's own arithmetic near its limits (e.g. lb = INT64_MIN).
+std::optional<APInt> getExactStaticTripCount(scf::ForOp forOp);
+
 /// What a matched K-loop is and does, independent of the target.
 struct KLoopInfo {
   scf::ForOp forOp;
@@ -145,9 +151,11 @@ struct KLoopInfo {
   /// Compute/load ratio: FLOPs per tile / bytes loaded per tile.
   double ratio = 0.0;
 
-  /// Shared memory with `stages` copies of the copied buffers.
+  /// Shared memory with `stages` copies of the copied buffers (saturating
+  /// at INT64_MAX rather than wrapping).
   int64_t smemMultiBytes(int64_t stages) const {
-    return smemSingleBytes + (stages - 1) * smemPerStageBytes;
+    return saturatingAdd(smemSingleBytes,
+                         saturatingMul(stages - 1, smemPerStageBytes));
   }
 };
 
