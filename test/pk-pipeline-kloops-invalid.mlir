@@ -8,6 +8,14 @@
 // RUN: not pk-opt %s --pk-pipeline-kloops='variant=fastest' -o /dev/null 2>&1 | FileCheck %s --check-prefix=BADVARIANT
 // RUN: not pk-opt %s --pk-pipeline-kloops='variant=cp-async arch=sm_75' -o /dev/null 2>&1 | FileCheck %s --check-prefix=NOCPASYNC
 // RUN: rm -f %t.late.mlir && not pk-opt %S/Inputs/seed-64x64x16.mlir --pk-pipeline-kloops='test-fail-late=1' -o %t.late.mlir 2>&1 | FileCheck %s --check-prefix=LATE && not test -e %t.late.mlir
+// Near-limit loop bounds (Inputs/near-limit-loops.mlir), every variant and 2-4 stages:
+// RUN: pk-opt %S/Inputs/near-limit-loops.mlir --pk-pipeline-kloops -o /dev/null 2>&1 | FileCheck %s --check-prefix=LIMITS
+// RUN: pk-opt %S/Inputs/near-limit-loops.mlir --pk-pipeline-kloops=schedule=seed -o /dev/null 2>&1 | FileCheck %s --check-prefix=LIMITS
+// RUN: pk-opt %S/Inputs/near-limit-loops.mlir --pk-pipeline-kloops=stages=3 -o /dev/null 2>&1 | FileCheck %s --check-prefix=LIMITS
+// RUN: pk-opt %S/Inputs/near-limit-loops.mlir --pk-pipeline-kloops=stages=4 -o /dev/null 2>&1 | FileCheck %s --check-prefix=LIMITS
+// RUN: pk-opt %S/Inputs/near-limit-loops.mlir --pk-pipeline-kloops=variant=ldg-register -o /dev/null 2>&1 | FileCheck %s --check-prefix=LIMITS
+// RUN: pk-opt %S/Inputs/near-limit-loops.mlir --pk-pipeline-kloops=variant=register-prefetch -o /dev/null 2>&1 | FileCheck %s --check-prefix=LIMITS
+// RUN: pk-opt %S/Inputs/near-limit-loops.mlir --pk-pipeline-kloops=stages=4 --canonicalize --cse 2>/dev/null | FileCheck %s --check-prefix=LIMITS4
 
 // BADVARIANT: for the --variant option: Cannot find option named 'fastest'!
 // NOCPASYNC: error: variant=cp-async needs cp.async (sm_80 and later); sm_75 has none
@@ -115,9 +123,19 @@ module attributes {gpu.container_module} {
 }
 // CHECK-LABEL: gpu.func @dynamic
 // CHECK-SAME:    memref<2x64x32xf16, #gpu.address_space<workgroup>>
-// CHECK:         %[[N:.*]] = arith.ceildivsi %{{.*}}, %{{.*}} : index
-// CHECK:         %[[OK:.*]] = arith.cmpi sge, %[[N]], %{{.*}} : index
-// CHECK:         scf.if %[[OK]] -> (vector<8xf32>) {
+// The guard: step > 0, ub > lb, neither ub - lb nor ub - lb + step - 1 wraps
+// (upstream's epilogue computes the trip count so), trip count >= stages.
+// CHECK:         %[[SPAN:.*]] = arith.subi %[[UB:.*]], %[[LB:.*]] : index
+// CHECK:         %[[ROUNDED:.*]] = arith.addi %[[SPAN]], %{{.*}} : index
+// CHECK:         %[[N:.*]] = arith.divui %[[ROUNDED]], %[[STEP:.*]] : index
+// CHECK:         arith.cmpi sgt, %[[STEP]], %{{.*}} : index
+// CHECK:         arith.cmpi sgt, %[[UB]], %[[LB]] : index
+// CHECK:         arith.cmpi sgt, %[[SPAN]], %{{.*}} : index
+// CHECK:         arith.cmpi sge, %[[ROUNDED]], %[[SPAN]] : index
+// CHECK:         arith.cmpi sge, %[[N]], %{{.*}} : index
+// CHECK-COUNT-3: arith.andi
+// CHECK-NEXT:    %[[OK:.*]] = arith.andi
+// CHECK-NEXT:    scf.if %[[OK]] -> (vector<8xf32>) {
 // CHECK:           nvgpu.device_async_copy
 // CHECK:           nvgpu.device_async_create_group
 // CHECK:           scf.for
@@ -915,6 +933,207 @@ module attributes {gpu.container_module} {
         gpu.barrier
         scf.yield %d : vector<4xf32>
       }
+      gpu.return
+    }
+  }
+}
+
+// Issue 12: the limits of the loop's type. The pipelined loop computes
+// ub - lb + step - 1 (upstream's epilogue, in the loop's type): loops where
+// that wraps are declined in every variant, the others keep their exact trip
+// count (lb = INT64_MIN: 3 tiles, not 0).
+// LIMITS: near-limit-loops.mlir:18:12: remark: not pipelined: the pipelined loop computes ub - lb + step - 1 = 2147483657, which overflows i32: loop bounds this close to the limits of the type are not supported
+// LIMITS: near-limit-loops.mlir:47:12: remark: pipelined: variant
+// LIMITS: near-limit-loops.mlir:76:12: remark: not pipelined: the pipelined loop computes ub - lb + step - 1 = 9223372036854775863, which overflows i64
+// LIMITS: near-limit-loops.mlir:105:12: remark: not pipelined: the pipelined loop computes ub - lb + step - 1 = 9223372036854775815, which overflows index
+// LIMITS: near-limit-loops.mlir:134:12: remark: pipelined: variant
+// LIMITS: near-limit-loops.mlir:163:12: remark: not pipelined: the pipelined loop computes ub - lb + step - 1 = 4294967295, which overflows i32
+
+// 0 to 2147483520 step 48 (i32) fits: 44739240 tiles, the steady state runs
+// to 2147483520 - 3 * 48, the epilogue computes tiles 44739237..44739239
+// from stages 1, 2, 3 (tile % 4).
+// LIMITS4-LABEL: gpu.func @i32_fits
+// LIMITS4:         scf.for %{{.*}} = %{{.*}} to %c2147483376_i32 step %c48_i32
+// LIMITS4:         } {pk.pipelined}
+// LIMITS4:         nvgpu.device_async_wait %{{.*}} {numGroups = 2 : i32}
+// LIMITS4-NEXT:    gpu.barrier
+// LIMITS4-NEXT:    vector.load %{{.*}}[%c1,
+// LIMITS4:         nvgpu.device_async_wait %{{.*}} {numGroups = 1 : i32}
+// LIMITS4-NEXT:    gpu.barrier
+// LIMITS4-NEXT:    vector.load %{{.*}}[%c2,
+// LIMITS4:         nvgpu.device_async_wait %{{.*}} {numGroups = 0 : i32}
+// LIMITS4-NEXT:    gpu.barrier
+// LIMITS4-NEXT:    vector.load %{{.*}}[%c3,
+// LIMITS4-LABEL: gpu.func @i64_wraps
+// LIMITS4-NOT:     pk.pipelined
+// LIMITS4-LABEL: gpu.func @index_min_lb
+// LIMITS4:         {pk.pipelined}
+
+// -----
+
+// Issue 12: two copies of one tile store to the same shared element (program
+// order: the second wins). As cp.async copies of one group they would be
+// unordered: cp.async is declined, ldg-register keeps the stores in order.
+module attributes {gpu.container_module} {
+  gpu.module @m {
+    gpu.func @same_element(%A: memref<64x1024xf16>, %out: memref<64xf32>)
+        workgroup(%s: memref<64x32xf16, #gpu.address_space<workgroup>>)
+        kernel attributes {known_block_size = array<i32: 256, 1, 1>} {
+      %c0 = arith.constant 0 : index
+      %c4 = arith.constant 4 : index
+      %c8 = arith.constant 8 : index
+      %c32 = arith.constant 32 : index
+      %c64 = arith.constant 64 : index
+      %c1024 = arith.constant 1024 : index
+      %tid = gpu.thread_id x
+      %row = arith.divui %tid, %c4 : index
+      %q = arith.remui %tid, %c4 : index
+      %col = arith.muli %q, %c8 : index
+      %init = arith.constant dense<0.0> : vector<8xf32>
+      // expected-remark @below {{cp.async not possible: cp.async copies of one tile are unordered: pk cannot prove that this shared store and the one at}}
+      %r = scf.for %k = %c0 to %c1024 step %c64 iter_args(%acc = %init) -> (vector<8xf32>) {
+        %gk = arith.addi %k, %col : index
+        %v = vector.load %A[%row, %gk] : memref<64x1024xf16>, vector<8xf16>
+        vector.store %v, %s[%row, %col] : memref<64x32xf16, #gpu.address_space<workgroup>>, vector<8xf16>
+        %gk2 = arith.addi %gk, %c32 : index
+        %w = vector.load %A[%row, %gk2] : memref<64x1024xf16>, vector<8xf16>
+        vector.store %w, %s[%row, %col] : memref<64x32xf16, #gpu.address_space<workgroup>>, vector<8xf16>
+        gpu.barrier
+        %x = vector.load %s[%row, %col] : memref<64x32xf16, #gpu.address_space<workgroup>>, vector<8xf16>
+        %xf = arith.extf %x : vector<8xf16> to vector<8xf32>
+        %d = vector.fma %xf, %xf, %acc : vector<8xf32>
+        gpu.barrier
+        scf.yield %d : vector<8xf32>
+      }
+      %e = vector.extract %r[0] : f32 from vector<8xf32>
+      memref.store %e, %out[%row] : memref<64xf32>
+      gpu.return
+    }
+  }
+}
+// CHECK-LABEL: gpu.func @same_element
+// CHECK-NOT:     nvgpu.device_async_copy
+// CHECK:         scf.for
+// CHECK:           %[[V:.*]] = vector.load %arg0
+// CHECK:           %[[W:.*]] = vector.load %arg0
+// CHECK:           vector.store %[[V]], %{{.*}}[%{{.*}}, %[[ROW:.*]], %[[COL:.*]]]
+// CHECK-NEXT:      vector.store %[[W]], %{{.*}}[%{{.*}}, %[[ROW]], %[[COL]]]
+// CHECK:         } {pk.pipelined}
+
+// -----
+
+// The second copy overlaps half of the first (8 elements at +4): declined.
+module attributes {gpu.container_module} {
+  gpu.module @m {
+    gpu.func @partial_overlap(%A: memref<64x1024xf16>, %out: memref<64xf32>)
+        workgroup(%s: memref<64x32xf16, #gpu.address_space<workgroup>>)
+        kernel attributes {known_block_size = array<i32: 256, 1, 1>} {
+      %c0 = arith.constant 0 : index
+      %c4 = arith.constant 4 : index
+      %c8 = arith.constant 8 : index
+      %c32 = arith.constant 32 : index
+      %c64 = arith.constant 64 : index
+      %c1024 = arith.constant 1024 : index
+      %tid = gpu.thread_id x
+      %row = arith.divui %tid, %c4 : index
+      %q = arith.remui %tid, %c4 : index
+      %col = arith.muli %q, %c8 : index
+      %colp4 = arith.addi %col, %c4 : index
+      %init = arith.constant dense<0.0> : vector<8xf32>
+      // expected-remark @below {{pk cannot prove that this shared store and the one at}}
+      %r = scf.for %k = %c0 to %c1024 step %c64 iter_args(%acc = %init) -> (vector<8xf32>) {
+        %gk = arith.addi %k, %col : index
+        %v = vector.load %A[%row, %gk] : memref<64x1024xf16>, vector<8xf16>
+        vector.store %v, %s[%row, %col] : memref<64x32xf16, #gpu.address_space<workgroup>>, vector<8xf16>
+        %gk2 = arith.addi %gk, %c32 : index
+        %w = vector.load %A[%row, %gk2] : memref<64x1024xf16>, vector<8xf16>
+        vector.store %w, %s[%row, %colp4] : memref<64x32xf16, #gpu.address_space<workgroup>>, vector<8xf16>
+        gpu.barrier
+        %x = vector.load %s[%row, %col] : memref<64x32xf16, #gpu.address_space<workgroup>>, vector<8xf16>
+        %xf = arith.extf %x : vector<8xf16> to vector<8xf32>
+        %d = vector.fma %xf, %xf, %acc : vector<8xf32>
+        gpu.barrier
+        scf.yield %d : vector<8xf32>
+      }
+      %e = vector.extract %r[0] : f32 from vector<8xf32>
+      memref.store %e, %out[%row] : memref<64xf32>
+      gpu.return
+    }
+  }
+}
+
+// -----
+
+// 64 rows apart in a 128-row buffer: provably disjoint, cp-async.
+module attributes {gpu.container_module} {
+  gpu.module @m {
+    gpu.func @disjoint_rows(%A: memref<64x1024xf16>, %out: memref<64xf32>)
+        workgroup(%s: memref<128x32xf16, #gpu.address_space<workgroup>>)
+        kernel attributes {known_block_size = array<i32: 256, 1, 1>} {
+      %c0 = arith.constant 0 : index
+      %c4 = arith.constant 4 : index
+      %c8 = arith.constant 8 : index
+      %c32 = arith.constant 32 : index
+      %c64 = arith.constant 64 : index
+      %c1024 = arith.constant 1024 : index
+      %tid = gpu.thread_id x
+      %row = arith.divui %tid, %c4 : index
+      %q = arith.remui %tid, %c4 : index
+      %col = arith.muli %q, %c8 : index
+      %row64 = arith.addi %row, %c64 : index
+      %init = arith.constant dense<0.0> : vector<8xf32>
+      // expected-remark @below {{pipelined: variant cp-async}}
+      %r = scf.for %k = %c0 to %c1024 step %c64 iter_args(%acc = %init) -> (vector<8xf32>) {
+        %gk = arith.addi %k, %col : index
+        %v = vector.load %A[%row, %gk] : memref<64x1024xf16>, vector<8xf16>
+        vector.store %v, %s[%row, %col] : memref<128x32xf16, #gpu.address_space<workgroup>>, vector<8xf16>
+        %gk2 = arith.addi %gk, %c32 : index
+        %w = vector.load %A[%row, %gk2] : memref<64x1024xf16>, vector<8xf16>
+        vector.store %w, %s[%row64, %col] : memref<128x32xf16, #gpu.address_space<workgroup>>, vector<8xf16>
+        gpu.barrier
+        %x = vector.load %s[%row, %col] : memref<128x32xf16, #gpu.address_space<workgroup>>, vector<8xf16>
+        %xf = arith.extf %x : vector<8xf16> to vector<8xf32>
+        %d = vector.fma %xf, %xf, %acc : vector<8xf32>
+        gpu.barrier
+        scf.yield %d : vector<8xf32>
+      }
+      %e = vector.extract %r[0] : f32 from vector<8xf32>
+      memref.store %e, %out[%row] : memref<64xf32>
+      gpu.return
+    }
+  }
+}
+// CHECK-LABEL: gpu.func @disjoint_rows
+// CHECK-COUNT-2: nvgpu.device_async_copy
+// CHECK:         nvgpu.device_async_create_group
+
+// -----
+
+// Issue 12: a shared tile whose size overflows int64 (2^62 x 4 x 4 bytes)
+// is rejected instead of counting as 0 bytes.
+module attributes {gpu.container_module} {
+  gpu.module @m {
+    // expected-note @below {{here}}
+    gpu.func @huge_tile(%A: memref<64x128xf32>, %out: memref<64xf32>)
+        workgroup(%s: memref<4611686018427387904x4xf32, #gpu.address_space<workgroup>>)
+        kernel attributes {known_block_size = array<i32: 64, 1, 1>} {
+      %c0 = arith.constant 0 : index
+      %c4 = arith.constant 4 : index
+      %c128 = arith.constant 128 : index
+      %row = gpu.thread_id x
+      %init = arith.constant dense<0.0> : vector<4xf32>
+      // expected-remark @below {{not pipelined: not a pk K-loop: workgroup attribution #0 memref<4611686018427387904x4xf32, #gpu.address_space<workgroup>> needs more than 2^63 bytes, above pk's limit of 4294967296 bytes for one shared buffer}}
+      %r = scf.for %k = %c0 to %c128 step %c4 iter_args(%acc = %init) -> (vector<4xf32>) {
+        %v = vector.load %A[%row, %k] : memref<64x128xf32>, vector<4xf32>
+        vector.store %v, %s[%row, %c0] : memref<4611686018427387904x4xf32, #gpu.address_space<workgroup>>, vector<4xf32>
+        gpu.barrier
+        %x = vector.load %s[%row, %c0] : memref<4611686018427387904x4xf32, #gpu.address_space<workgroup>>, vector<4xf32>
+        %d = vector.fma %x, %x, %acc : vector<4xf32>
+        gpu.barrier
+        scf.yield %d : vector<4xf32>
+      }
+      %e = vector.extract %r[0] : f32 from vector<4xf32>
+      memref.store %e, %out[%row] : memref<64xf32>
       gpu.return
     }
   }

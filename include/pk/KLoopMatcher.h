@@ -30,6 +30,7 @@
 #define PK_KLOOPMATCHER_H
 
 #include "pk/MemoryAccess.h"
+#include "pk/Support.h"
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
@@ -116,6 +117,11 @@ struct WarpgroupMma {
   int64_t executions = 1;
 };
 
+/// The exact trip count of `forOp` when its bounds and step are constants
+/// (and the step positive), computed in 128 bits so that it never wraps,
+/// unlike the loop type's own arithmetic near its limits (e.g. lb = INT64_MIN).
+std::optional<APInt> getExactStaticTripCount(scf::ForOp forOp);
+
 /// What a matched K-loop is and does, independent of the target.
 struct KLoopInfo {
   scf::ForOp forOp;
@@ -171,9 +177,11 @@ struct KLoopInfo {
   /// FLOPs count once per warpgroup of the block in `mmaFlopsPerTile`.
   SmallVector<WarpgroupMma> warpgroupMmas;
 
-  /// Shared memory with `stages` copies of the copied buffers.
+  /// Shared memory with `stages` copies of the copied buffers (saturating
+  /// at INT64_MAX rather than wrapping).
   int64_t smemMultiBytes(int64_t stages) const {
-    return smemSingleBytes + (stages - 1) * smemPerStageBytes;
+    return saturatingAdd(smemSingleBytes,
+                         saturatingMul(stages - 1, smemPerStageBytes));
   }
 };
 

@@ -54,8 +54,15 @@ bool isSharedMemory(MemRefType type);
 bool isGlobalMemory(MemRefType type);
 
 /// Size in bytes of a statically shaped memref or vector, or of a scalar, of
-/// whole-byte integers or floats; nullopt otherwise.
+/// whole-byte integers or floats; nullopt otherwise, and when the size does
+/// not fit in int64_t (the product is checked, unlike
+/// ShapedType::getNumElements).
 std::optional<int64_t> getSizeInBytes(Type type);
+
+/// The largest shared buffer pk accepts: far above the shared memory of any
+/// GPU (228 KB), and small enough that sums of buffers and their stage
+/// multiples cannot overflow int64_t.
+constexpr int64_t kMaxSharedBufferBytes = int64_t(1) << 32;
 
 /// Elements of a vector type; 1 for a scalar.
 int64_t getNumElements(Type type);

@@ -21,7 +21,9 @@
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
+#include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
+#include "mlir/IR/AffineExprVisitor.h"
 #include "mlir/IR/Matchers.h"
 #include "mlir/Interfaces/ViewLikeInterface.h"
 #include "llvm/ADT/SmallBitVector.h"
@@ -63,7 +65,7 @@ static int64_t knownDivisor(AffineExpr expr, ValueRange operands,
   case AffineExprKind::Add:
     return std::gcd(lhs, rhs);
   case AffineExprKind::Mul:
-    return std::min(kLargeDivisor, lhs * rhs);
+    return std::min(kLargeDivisor, saturatingMul(lhs, rhs));
   case AffineExprKind::Mod:
     if (auto c = dyn_cast<AffineConstantExpr>(bin.getRHS()))
       return std::gcd(lhs, std::abs(c.getValue()));
@@ -79,7 +81,8 @@ static int64_t knownDivisorOfArith(Operation *def, unsigned depth) {
     return knownDivisor(def->getOperand(i), depth + 1);
   };
   if (isa<arith::MulIOp>(def))
-    return std::min(kLargeDivisor, operandDivisor(0) * operandDivisor(1));
+    return std::min(kLargeDivisor,
+                    saturatingMul(operandDivisor(0), operandDivisor(1)));
   if (isa<arith::AddIOp, arith::SubIOp>(def))
     return std::gcd(operandDivisor(0), operandDivisor(1));
   // x rem c = x - c * (x div c).
@@ -220,12 +223,21 @@ static int64_t provenAlignment(Value memref, ValueRange indices,
     if (bytes != 0)
       align = std::gcd(align, bytes);
   };
+  // Only the power-of-two part of each term matters for the alignment: keep
+  // it (at most kLargeDivisor), so that the products cannot overflow.
+  auto capped = [](int64_t n) {
+    int64_t part = powerOfTwoPart(n);
+    return part <= 0 || part > kLargeDivisor ? kLargeDivisor : part;
+  };
+  auto bytesOf = [&](int64_t elements) {
+    return elements == 0 ? 0 : capped(elements) * elemBytes;
+  };
   if (!ShapedType::isDynamic(offset))
-    combine(offset * elemBytes);
+    combine(bytesOf(offset));
   combine(stageBytes);
   for (auto [divisor, stride] : llvm::zip(divisors, strides))
-    if (!ShapedType::isDynamic(stride))
-      combine(divisor * stride * elemBytes);
+    if (!ShapedType::isDynamic(stride) && stride != 0)
+      combine(bytesOf(capped(capped(divisor) * capped(stride))));
   return align;
 }
 
@@ -297,8 +309,202 @@ static AsyncCopyPlan planExistingAsyncCopy(const TileCopy &copy) {
   plan.numElements = copyOp.getDstElements().getSExtValue();
   plan.elemBytes =
       llvm::divideCeil(copyOp.getDst().getType().getElementTypeBitWidth(), 8);
-  plan.width = plan.numElements * plan.elemBytes;
+  plan.width = saturatingMul(plan.numElements, plan.elemBytes);
   return plan;
+}
+
+namespace {
+/// Builds the element offset a copy's shared store writes at, as an affine
+/// expression whose symbols are the values it cannot look through (thread
+/// ids, loop induction variables, ...). Two stores are compared by
+/// subtracting their expressions, so the symbols of all copies live in one
+/// builder.
+class DestinationOffsets {
+public:
+  explicit DestinationOffsets(MLIRContext *ctx) : ctx(ctx) {}
+
+  /// The linearized element offset `indices` address in `type` (static
+  /// strides only), or null.
+  AffineExpr linearize(MemRefType type, ValueRange indices) {
+    SmallVector<int64_t> strides;
+    int64_t offset;
+    if (failed(type.getStridesAndOffset(strides, offset)) ||
+        llvm::any_of(strides, ShapedType::isDynamic))
+      return nullptr;
+    AffineExpr result = getAffineConstantExpr(0, ctx);
+    for (auto [index, stride] : llvm::zip(indices, strides))
+      result = result + build(index, 0) * stride;
+    return simplify(result);
+  }
+
+  /// The symbol standing for `value`.
+  AffineExpr symbolFor(Value value) {
+    auto *it = llvm::find(leaves, value);
+    if (it == leaves.end()) {
+      leaves.push_back(value);
+      it = std::prev(leaves.end());
+    }
+    return getAffineSymbolExpr(std::distance(leaves.begin(), it), ctx);
+  }
+
+  AffineExpr simplify(AffineExpr expr) const {
+    return simplifyAffineExpr(expr, 0, leaves.size());
+  }
+
+  ArrayRef<Value> getLeaves() const { return leaves; }
+
+private:
+  AffineExpr build(Value value, unsigned depth) {
+    APInt cst;
+    if (matchPattern(value, m_ConstantInt(&cst)))
+      return getAffineConstantExpr(cst.getSExtValue(), ctx);
+    Operation *def = value.getDefiningOp();
+    if (!def || depth > 16)
+      return symbolFor(value);
+    auto operand = [&](unsigned i) {
+      return build(def->getOperand(i), depth + 1);
+    };
+    if (isa<arith::AddIOp>(def))
+      return operand(0) + operand(1);
+    if (isa<arith::SubIOp>(def))
+      return operand(0) - operand(1);
+    if (isa<arith::MulIOp>(def)) {
+      AffineExpr lhs = operand(0), rhs = operand(1);
+      if (isa<AffineConstantExpr>(lhs) || isa<AffineConstantExpr>(rhs))
+        return lhs * rhs;
+    }
+    if (auto apply = dyn_cast<affine::AffineApplyOp>(def)) {
+      AffineMap map = apply.getAffineMap();
+      SmallVector<AffineExpr> dims, syms;
+      for (auto [i, v] : llvm::enumerate(apply.getMapOperands()))
+        (i < map.getNumDims() ? dims : syms).push_back(build(v, depth + 1));
+      return map.getResult(0).replaceDimsAndSymbols(dims, syms);
+    }
+    return symbolFor(value);
+  }
+
+  MLIRContext *ctx;
+  SmallVector<Value> leaves;
+};
+} // namespace
+
+/// The scf.for loops between `op` and `forOp`, innermost first.
+static SmallVector<scf::ForOp> getNestedLoops(Operation *op, scf::ForOp forOp) {
+  SmallVector<scf::ForOp> loops;
+  for (Operation *parent = op->getParentOp(); parent && parent != forOp;
+       parent = parent->getParentOp())
+    if (auto loop = dyn_cast<scf::ForOp>(parent))
+      loops.push_back(loop);
+  return loops;
+}
+
+/// Whether the iterations of the loops around one copy (in a nested loop of
+/// the load phase) write disjoint elements: with the offset's coefficient
+/// times step of each loop sorted, each must step over everything the
+/// inner ones cover (a mixed-radix numbering).
+static bool provesNestedDisjoint(DestinationOffsets &offsets, AffineExpr offset,
+                                 int64_t elements, ArrayRef<scf::ForOp> loops) {
+  SmallVector<std::pair<int64_t, int64_t>> strideAndTrips;
+  for (scf::ForOp loop : loops) {
+    // A value the offset treats as opaque must not change with the loop.
+    for (Value leaf : offsets.getLeaves())
+      if (leaf != loop.getInductionVar() && dependsOnInductionVar(leaf, loop))
+        return false;
+    std::optional<int64_t> step = getConstantIntValue(loop.getStep());
+    std::optional<APInt> trips = getExactStaticTripCount(loop);
+    if (!step || !trips || trips->getActiveBits() > 62)
+      return false;
+    if (trips->getZExtValue() < 2)
+      continue;
+    AffineExpr iv = offsets.symbolFor(loop.getInductionVar());
+    auto delta = dyn_cast<AffineConstantExpr>(
+        offsets.simplify(offset.replace(iv, iv + *step) - offset));
+    if (!delta)
+      return false;
+    std::optional<int64_t> stride = llvm::checkedMul(
+        static_cast<int64_t>(std::abs(delta.getValue())), *step);
+    if (!stride)
+      return false;
+    strideAndTrips.push_back({*stride, trips->getSExtValue()});
+  }
+  llvm::sort(strideAndTrips);
+  int64_t covered = elements;
+  for (auto [stride, trips] : strideAndTrips) {
+    if (stride < covered)
+      return false;
+    std::optional<int64_t> next =
+        llvm::checkedMulAdd(stride, trips - 1, covered);
+    if (!next)
+      return false;
+    covered = *next;
+  }
+  return true;
+}
+
+/// Proves that the copies of one K-iteration, which become cp.async copies
+/// of one group (unordered among themselves), write disjoint shared
+/// elements: different buffers, or one memref at offsets whose constant
+/// difference separates the elements each writes, and copies in nested
+/// loops whose iterations write disjoint elements (and that share their
+/// buffer with no other copy). Copies already asynchronous in the input are
+/// left as they were. Fails with the first pair it cannot separate.
+static LogicalResult checkDisjointDestinations(const KLoopInfo &info,
+                                               ArrayRef<AsyncCopyPlan> plans,
+                                               std::string &reason) {
+  struct Destination {
+    const AsyncCopyPlan *plan;
+    unsigned buffer;
+    Value memref;
+    AffineExpr offset;
+    bool nested;
+  };
+  scf::ForOp forOp = info.forOp;
+  DestinationOffsets offsets(forOp.getContext());
+  SmallVector<Destination> destinations;
+  DenseMap<Operation *, unsigned> bufferOfStore;
+  for (const TileCopy &copy : info.copies)
+    for (Operation *store : copy.stores)
+      bufferOfStore[store] = copy.bufferIndex;
+  auto fail = [&](const AsyncCopyPlan &plan, const Twine &msg) {
+    reason =
+        (msg + " (at " + locationToString(plan.store->getLoc()) + ")").str();
+    LDBG() << "cp.async not possible: " << reason << " -> BAIL";
+    return failure();
+  };
+  for (const AsyncCopyPlan &plan : plans) {
+    if (plan.alreadyAsync)
+      continue;
+    Value memref = getAccessedMemRef(plan.store);
+    auto type = cast<MemRefType>(memref.getType());
+    AffineExpr offset = offsets.linearize(type, getAccessIndices(plan.store));
+    SmallVector<scf::ForOp> loops = getNestedLoops(plan.store, forOp);
+    if (offset && !loops.empty() &&
+        !provesNestedDisjoint(offsets, offset, plan.numElements, loops))
+      offset = nullptr;
+    if (!offset)
+      return fail(plan, "cp.async copies of one tile are unordered: pk cannot "
+                        "prove that the iterations of this shared store "
+                        "write disjoint elements");
+    destinations.push_back({&plan, bufferOfStore.lookup(plan.store), memref,
+                            offset, !loops.empty()});
+  }
+  for (auto [i, a] : llvm::enumerate(destinations))
+    for (const Destination &b : ArrayRef(destinations).drop_front(i + 1)) {
+      if (a.buffer != b.buffer)
+        continue;
+      auto delta =
+          dyn_cast<AffineConstantExpr>(offsets.simplify(b.offset - a.offset));
+      bool disjoint = delta && a.memref == b.memref && !a.nested && !b.nested &&
+                      (delta.getValue() >= a.plan->numElements ||
+                       -delta.getValue() >= b.plan->numElements);
+      if (!disjoint)
+        return fail(*b.plan,
+                    "cp.async copies of one tile are unordered: pk cannot "
+                    "prove that this shared store and the one at " +
+                        locationToString(a.plan->store->getLoc()) +
+                        " write disjoint elements");
+    }
+  return success();
 }
 
 FailureOr<SmallVector<AsyncCopyPlan>>
@@ -342,7 +548,7 @@ mlir::pk::planAsyncCopies(const KLoopInfo &info, std::string &reason) {
         return failWith(store, "cp.async needs the shared store to write the "
                                "loaded value or one element of it unchanged");
       }
-      int64_t bytes = plan.numElements * plan.elemBytes;
+      int64_t bytes = saturatingMul(plan.numElements, plan.elemBytes);
       // A stage is the whole buffer, not the subview the store writes.
       auto dstType = cast<MemRefType>(
           getSubViewSource(getAccessedMemRef(store)).getType());
@@ -396,6 +602,8 @@ mlir::pk::planAsyncCopies(const KLoopInfo &info, std::string &reason) {
     return failWith(info.forOp, "cp.async needs at least one copy directly "
                                 "in the K-loop body (all copies are in "
                                 "nested loops)");
+  if (failed(checkDisjointDestinations(info, plans, reason)))
+    return failure();
   return plans;
 }
 

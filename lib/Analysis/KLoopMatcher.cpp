@@ -60,7 +60,7 @@ int64_t mlir::pk::getKernelBlockSize(gpu::GPUFuncOp kernel) {
   auto product = [](ArrayRef<int32_t> dims) {
     int64_t n = 1;
     for (int32_t d : dims)
-      n *= d;
+      n = saturatingMul(n, d);
     return n;
   };
   if (std::optional<ArrayRef<int32_t>> known = kernel.getKnownBlockSize())
@@ -192,15 +192,43 @@ LogicalResult KLoopMatcher::checkLoadSegments() {
   return success();
 }
 
+/// The size of the shared buffer `what` of `type`, or a reason why pk cannot
+/// use it: a dynamic shape, elements that are not whole bytes, or a size
+/// above kMaxSharedBufferBytes (or above int64_t).
+static FailureOr<int64_t>
+getSharedBufferBytes(MemRefType type, const Twine &what, std::string &reason) {
+  if (!type.hasStaticShape() || !type.getElementType().isIntOrFloat() ||
+      type.getElementTypeBitWidth() % 8 != 0) {
+    reason = (what + " has a dynamic shape or elements that are not "
+                     "whole-byte integers or floats")
+                 .str();
+    return failure();
+  }
+  std::optional<int64_t> bytes = getSizeInBytes(type);
+  if (!bytes || *bytes > kMaxSharedBufferBytes) {
+    std::string size;
+    llvm::raw_string_ostream os(size);
+    os << type;
+    reason =
+        (what + " " + size + " needs " +
+         (bytes ? Twine(*bytes) + " bytes" : Twine("more than 2^63 bytes")) +
+         ", above pk's limit of " + Twine(kMaxSharedBufferBytes) +
+         " bytes for one shared buffer")
+            .str();
+    return failure();
+  }
+  return *bytes;
+}
+
 LogicalResult KLoopMatcher::collectBuffers() {
   gpu::GPUFuncOp kernel = info.kernel;
   for (auto [i, arg] : llvm::enumerate(kernel.getWorkgroupAttributions())) {
     auto type = cast<MemRefType>(arg.getType());
-    std::optional<int64_t> bytes = getSizeInBytes(type);
-    if (!bytes)
-      return fail(kernel, "workgroup attribution #" + Twine(i) +
-                              " has a dynamic shape or elements that are not "
-                              "whole-byte integers or floats");
+    std::string why;
+    FailureOr<int64_t> bytes =
+        getSharedBufferBytes(type, "workgroup attribution #" + Twine(i), why);
+    if (failed(bytes))
+      return fail(kernel, why);
     SharedBuffer buffer{arg, SharedBufferKind::Attribution, type};
     buffer.bytes = *bytes;
     buffer.name = ("workgroup attribution #" + Twine(i)).str();
@@ -217,10 +245,11 @@ LogicalResult KLoopMatcher::collectBuffers() {
             return b.globalName == getGlobal.getNameAttr().getAttr();
           }))
         return WalkResult::advance();
-      std::optional<int64_t> bytes = getSizeInBytes(type);
-      if (!bytes) {
-        (void)fail(op, "shared memref.global has a dynamic shape or elements "
-                       "that are not whole-byte integers or floats");
+      std::string why;
+      FailureOr<int64_t> bytes =
+          getSharedBufferBytes(type, "shared memref.global", why);
+      if (failed(bytes)) {
+        (void)fail(op, why);
         return WalkResult::interrupt();
       }
       SharedBuffer buffer{getGlobal.getResult(), SharedBufferKind::Global,
@@ -235,10 +264,11 @@ LogicalResult KLoopMatcher::collectBuffers() {
       auto type = cast<MemRefType>(op->getResult(0).getType());
       if (!isSharedMemory(type))
         return WalkResult::advance();
-      std::optional<int64_t> bytes = getSizeInBytes(type);
-      if (!bytes) {
-        (void)fail(op, "shared memory allocation has a dynamic shape or "
-                       "elements that are not whole-byte integers or floats");
+      std::string why;
+      FailureOr<int64_t> bytes =
+          getSharedBufferBytes(type, "shared memory allocation", why);
+      if (failed(bytes)) {
+        (void)fail(op, why);
         return WalkResult::interrupt();
       }
       SharedBuffer buffer{op->getResult(0), SharedBufferKind::Alloc, type};
@@ -254,7 +284,7 @@ LogicalResult KLoopMatcher::collectBuffers() {
     return failure();
 
   for (const SharedBuffer &buffer : info.buffers)
-    info.smemSingleBytes += buffer.bytes;
+    info.smemSingleBytes = saturatingAdd(info.smemSingleBytes, buffer.bytes);
   // Dynamic shared memory counts when pk placed it (and says how much);
   // otherwise its size is unknown.
   bool usesDynamic = false;
@@ -265,7 +295,12 @@ LogicalResult KLoopMatcher::collectBuffers() {
     if (!bytes)
       return fail(kernel, "kernel uses gpu.dynamic_shared_memory of unknown "
                           "size");
-    info.smemSingleBytes += bytes.getInt();
+    if (bytes.getValue().isNegative() ||
+        bytes.getValue().getActiveBits() > 62 ||
+        bytes.getInt() > kMaxSharedBufferBytes)
+      return fail(kernel, kDynamicSharedMemoryAttrName + " must be in [0, " +
+                              Twine(kMaxSharedBufferBytes) + "] bytes");
+    info.smemSingleBytes = saturatingAdd(info.smemSingleBytes, bytes.getInt());
   }
   return success();
 }
@@ -307,12 +342,18 @@ LogicalResult KLoopMatcher::checkNoLoopCarriedUse(Operation *op) {
 LogicalResult KLoopMatcher::walkNestedLoop(scf::ForOp nested,
                                            int64_t executions, StringRef phase,
                                            PhaseWalker walk) {
-  std::optional<APInt> trips = nested.getStaticTripCount();
+  std::optional<APInt> trips = getExactStaticTripCount(nested);
   if (!trips)
     return fail(nested, phase + " phase: nested loop has a dynamic trip count");
+  std::optional<int64_t> total;
+  if (trips->getActiveBits() <= 63)
+    total = llvm::checkedMul(executions, trips->getSExtValue());
+  if (!total)
+    return fail(nested, phase + " phase: nested loop runs more than 2^63 - 1 "
+                                "times per K-iteration");
   SmallVector<Operation *> body = llvm::map_to_vector(
       nested.getBody()->getOperations(), [](Operation &o) { return &o; });
-  return (this->*walk)(body, executions * trips->getSExtValue());
+  return (this->*walk)(body, *total);
 }
 
 LogicalResult KLoopMatcher::walkLoadPhase(ArrayRef<Operation *> ops,
@@ -372,7 +413,8 @@ LogicalResult KLoopMatcher::walkLoadPhase(ArrayRef<Operation *> ops,
 
 void KLoopMatcher::countCompute(StringRef kind, int64_t flops, int64_t count,
                                 bool perWarp) {
-  (perWarp ? flopsPerWarp : flopsPerThread) += flops * count;
+  int64_t &total = perWarp ? flopsPerWarp : flopsPerThread;
+  total = saturatingAdd(total, saturatingMul(flops, count));
   std::string key = (kind + (perWarp ? " per warp" : " per thread")).str();
   auto [it, inserted] = computeCounts.try_emplace(key, 0);
   if (inserted)
@@ -429,11 +471,14 @@ LogicalResult KLoopMatcher::walkComputePhase(ArrayRef<Operation *> ops,
       std::array<int64_t, 3> shape = mma.getMmaShapeAsArray();
       if (getElementTypeOrSelf(mma.getMatrixA().getType()).isInteger(8))
         info.mmaInt8 = true;
-      countCompute(llvm::formatv("nvgpu.mma.sync m{0}n{1}k{2}", shape[0],
-                                 shape[1], shape[2])
-                       .str(),
-                   2 * shape[0] * shape[1] * shape[2], executions,
-                   /*perWarp=*/true);
+      countCompute(
+          llvm::formatv("nvgpu.mma.sync m{0}n{1}k{2}", shape[0], shape[1],
+                        shape[2])
+              .str(),
+          saturatingMul(
+              2, saturatingMul(shape[0], saturatingMul(shape[1], shape[2]))),
+          executions,
+          /*perWarp=*/true);
       continue;
     }
     if (auto contract = dyn_cast<vector::ContractionOp>(op)) {
@@ -441,14 +486,15 @@ LogicalResult KLoopMatcher::walkComputePhase(ArrayRef<Operation *> ops,
       contract.getIterationBounds(bounds);
       int64_t macs = 1;
       for (int64_t b : bounds)
-        macs *= b;
-      countCompute("vector.contract", 2 * macs, executions, false);
+        macs = saturatingMul(macs, b);
+      countCompute("vector.contract", saturatingMul(2, macs), executions,
+                   false);
       continue;
     }
     if (isa<vector::FMAOp, math::FmaOp>(op)) {
       countCompute(op->getName().getStringRef(),
-                   2 * getNumElements(op->getResult(0).getType()), executions,
-                   false);
+                   saturatingMul(2, getNumElements(op->getResult(0).getType())),
+                   executions, false);
       continue;
     }
     // Scalar integer multiply-adds are address arithmetic; count float ones
@@ -458,8 +504,8 @@ LogicalResult KLoopMatcher::walkComputePhase(ArrayRef<Operation *> ops,
           isa<VectorType>(op->getResult(0).getType()))) &&
         feedsAdd(op->getResult(0))) {
       countCompute("multiply-add",
-                   2 * getNumElements(op->getResult(0).getType()), executions,
-                   false);
+                   saturatingMul(2, getNumElements(op->getResult(0).getType())),
+                   executions, false);
       continue;
     }
     if (op->getNumRegions() != 0)
@@ -515,7 +561,9 @@ LogicalResult KLoopMatcher::matchWarpgroupMma(nvgpu::WarpgroupMmaOp mma,
                           kWarpgroupThreads;
   wgmma.executions = executions;
   info.warpgroupMmas.push_back(wgmma);
-  flopsPerWarpgroup += 2 * wgmma.m * wgmma.n * wgmma.k * executions;
+  flopsPerWarpgroup = saturatingAdd(
+      flopsPerWarpgroup,
+      saturatingMul(saturatingMul(2 * wgmma.m * wgmma.n, wgmma.k), executions));
   std::string key =
       llvm::formatv("nvgpu.warpgroup.mma m{0}n{1}k{2} per warpgroup", wgmma.m,
                     wgmma.n, wgmma.k)
@@ -632,7 +680,9 @@ LogicalResult KLoopMatcher::addAsyncCopies() {
     buffer.copied = true;
     if (!buffer.source)
       buffer.source = getRootMemRef(copyOp.getSrc());
-    info.loadBytesPerThread += copy.bytesPerExecution * copy.executions;
+    info.loadBytesPerThread =
+        saturatingAdd(info.loadBytesPerThread,
+                      saturatingMul(copy.bytesPerExecution, copy.executions));
     info.copies.push_back(copy);
   }
   return success();
@@ -706,9 +756,27 @@ LogicalResult KLoopMatcher::pairCopies() {
           llvm::append_range(worklist, user->getResults());
       }
     }
-    info.loadBytesPerThread += copy.bytesPerExecution * copy.executions;
+    info.loadBytesPerThread =
+        saturatingAdd(info.loadBytesPerThread,
+                      saturatingMul(copy.bytesPerExecution, copy.executions));
   }
   return success();
+}
+
+std::optional<APInt> mlir::pk::getExactStaticTripCount(scf::ForOp forOp) {
+  std::optional<int64_t> lb = getConstantIntValue(forOp.getLowerBound());
+  std::optional<int64_t> ub = getConstantIntValue(forOp.getUpperBound());
+  std::optional<int64_t> step = getConstantIntValue(forOp.getStep());
+  if (!lb || !ub || !step || *step <= 0)
+    return std::nullopt;
+  // 128 bits hold ub - lb + step - 1 for any 64-bit bounds (the loop type's
+  // own width wraps, e.g. for lb = INT64_MIN).
+  APInt wideLb(128, *lb, /*isSigned=*/true);
+  APInt wideUb(128, *ub, /*isSigned=*/true);
+  APInt wideStep(128, *step, /*isSigned=*/true);
+  if (wideUb.sle(wideLb))
+    return APInt(128, 0);
+  return (wideUb - wideLb + wideStep - 1).udiv(wideStep);
 }
 
 LogicalResult KLoopMatcher::match(int64_t threadsOverride) {
@@ -722,8 +790,12 @@ LogicalResult KLoopMatcher::match(int64_t threadsOverride) {
     return fail(forOp, "loop already pipelined by pk (pk.pipelined)");
   if (forOp.getUnsignedCmp())
     return fail(forOp, "unsigned loop bounds are not supported");
-  if (std::optional<APInt> trips = forOp.getStaticTripCount())
+  if (std::optional<APInt> trips = getExactStaticTripCount(forOp)) {
+    if (trips->getActiveBits() > 63)
+      return fail(forOp, "trip count " + toString(*trips, 10, false) +
+                             " exceeds 2^63 - 1");
     info.tripCount = trips->getSExtValue();
+  }
   info.threadsPerBlock =
       threadsOverride > 0 ? threadsOverride : getKernelBlockSize(info.kernel);
   if (Attribute attr = info.kernel->getAttr(kRegsPerThreadAttrName)) {
@@ -779,15 +851,17 @@ LogicalResult KLoopMatcher::match(int64_t threadsOverride) {
 
   for (const SharedBuffer &buffer : info.buffers)
     if (buffer.copied)
-      info.smemPerStageBytes += buffer.bytes;
+      info.smemPerStageBytes =
+          saturatingAdd(info.smemPerStageBytes, buffer.bytes);
   int64_t warps = llvm::divideCeil(info.threadsPerBlock, 32);
-  info.loadBytesPerTile = info.loadBytesPerThread * info.threadsPerBlock;
-  info.mmaFlopsPerTile =
-      flopsPerWarp * warps +
-      flopsPerWarpgroup *
-          llvm::divideCeil(info.threadsPerBlock, kWarpgroupThreads);
-  info.fmaFlopsPerTile = flopsPerThread * info.threadsPerBlock;
-  info.flopsPerTile = info.mmaFlopsPerTile + info.fmaFlopsPerTile;
+  info.loadBytesPerTile =
+      saturatingMul(info.loadBytesPerThread, info.threadsPerBlock);
+  info.mmaFlopsPerTile = saturatingAdd(
+      saturatingMul(flopsPerWarp, warps),
+      saturatingMul(flopsPerWarpgroup,
+                    llvm::divideCeil(info.threadsPerBlock, kWarpgroupThreads)));
+  info.fmaFlopsPerTile = saturatingMul(flopsPerThread, info.threadsPerBlock);
+  info.flopsPerTile = saturatingAdd(info.mmaFlopsPerTile, info.fmaFlopsPerTile);
   for (const std::string &key : computeOrder)
     info.computeOps.push_back({key, computeCounts.lookup(key)});
   info.ratio = info.loadBytesPerTile

@@ -11,6 +11,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "pk/MemoryAccess.h"
+#include "pk/Support.h"
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
@@ -18,6 +19,7 @@
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/Interfaces/ViewLikeInterface.h"
 #include "llvm/ADT/TypeSwitch.h"
+#include "llvm/Support/CheckedArithmetic.h"
 
 using namespace mlir;
 using namespace mlir::pk;
@@ -43,7 +45,11 @@ std::optional<int64_t> mlir::pk::getSizeInBytes(Type type) {
     if (!shaped.hasStaticShape() || !shaped.getElementType().isIntOrFloat() ||
         shaped.getElementTypeBitWidth() % 8 != 0)
       return std::nullopt;
-    return shaped.getNumElements() * (shaped.getElementTypeBitWidth() / 8);
+    std::optional<int64_t> bytes = shaped.getElementTypeBitWidth() / 8;
+    for (int64_t dim : shaped.getShape())
+      if (bytes)
+        bytes = llvm::checkedMul(*bytes, dim);
+    return bytes;
   }
   if (type.isIntOrFloat() && type.getIntOrFloatBitWidth() % 8 == 0)
     return type.getIntOrFloatBitWidth() / 8;
@@ -51,8 +57,12 @@ std::optional<int64_t> mlir::pk::getSizeInBytes(Type type) {
 }
 
 int64_t mlir::pk::getNumElements(Type type) {
-  if (auto vec = dyn_cast<VectorType>(type))
-    return vec.getNumElements();
+  if (auto vec = dyn_cast<VectorType>(type)) {
+    int64_t elements = 1;
+    for (int64_t dim : vec.getShape())
+      elements = saturatingMul(elements, dim);
+    return elements;
+  }
   return 1;
 }
 

@@ -32,8 +32,9 @@ static Shrunk shrink(const KLoopInfo &info, const KLoopBudget &budget,
                      int64_t perStage) {
   Shrunk s;
   s.perStage = perStage;
-  s.single = info.smemSingleBytes - info.smemPerStageBytes + perStage;
-  s.multi = s.single + (budget.stages - 1) * perStage;
+  s.single =
+      saturatingAdd(info.smemSingleBytes - info.smemPerStageBytes, perStage);
+  s.multi = saturatingAdd(s.single, saturatingMul(budget.stages - 1, perStage));
   s.occ = computeOccupancy(*budget.target, info.threadsPerBlock,
                            budget.regsPerThread, s.multi);
   s.fits = s.multi <= budget.target->smemPerBlockOptIn &&

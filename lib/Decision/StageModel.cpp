@@ -23,9 +23,11 @@ static int64_t computeCyclesPerTile(const KLoopInfo &info,
                                     const TargetInfo &target, int64_t blocks) {
   int64_t mmaRate = target.mmaFlopsPerCycle * (info.mmaInt8 ? 2 : 1);
   return std::max<int64_t>(
-      1, llvm::divideCeil(info.mmaFlopsPerTile * blocks, mmaRate) +
-             llvm::divideCeil(info.fmaFlopsPerTile * blocks,
-                              target.fmaFlopsPerCycle));
+      1, saturatingAdd(
+             llvm::divideCeil(saturatingMul(info.mmaFlopsPerTile, blocks),
+                              mmaRate),
+             llvm::divideCeil(saturatingMul(info.fmaFlopsPerTile, blocks),
+                              target.fmaFlopsPerCycle)));
 }
 
 /// The most buffers that keep the per-block maximum and the blocks/SM

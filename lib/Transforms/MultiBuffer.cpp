@@ -505,7 +505,7 @@ void MultiBuffering::runInDynamicSharedMemory() {
         arith::ConstantIndexOp::create(rewriter, kernel.getLoc(), dynamicBytes);
     Value view = memref::ViewOp::create(rewriter, kernel.getLoc(), type, base,
                                         offset, ValueRange());
-    dynamicBytes += *getSizeInBytes(type);
+    dynamicBytes = saturatingAdd(dynamicBytes, *getSizeInBytes(type));
     for (Value handle : getBufferHandles(buffer, kernel))
       redirectUses(handle, view);
     eraseOriginal(buffer, erasedAttributions);

@@ -39,6 +39,7 @@
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "mlir/IR/Verifier.h"
 #include "llvm/Support/DebugLog.h"
 
@@ -48,18 +49,40 @@ using namespace mlir;
 using namespace mlir::pk;
 using namespace mlir::pk::detail;
 
-/// Creates `ceildiv(ub - lb, step) >= minTrips` before `forOp`.
-static Value createTripCountCondition(RewriterBase &rewriter, scf::ForOp forOp,
-                                      int64_t minTrips) {
+/// Creates the condition under which the pipelined copy of `forOp` runs:
+/// `step > 0`, `ub > lb`, neither `span = ub - lb` nor `span + step - 1`
+/// wraps in the loop's type (upstream's epilogue computes the trip count as
+/// `(ub - lb + step - 1) / step` there), and the trip count is at least
+/// `minTrips`. Each test is a signed comparison on wrapped values, so it
+/// holds for any width of `index`.
+static Value createPipelineGuard(RewriterBase &rewriter, scf::ForOp forOp,
+                                 int64_t minTrips) {
   Location loc = forOp.getLoc();
-  Value span = arith::SubIOp::create(rewriter, loc, forOp.getUpperBound(),
-                                     forOp.getLowerBound());
-  Value trips =
-      arith::CeilDivSIOp::create(rewriter, loc, span, forOp.getStep());
-  Value min = arith::ConstantOp::create(
-      rewriter, loc, rewriter.getIntegerAttr(trips.getType(), minTrips));
-  return arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::sge, trips,
-                               min);
+  Value lb = forOp.getLowerBound(), ub = forOp.getUpperBound(),
+        step = forOp.getStep();
+  Type type = lb.getType();
+  auto constant = [&](int64_t value) -> Value {
+    return arith::ConstantOp::create(rewriter, loc,
+                                     rewriter.getIntegerAttr(type, value));
+  };
+  auto cmp = [&](arith::CmpIPredicate pred, Value lhs, Value rhs) -> Value {
+    return arith::CmpIOp::create(rewriter, loc, pred, lhs, rhs);
+  };
+  using Pred = arith::CmpIPredicate;
+  Value span = arith::SubIOp::create(rewriter, loc, ub, lb);
+  Value stepMinusOne = arith::SubIOp::create(rewriter, loc, step, constant(1));
+  Value rounded = arith::AddIOp::create(rewriter, loc, span, stepMinusOne);
+  Value trips = arith::DivUIOp::create(rewriter, loc, rounded, step);
+  // With ub > lb the exact span is positive: it wrapped iff it reads
+  // negative; with step > 0, the rounded span wrapped iff it reads less.
+  SmallVector<Value> conditions{
+      cmp(Pred::sgt, step, constant(0)), cmp(Pred::sgt, ub, lb),
+      cmp(Pred::sgt, span, constant(0)), cmp(Pred::sge, rounded, span),
+      cmp(Pred::sge, trips, constant(minTrips))};
+  Value all = conditions.front();
+  for (Value condition : ArrayRef<Value>(conditions).drop_front())
+    all = arith::AndIOp::create(rewriter, loc, all, condition);
+  return all;
 }
 
 /// Creates, before `forOp`, the check that each of `memrefs` (global
@@ -120,7 +143,8 @@ static void versionLoop(RewriterBase &rewriter, scf::ForOp forOp,
 }
 
 /// Versions `forOp` at run time where pipelining it needs what pk cannot
-/// prove: a dynamic trip count at least the stages (`minTrips`), and the
+/// prove: a dynamic trip count at least the stages (`minTrips`) whose
+/// arithmetic does not wrap (createPipelineGuard), and the
 /// alignment of the global buffers `runtimeAligned` that the cp.async width
 /// assumes. The original loop is the fallback.
 static void versionIfNeeded(RewriterBase &rewriter, const KLoopInfo &info,
@@ -131,7 +155,7 @@ static void versionIfNeeded(RewriterBase &rewriter, const KLoopInfo &info,
   rewriter.setInsertionPoint(forOp);
   Value condition;
   if (!info.tripCount)
-    condition = createTripCountCondition(rewriter, forOp, minTrips);
+    condition = createPipelineGuard(rewriter, forOp, minTrips);
   if (!runtimeAligned.empty()) {
     Value aligned =
         createAlignmentCondition(rewriter, forOp.getLoc(), runtimeAligned);
@@ -141,6 +165,39 @@ static void versionIfNeeded(RewriterBase &rewriter, const KLoopInfo &info,
                           : aligned;
   }
   versionLoop(rewriter, forOp, condition);
+}
+
+/// Fails when the arithmetic of the pipelined loop would wrap in the type of
+/// `forOp`, whose bounds are constants: upstream's epilogue computes the trip
+/// count as `(ub - lb + step - 1) / step` in that type (the prologue, the
+/// steady-state loop and pk's stage index `((iv - lb) / step) % stages` only
+/// compute iterations the loop runs, or `ub - (stages - 1) * step`, which
+/// lies between lb and ub when the trip count is at least the stages).
+static LogicalResult checkStaticLoopArithmetic(scf::ForOp forOp,
+                                               std::string &reason) {
+  std::optional<int64_t> lb = getConstantIntValue(forOp.getLowerBound());
+  std::optional<int64_t> ub = getConstantIntValue(forOp.getUpperBound());
+  std::optional<int64_t> step = getConstantIntValue(forOp.getStep());
+  if (!lb || !ub || !step || *ub <= *lb)
+    return success();
+  Type type = forOp.getLowerBound().getType();
+  unsigned width = type.isIndex() ? IndexType::kInternalStorageBitWidth
+                                  : type.getIntOrFloatBitWidth();
+  APInt rounded = APInt(128, *ub, /*isSigned=*/true) -
+                  APInt(128, *lb, /*isSigned=*/true) +
+                  APInt(128, *step, /*isSigned=*/true) - 1;
+  if (rounded.getSignificantBits() <= width)
+    return success();
+  std::string typeName;
+  llvm::raw_string_ostream os(typeName);
+  os << type;
+  reason =
+      ("the pipelined loop computes ub - lb + step - 1 = " +
+       Twine(toString(rounded, 10, /*Signed=*/true)) + ", which overflows " +
+       typeName + ": loop bounds this close to the limits of the type " +
+       "are not supported")
+          .str();
+  return failure();
 }
 
 /// The variants that keep the shared stores in place (register variants)
@@ -183,6 +240,8 @@ LogicalResult mlir::pk::checkPipelineKLoop(const KLoopInfo &info,
   if (info.tripCount && *info.tripCount < 2)
     return fail("trip count " + Twine(*info.tripCount) +
                 " < 2: no next tile to overlap");
+  if (failed(checkStaticLoopArithmetic(info.forOp, reason)))
+    return failure();
   if (options.stages < kMinStages || options.stages > kMaxStages)
     return fail("stages=" + Twine(options.stages) + ": pk supports 2 to 8");
   int64_t stages = getEffectiveStages(info, variant, options.stages);
