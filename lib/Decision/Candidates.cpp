@@ -399,7 +399,8 @@ bool mlir::pk::detail::searchCandidates(const KLoopInfo &info,
   decision.reasons.push_back(describeCandidateTable(table));
   if (chosen < 0) {
     LDBG() << "candidate search: " << why << " -> not pipelined";
-    decision.reasons.push_back("not pipelined: " + why + " (rule never-worse)");
+    // Last: the reason that selects no variant (describePipelineResult).
+    decision.reasons.push_back(why + " (rule never-worse)");
     decision.variant = PipelineVariant::None;
     decision.buffers = 0;
     decision.candidates = std::move(table);
