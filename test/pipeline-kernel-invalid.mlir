@@ -2,10 +2,12 @@
 // RUN: not pk-opt %s --pipeline-kernel='variant=fastest' -o /dev/null 2>&1 | FileCheck %s --check-prefix=VARIANT
 // RUN: not pk-opt %s --pipeline-kernel='stages=9' -o /dev/null 2>&1 | FileCheck %s --check-prefix=STAGES
 // RUN: not pk-opt %s --pipeline-kernel='emit=sass out-dir=%t' -o /dev/null 2>&1 | FileCheck %s --check-prefix=EMIT
+// RUN: not pk-opt %s --pipeline-kernel='min-blocks-per-sm=many' -o /dev/null 2>&1 | FileCheck %s --check-prefix=BLOCKS
 
 // VARIANT: for the --variant option: Cannot find option named 'fastest'!
 // STAGES: error: stages must be 2 to 8 or auto, got '9'
 // EMIT: for the --emit option: Cannot find option named 'sass'!
+// BLOCKS: min-blocks-per-sm must be a number of blocks, kernel or auto, got 'many'
 
 // An explicit doubling variant that crosses the sm_86 cliff is rejected by
 // the pipeline's budget check (with variant=auto pk would prefetch through

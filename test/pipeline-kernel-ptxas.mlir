@@ -31,7 +31,7 @@
 // EMIT: remark: ptxas (sm_86): {{[0-9]+}} registers, 0 bytes spill stores, 0 bytes spill loads, 0 bytes stack frame, 32768 bytes shared memory; 2 blocks/SM (limited by registers)
 // EMIT-FILES: hgemm_f16_128x128x32.sm_86.cubin
 // EMIT-FILES-NEXT: hgemm_f16_128x128x32.sm_86.ptx
-// EMIT-REPORT: "decision":{"pipelined":true
+// EMIT-REPORT: "decision":{{.}}{{.*}}"min_blocks_source":{{.*}}"pipelined":true
 // EMIT-REPORT-SAME: "ptxas":{"below_target":false,"blocks_per_sm":2,"dynamic_shared_bytes":0,"limit":"registers","registers":{{[0-9]+}},"shared_bytes":32768,"spill_loads_bytes":0,"spill_stores_bytes":0,"stack_frame_bytes":0}
 
 // Four cp.async stages of the HGEMM on sm_90 need 65536 bytes: the tiles move

@@ -9,7 +9,7 @@
 // RUN: FileCheck %s --check-prefix=REPORT --input-file=%t.json
 // REMARK: remark: K-loop: trip count 128, 2 copied buffer(s), shared memory 16384 B single / 16384 B per stage / 32768 B with 2 stages
 // REMARK: remark: pipelined: variant cp-async, 2 shared buffer(s); 2 stages need 32768 bytes of shared memory, within the sm_86 cliff of 50176 bytes for 2 blocks/SM; ratio 64.0 > 20
-// REPORT: "decision":{"pipelined":true,"reasons":["2 stages need 32768 bytes
+// REPORT: "decision":{{.}}{{.*}}"min_blocks_source":{{.*}}"pipelined":true,"reasons":["2 stages need 32768 bytes
 // REPORT-SAME: "stages":2,"variant":"cp-async"}
 // REPORT-SAME: "kernel":"hgemm_f16_128x128x32::hgemm_f16_128x128x32"
 // REPORT-SAME: "variant":"cp-async"
@@ -23,7 +23,7 @@
 // STDOUT: pk.pipelined
 // STDERR: remark: pipelined: variant cp-async
 // STDERR: {"arch":"sm_86"
-// STDERR-SAME: "decision":{"pipelined":true
+// STDERR-SAME: "decision":{{.}}{{.*}}"min_blocks_source":{{.*}}"pipelined":true
 
 // PTX of each variant (the steady-state loop's copies, groups and waits;
 // 32 mma.sync per warp and iteration, again in the epilogue).

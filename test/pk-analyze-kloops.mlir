@@ -68,7 +68,7 @@
 // threads 48 / 4 warps = 12; registers 4 warps/sub-partition * 4 / 4 = 4.
 // CHECK-SAME: "occupancy":{"multi":{"allocated_smem_per_block":9216,"blocks_per_sm":4,"by_blocks":16,"by_registers":4,"by_shared_memory":11,"by_threads":12,"limit":"registers","warps_per_sm":16},
 // Single: 4096 + 1024 = 5120, 102400 / 5120 = 20; min(12, 4, 20, 16) = 4; 4 * 4 warps = 16.
-// CHECK-SAME: "single":{"allocated_smem_per_block":5120,"blocks_per_sm":4,"by_blocks":16,"by_registers":4,"by_shared_memory":20,"by_threads":12,"limit":"registers","warps_per_sm":16},"target_blocks_per_sm":2}
+// CHECK-SAME: "single":{"allocated_smem_per_block":5120,"blocks_per_sm":4,"by_blocks":16,"by_registers":4,"by_shared_memory":20,"by_threads":12,"limit":"registers","warps_per_sm":16},"target_blocks_per_sm":2,"target_source":"default"}
 // Ratio 131072 / 4096 = 32.
 // CHECK-SAME: "prediction":"0-5% or a regression (ratio > 20:1)","ratio":32,
 // Seed: 2 KB + 2 KB = 4096 single, 8192 double; cliff for 2 blocks/SM on
@@ -130,7 +130,7 @@
 
 // min-blocks-per-sm=3: cliff 102400 / 3 = 34133 -> 34048 (266 * 128) - 1024 = 33024.
 // MIN3: "kernel":"seed::gemm_64x64x16"
-// MIN3-SAME: "target_blocks_per_sm":3}
+// MIN3-SAME: "target_blocks_per_sm":3,"target_source":"option"}
 // MIN3-SAME: "reasons":["2 stages need 8192 bytes of shared memory, within the sm_86 cliff of 33024 bytes for 3 blocks/SM",
 // MIN3-SAME: "smem":{"cliff_bytes":33024,
 

@@ -63,7 +63,8 @@ struct KLoopBudget {
 };
 
 /// The registers per thread the budget assumes for `info` and where the
-/// count comes from ("option", "attribute" or "default").
+/// count comes from: "option", "attribute" (pk.regs_per_thread), "kernel
+/// nvvm.maxnreg" (the launch bound, when below the default) or "default".
 std::pair<int64_t, llvm::StringRef> getRegsPerThread(const KLoopInfo &info,
                                                      int64_t option);
 

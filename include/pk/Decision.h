@@ -19,6 +19,7 @@
 
 #include "pk/Budget.h"
 
+#include <functional>
 #include <optional>
 #include <string>
 
@@ -68,12 +69,89 @@ constexpr int64_t kMaxStages = 8;
 /// `narrow-cp-async`), in bytes per copy.
 constexpr int64_t kFullCpAsyncWidth = 16;
 
+/// `minBlocksPerSM` sentinels: the kernel's launch bounds (`nvvm.minctasm`,
+/// else kDefaultMinBlocksPerSM), or pk's choice per tile.
+constexpr int64_t kMinBlocksFromKernel = -1;
+constexpr int64_t kMinBlocksAuto = -2;
+/// The blocks/SM target without an option or launch bound.
+constexpr int64_t kDefaultMinBlocksPerSM = 2;
+
+/// The kernel's launch bounds pk reads (and, with min-blocks-per-sm=auto,
+/// sets): minimum resident blocks per SM (PTX .minnctapersm).
+constexpr llvm::StringLiteral kMinCtasmAttrName = "nvvm.minctasm";
+
+/// Registers per thread the model adds to a loop's accumulators (addresses,
+/// fragments, indices): an estimate, not a measurement (docs/stages.md).
+constexpr int64_t kRegOverheadEstimate = 48;
+
+/// The most candidates the register-aware decision compiles (besides the
+/// unpipelined kernel), taken in the model's order.
+constexpr int64_t kMaxCompiledCandidates = 3;
+
+/// One configuration the decision considers: a variant, its shared buffers
+/// (1 for register-prefetch and the unpipelined kernel) and the resident
+/// blocks per SM it is compiled for (`nvvm.minctasm`).
+struct Candidate {
+  PipelineVariant variant = PipelineVariant::None;
+  int64_t stages = 1;
+  int64_t blocksPerSM = 1;
+};
+
+/// What compiling a candidate gave (ptxas' resource usage).
+struct CompiledResources {
+  int64_t registers = 0;
+  int64_t spillBytes = 0;
+  /// Static plus dynamic shared memory per block.
+  int64_t sharedBytes = 0;
+};
+
+/// Compiles a candidate of the loop being decided (pipelined on a clone,
+/// lowered, ptxas) and returns its resources; sets `error` on failure. The
+/// decision does not know how: the driver passes it in (docs/stages.md).
+using CandidateCompiler = std::function<FailureOr<CompiledResources>(
+    const Candidate &candidate, std::string &error)>;
+
+/// One row of the decision table: a candidate, the model's cycles per tile
+/// per SM, and what compiling it gave.
+struct CandidateRow {
+  Candidate candidate;
+  /// The model's cycles per tile per SM (lower is faster), with the
+  /// registers the model assumed, or ptxas' once compiled.
+  double modelCycles = 0;
+  /// Blocks/SM the model or ptxas' registers give.
+  int64_t blocksPerSM = 0;
+  bool compiled = false;
+  CompiledResources resources;
+  /// The model's register estimate exceeds the cap of the blocks/SM target:
+  /// ranked after the others.
+  bool spillsPredicted = false;
+  /// Why the candidate is out (empty: eligible).
+  std::string dropped;
+  bool chosen = false;
+};
+
+/// The register-aware decision's table (docs/stages.md).
+struct CandidateTable {
+  SmallVector<CandidateRow> rows;
+  /// Whether ptxas compiled the candidates; otherwise why not.
+  bool compiledWithPtxas = false;
+  std::string noCompileReason;
+  /// Wall time of the compilations, in seconds.
+  double compileSeconds = 0;
+};
+
 /// What the caller asks for.
 struct DecisionOptions {
   /// Number of buffers; 0 = auto (the latency model, docs/stages.md).
   int64_t stages = 2;
-  /// Resident blocks per SM the multi-buffered kernel must keep.
+  /// Resident blocks per SM the multi-buffered kernel must keep, or
+  /// kMinBlocksFromKernel, kMinBlocksAuto.
   int64_t minBlocksPerSM = 2;
+  /// With stages=auto or min-blocks-per-sm=auto: compiles the candidates
+  /// (register-aware decision); empty: the model alone.
+  CandidateCompiler compiler;
+  /// Why there is no compiler (ptxas missing), for the reasons.
+  std::string noCompilerReason;
   /// Registers per thread; 0: the kernel's attribute, else the default.
   int64_t regsPerThread = 0;
   /// A variant to force, or Auto.
@@ -113,6 +191,15 @@ struct KLoopDecision {
   int64_t buffers = 0;
   /// The cp-async order (never Auto).
   PipelineSchedule schedule = PipelineSchedule::Multistage;
+  /// The blocks/SM target and where it came from ("option", "kernel
+  /// nvvm.minctasm", "default", "auto").
+  int64_t minBlocksPerSM = kDefaultMinBlocksPerSM;
+  std::string minBlocksSource = "default";
+  /// With min-blocks-per-sm=auto: the kernel's `nvvm.minctasm` to set.
+  std::optional<int64_t> setMinBlocks;
+  /// With a candidate search (stages=auto with a compiler, or
+  /// min-blocks-per-sm=auto): the candidates.
+  std::optional<CandidateTable> candidates;
 };
 
 /// The number of shared buffers `variant` creates for `info` with `stages`
@@ -120,6 +207,15 @@ struct KLoopDecision {
 /// capped by a static trip count of at least 2.
 int64_t getEffectiveStages(const KLoopInfo &info, PipelineVariant variant,
                            int64_t stages);
+
+/// Returns "cp-async x3 @1 block/SM" and the like, for reasons.
+std::string describeCandidate(const Candidate &candidate);
+
+/// The blocks/SM target of `info`: the option, else the kernel's
+/// `nvvm.minctasm`, else kDefaultMinBlocksPerSM; kMinBlocksAuto stays auto.
+/// Sets `source` ("option", "kernel nvvm.minctasm", "default").
+int64_t resolveMinBlocksPerSM(const KLoopInfo &info, int64_t option,
+                              std::string &source);
 
 /// Decides how to pipeline `info` on `target`. Never fails: a loop pk
 /// should leave alone gets variant None and the reason.

@@ -19,6 +19,7 @@
 #include "pk/Target.h"
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/IR/BuiltinOps.h"
 #include "mlir/Pass/PassManager.h"
 
 #include <string>
@@ -66,6 +67,22 @@ FailureOr<SmallVector<PtxasKernelInfo>> runPtxas(llvm::StringRef ptxPath,
                                                  const TargetInfo &target,
                                                  llvm::StringRef cudaPath,
                                                  std::string &error);
+
+/// Lowers `wrapper` (a builtin.module holding one gpu.module, detached from
+/// any other IR; it is consumed) to PTX with pk's lowering, after
+/// canonicalize and cse as pipeline-kernel runs them, assembles it with
+/// ptxas in a temporary directory and returns ptxas' numbers for `kernel`.
+/// The register-aware decision's compiler (docs/stages.md). On failure sets
+/// `error`.
+FailureOr<PtxasKernelInfo> compileForResources(ModuleOp wrapper,
+                                               llvm::StringRef kernel,
+                                               const TargetInfo &target,
+                                               llvm::StringRef cudaPath,
+                                               std::string &error);
+
+/// Whether `<cudaPath>/bin/ptxas` exists and is executable; otherwise sets
+/// `error` ("ptxas not found at ...").
+bool hasPtxas(llvm::StringRef cudaPath, std::string &error);
 
 } // namespace pk
 } // namespace mlir

@@ -18,8 +18,11 @@ defvar pkTargetOptions = [
            /*default=*/"::mlir::pk::StageCount{2}",
            "Number of buffers multi-buffering creates: 2 to 8, or auto "
            "(from the budget and a latency model, docs/stages.md)">,
-    Option<"minBlocksPerSM", "min-blocks-per-sm", "int64_t", /*default=*/"2",
-           "Resident blocks per SM the multi-buffered kernel must keep">,
+    Option<"minBlocksPerSM", "min-blocks-per-sm", "::mlir::pk::BlocksPerSM",
+           /*default=*/"::mlir::pk::BlocksPerSM{-1}",
+           "Resident blocks per SM the multi-buffered kernel must keep: a "
+           "number, kernel (the kernel's nvvm.minctasm, else 2) or auto "
+           "(pk chooses and sets nvvm.minctasm, docs/stages.md)">,
     Option<"blockSize", "block-size", "int64_t", /*default=*/"0",
            "Threads per block (0: from gpu.known_block_size, nvvm.reqntid "
            "or nvvm.maxntid)">,
@@ -57,6 +60,12 @@ defvar pkDecisionOptions = [
     Option<"skipHighRatio", "skip-high-ratio", "bool", /*default=*/"false",
            "With variant=auto, do not pipeline loops whose compute/load "
            "ratio exceeds 20 (the seed's literal rule)">,
+    Option<"compileCandidates", "compile-candidates", "bool",
+           /*default=*/"true",
+           "With stages=auto or min-blocks-per-sm=auto, compile the "
+           "candidates (pk's lowering and ptxas, in-process) and decide with "
+           "their registers and spills; false: the model alone "
+           "(docs/stages.md)">,
 ];
 
 // Where the JSON report goes.
@@ -290,6 +299,9 @@ def PKPipelineKLoops : Pass<"pk-pipeline-kloops"> {
     Option<"testFailLate", "test-fail-late", "bool", /*default=*/"false",
            "Testing only: make upstream's pipeliner reject the schedule "
            "after pk changed the IR (the internal-error path)">,
+    Option<"cudaPath", "cuda-path", "std::string", /*default=*/"\"\"",
+           "CUDA toolkit root for the ptxas of compile-candidates (default: "
+           "$CUDA_HOME, then /usr/local/cuda)">,
   ]);
 }
 
@@ -334,7 +346,8 @@ def PKEmitBinaries : Pass<"pk-emit-binaries", "ModuleOp"> {
            "pk-analyze-kloops) to extend with ptxas' numbers">,
     Option<"minBlocksPerSM", "min-blocks-per-sm", "int64_t",
            /*default=*/"2",
-           "Blocks per SM below which the real occupancy is a warning">,
+           "Blocks per SM below which the real occupancy is a warning (0: "
+           "each kernel's nvvm.minctasm, else 2)">,
   ]);
 }
 

@@ -49,8 +49,10 @@ struct PipelineRequest {
   std::string arch = "sm_86";
   /// Shared buffers to create: 2 to 8, or 0 for auto (docs/stages.md).
   int64_t stages = 2;
-  /// Resident blocks per SM the multi-buffered kernel must keep.
-  int64_t minBlocksPerSM = 2;
+  /// Resident blocks per SM the multi-buffered kernel must keep;
+  /// kMinBlocksFromKernel (the kernel's `nvvm.minctasm`, else 2) or
+  /// kMinBlocksAuto (pk chooses and sets `nvvm.minctasm`).
+  int64_t minBlocksPerSM = kMinBlocksFromKernel;
   /// Threads per block; 0: from the kernel (`known_block_size`,
   /// `nvvm.reqntid`, `nvvm.maxntid`).
   int64_t blockSize = 0;
@@ -63,6 +65,14 @@ struct PipelineRequest {
   /// With variant Auto, leave loops whose compute/load ratio exceeds 20
   /// alone (the seed's literal rule).
   bool skipHighRatio = false;
+  /// With stages=auto or min-blocks-per-sm=auto: compile the candidates
+  /// (a clone of the kernel per candidate, pk's lowering, ptxas from
+  /// `cudaPath`) and decide with their registers and spills
+  /// (docs/stages.md). Without ptxas the model alone decides and says so.
+  bool compileCandidates = false;
+  /// The CUDA toolkit root for ptxas (resolveCudaPath: empty means
+  /// $CUDA_HOME, then /usr/local/cuda).
+  std::string cudaPath;
   /// Match and decide only; never change the IR (pk-analyze-kloops,
   /// `transform.pk.analyze_kloop`).
   bool analyzeOnly = false;
@@ -160,8 +170,8 @@ FailureOr<PipelineResult> pipelineKernelLoop(RewriterBase &rewriter,
                                              const PipelineRequest &request);
 
 /// Checks `request`: a known arch; stages 2 to 8 or 0 (auto);
-/// min-blocks-per-sm in [1, the target's block limit]; block-size in
-/// [0, 1024]; regs-per-thread in [0, 255]; variant cp-async only with
+/// min-blocks-per-sm in [1, the target's block limit] or a sentinel; block-size
+/// in [0, 1024]; regs-per-thread in [0, 255]; variant cp-async only with
 /// cp.async (sm_80 and later). Reports the first violation through
 /// `emitError`.
 LogicalResult

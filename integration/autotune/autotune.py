@@ -214,6 +214,15 @@ def lower_fallback(a, info, opts, pk_opt, kernel_copy, cd, cubin, env):
     return dict(command=" | ".join(cmds), ptxas=st)
 
 
+def sass_check_stages(e):
+    """pk-sass-check's --stages for a built candidate: the cp-async stage
+    count pk actually built, 2 for the register variants (one tile in
+    flight, one in the epilogue)."""
+    if e.get("actual_variant") == "cp-async":
+        return max(2, int(e.get("actual_stages") or 2))
+    return 2
+
+
 def cmd_build(a):
     info = parse_kernel(a.kernel)
     pk_opt = a.pk_opt or pkint.pk_opt()
@@ -322,8 +331,13 @@ def cmd_build(a):
         for e in entries:
             if e["status"] != "built" or not e.get("pipelined") or e.get("same_as"):
                 continue
+            # The epilogue computes stages - 1 tiles: pk-sass-check's
+            # compute_total expects that many (the register variants: 2).
+            sass_stages = sass_check_stages(e)
+            e["sass_check_stages"] = sass_stages
             p = subprocess.run([sass_check, os.path.join(d, e["cubin"]), "--baseline",
-                                os.path.join(d, base["cubin"])], capture_output=True, text=True)
+                                os.path.join(d, base["cubin"]), "--stages", str(sass_stages)],
+                               capture_output=True, text=True)
             with open(os.path.join(d, e["name"], "sass-check.log"), "w") as f:
                 f.write(p.stdout + p.stderr)
             e["sass_check"] = "PASS" if p.returncode == 0 else "FAIL (exit %d)" % p.returncode

@@ -25,6 +25,11 @@ std::pair<int64_t, StringRef> mlir::pk::getRegsPerThread(const KLoopInfo &info,
   if (auto attr =
           info.kernel->getAttrOfType<IntegerAttr>(kRegsPerThreadAttrName))
     return {attr.getInt(), "attribute"};
+  // The kernel's launch bound: ptxas keeps the registers at or below it.
+  if (auto attr = info.kernel->getAttrOfType<IntegerAttr>("nvvm.maxnreg"))
+    if (attr.getInt() >= 1)
+      return {std::min(attr.getInt(), kDefaultRegsPerThread),
+              "kernel nvvm.maxnreg"};
   return {kDefaultRegsPerThread, "default"};
 }
 

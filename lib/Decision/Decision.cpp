@@ -15,7 +15,9 @@
 //   4. what the copies allow (rules `cp-async-impossible`,
 //      `narrow-cp-async`) and what the caller forced;
 //   5. the buffers the variant creates and the cp-async schedule (rule
-//      `schedule-multistage`).
+//      `schedule-multistage`);
+//   6. with stages=auto and a compiler, or min-blocks-per-sm=auto, the
+//      register-aware candidate search (Candidates.cpp; rule `never-worse`).
 //
 // Tests: test/pk-analyze-kloops*.mlir, test/pk-pipeline-kloops*.mlir,
 // test/pipeline-kernel.mlir.
@@ -295,8 +297,16 @@ static void noteRuntimeAlignment(ArrayRef<Value> memrefs, int64_t width,
 }
 
 KLoopDecision mlir::pk::decide(const KLoopInfo &info, const TargetInfo &target,
-                               const DecisionOptions &options) {
+                               const DecisionOptions &requested) {
   KLoopDecision decision;
+  // Step 0: the blocks/SM target (option, launch bounds, default or auto;
+  // auto budgets the rules for the default and searches below).
+  int64_t blocks = resolveMinBlocksPerSM(info, requested.minBlocksPerSM,
+                                         decision.minBlocksSource);
+  DecisionOptions options = requested;
+  options.minBlocksPerSM =
+      blocks == kMinBlocksAuto ? kDefaultMinBlocksPerSM : blocks;
+  decision.minBlocksPerSM = options.minBlocksPerSM;
   decision.budget = decideStages(info, target, options, decision);
   decision.prediction = predictGain(info.ratio);
   decision.ruleVariant =
@@ -324,6 +334,11 @@ KLoopDecision mlir::pk::decide(const KLoopInfo &info, const TargetInfo &target,
       decision.variant == PipelineVariant::None
           ? 0
           : getEffectiveStages(info, decision.variant, decision.budget.stages);
+  // Step 6: the register-aware search (rule never-worse declines).
+  bool search =
+      blocks == kMinBlocksAuto || (options.stages == 0 && options.compiler);
+  if (search && decision.variant != PipelineVariant::None)
+    pk::detail::searchCandidates(info, target, options, blocks, decision);
   // Rule `schedule-multistage`: auto is the multistage order.
   decision.schedule = options.schedule == PipelineSchedule::Auto
                           ? PipelineSchedule::Multistage

@@ -19,6 +19,33 @@ int64_t chooseStages(const KLoopInfo &info, const TargetInfo &target,
                      const DecisionOptions &options, const KLoopBudget &single,
                      StageModel &model, SmallVectorImpl<std::string> &reasons);
 
+/// Cycles one tile of one block computes while `blocks` blocks share the
+/// SM's pipes (docs/stages.md), at least 1.
+int64_t computeCyclesPerTile(const KLoopInfo &info, const TargetInfo &target,
+                             int64_t blocks);
+
+/// The model's registers per thread for `variant` (an estimate,
+/// docs/stages.md): the accumulators, kRegOverheadEstimate, and the prefetched
+/// tile of the register variants.
+int64_t estimateRegisters(const KLoopInfo &info, PipelineVariant variant);
+
+/// The registers per thread ptxas may use so that `blocks` blocks of
+/// `threads` threads fit an SM (what `nvvm.minctasm` implies).
+int64_t getRegisterCap(const TargetInfo &target, int64_t threads,
+                       int64_t blocks);
+
+/// The register-aware search (Candidates.cpp) for stages=auto with a
+/// compiler or min-blocks-per-sm=auto: replaces the variant, buffers, budget
+/// and blocks/SM of `decision`, or leaves the loop alone (rule never-worse);
+/// adds the candidate table and its reasons. `blocks` is the resolved
+/// target or kMinBlocksAuto. Returns whether a candidate was chosen.
+bool searchCandidates(const KLoopInfo &info, const TargetInfo &target,
+                      const DecisionOptions &options, int64_t blocks,
+                      KLoopDecision &decision);
+
+/// The candidate table as one reason.
+std::string describeCandidateTable(const CandidateTable &table);
+
 } // namespace detail
 } // namespace pk
 } // namespace mlir

@@ -195,6 +195,7 @@ llvm::json::Object mlir::pk::toJSON(const KLoopInfo &info,
       {"occupancy",
        llvm::json::Object{
            {"target_blocks_per_sm", budget.minBlocksPerSM},
+           {"target_source", decision.minBlocksSource},
            {"single", occupancyToJSON(budget.single, info.threadsPerBlock)},
            {"multi", occupancyToJSON(budget.multi, info.threadsPerBlock)},
        }},
@@ -211,18 +212,58 @@ llvm::json::Object mlir::pk::toJSON(const KLoopInfo &info,
   return report;
 }
 
+/// The register-aware decision's table (docs/report.md).
+static llvm::json::Object candidateTableToJSON(const CandidateTable &table) {
+  llvm::json::Array rows;
+  for (const CandidateRow &row : table.rows) {
+    llvm::json::Object obj{
+        {"variant", row.candidate.variant == PipelineVariant::None
+                        ? "none"
+                        : stringifyPipelineVariant(row.candidate.variant)},
+        {"stages", row.candidate.stages},
+        {"target_blocks_per_sm", row.candidate.blocksPerSM},
+        {"blocks_per_sm", row.blocksPerSM},
+        {"model_cycles_per_tile", std::round(row.modelCycles)},
+        {"compiled", row.compiled},
+        {"chosen", row.chosen},
+    };
+    if (row.compiled) {
+      obj["registers"] = row.resources.registers;
+      obj["spill_bytes"] = row.resources.spillBytes;
+      obj["shared_bytes"] = row.resources.sharedBytes;
+    }
+    if (!row.dropped.empty())
+      obj["dropped"] = row.dropped;
+    rows.push_back(std::move(obj));
+  }
+  llvm::json::Object obj{{"compiled_with_ptxas", table.compiledWithPtxas},
+                         {"rows", std::move(rows)}};
+  if (table.compiledWithPtxas)
+    obj["compile_seconds"] = std::round(table.compileSeconds * 1000) / 1000;
+  else
+    obj["model_only"] = table.noCompileReason;
+  return obj;
+}
+
 llvm::json::Object mlir::pk::decisionToJSON(const KLoopDecision &decision,
                                             bool pipelined,
                                             ArrayRef<std::string> reasons) {
   llvm::json::Array jsonReasons;
   for (const std::string &r : reasons)
     jsonReasons.push_back(r);
-  return llvm::json::Object{
+  llvm::json::Object obj{
       {"pipelined", pipelined},
       {"variant", stringifyPipelineVariant(decision.variant)},
       {"stages", decision.buffers},
+      {"min_blocks_per_sm", decision.minBlocksPerSM},
+      {"min_blocks_source", decision.minBlocksSource},
       {"reasons", std::move(jsonReasons)},
   };
+  if (decision.setMinBlocks)
+    obj["set_minctasm"] = *decision.setMinBlocks;
+  if (decision.candidates)
+    obj["candidates"] = candidateTableToJSON(*decision.candidates);
+  return obj;
 }
 
 LogicalResult mlir::pk::writeReportLines(Location loc, StringRef path,

@@ -17,10 +17,10 @@
 using namespace mlir;
 using namespace mlir::pk;
 
-/// Cycles one tile of one block computes while `blocks` blocks share the
-/// SM's pipes: FLOPs x blocks / (FLOPs per cycle per SM), at least 1.
-static int64_t computeCyclesPerTile(const KLoopInfo &info,
-                                    const TargetInfo &target, int64_t blocks) {
+/// FLOPs x blocks / (FLOPs per cycle per SM), at least 1.
+int64_t mlir::pk::detail::computeCyclesPerTile(const KLoopInfo &info,
+                                               const TargetInfo &target,
+                                               int64_t blocks) {
   int64_t mmaRate = target.mmaFlopsPerCycle * (info.mmaInt8 ? 2 : 1);
   return std::max<int64_t>(
       1, saturatingAdd(
@@ -58,7 +58,8 @@ int64_t mlir::pk::detail::chooseStages(const KLoopInfo &info,
                                        StageModel &model,
                                        SmallVectorImpl<std::string> &reasons) {
   int64_t blocks = std::max<int64_t>(single.single.blocksPerSM, 1);
-  model.computeCyclesPerTile = computeCyclesPerTile(info, target, blocks);
+  model.computeCyclesPerTile =
+      detail::computeCyclesPerTile(info, target, blocks);
   model.latencyCycles = target.memoryLatencyCycles;
   model.latencyStages =
       1 + llvm::divideCeil(model.latencyCycles, model.computeCyclesPerTile);

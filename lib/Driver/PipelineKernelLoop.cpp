@@ -14,6 +14,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "pk/PipelineKernelLoop.h"
+#include "pk/Emit.h"
 #include "pk/KLoopMatcher.h"
 #include "pk/Pipelining.h"
 #include "pk/Report.h"
@@ -76,7 +77,9 @@ mlir::pk::verifyPipelineRequest(const PipelineRequest &request,
       (request.stages < kMinStages || request.stages > kMaxStages))
     return emitError() << "stages must be 2 to 8 or auto, got '"
                        << request.stages << "'";
-  if (request.minBlocksPerSM < 1)
+  bool sentinel = request.minBlocksPerSM == kMinBlocksFromKernel ||
+                  request.minBlocksPerSM == kMinBlocksAuto;
+  if (!sentinel && request.minBlocksPerSM < 1)
     return emitError() << "min-blocks-per-sm must be at least 1, got "
                        << request.minBlocksPerSM;
   if (request.minBlocksPerSM > target->maxBlocksPerSM)
@@ -160,6 +163,118 @@ static KLoopNumbers getNumbers(const KLoopInfo &info) {
   return numbers;
 }
 
+/// The position of `forOp` among the scf.for of its kernel, in pre-order.
+static int64_t getLoopIndex(gpu::GPUFuncOp kernel, scf::ForOp forOp) {
+  int64_t index = 0, found = -1;
+  kernel.walk<WalkOrder::PreOrder>([&](scf::ForOp loop) {
+    if (loop == forOp)
+      found = index;
+    ++index;
+  });
+  return found;
+}
+
+/// The scf.for at `index` (pre-order) of `kernel`, or null.
+static scf::ForOp getLoopAt(gpu::GPUFuncOp kernel, int64_t index) {
+  scf::ForOp result;
+  int64_t i = 0;
+  kernel.walk<WalkOrder::PreOrder>([&](scf::ForOp loop) {
+    if (i++ == index)
+      result = loop;
+  });
+  return result;
+}
+
+namespace {
+/// The register-aware decision's compiler: pipelines `candidate` on a clone
+/// of the loop's gpu.module, sets the kernel's `nvvm.minctasm`, lowers it and
+/// runs ptxas (compileForResources). The original IR is not touched.
+struct CandidateCompilerImpl {
+  scf::ForOp forOp;
+  const TargetInfo *target;
+  PipelineRequest request;
+
+  FailureOr<CompiledResources> operator()(const Candidate &candidate,
+                                          std::string &error) const;
+};
+} // namespace
+
+FailureOr<CompiledResources>
+CandidateCompilerImpl::operator()(const Candidate &candidate,
+                                  std::string &error) const {
+  scf::ForOp forOp = this->forOp;
+  auto kernel = forOp->getParentOfType<gpu::GPUFuncOp>();
+  auto gpuModule =
+      kernel ? kernel->getParentOfType<gpu::GPUModuleOp>() : gpu::GPUModuleOp();
+  if (!gpuModule) {
+    error = "the kernel is not in a gpu.module";
+    return failure();
+  }
+  OpBuilder builder(forOp.getContext());
+  OwningOpRef<ModuleOp> wrapper = ModuleOp::create(forOp.getLoc());
+  (*wrapper)->setAttr(gpu::GPUDialect::getContainerModuleAttrName(),
+                      builder.getUnitAttr());
+  builder.setInsertionPointToStart(wrapper->getBody());
+  auto clone = cast<gpu::GPUModuleOp>(builder.clone(*gpuModule));
+  auto cloneKernel = clone.lookupSymbol<gpu::GPUFuncOp>(kernel.getName());
+  scf::ForOp loop = getLoopAt(cloneKernel, getLoopIndex(kernel, forOp));
+  if (candidate.variant != PipelineVariant::None) {
+    std::string reason;
+    Location where = forOp.getLoc();
+    FailureOr<KLoopInfo> info =
+        matchKLoop(loop, reason, where, request.blockSize);
+    if (failed(info)) {
+      error = "the clone does not match: " + reason;
+      return failure();
+    }
+    PipelineKLoopOptions options;
+    options.variant = candidate.variant;
+    // The register variants ignore the count (getEffectiveStages).
+    options.stages = std::max<int64_t>(candidate.stages, kMinStages);
+    options.schedule = request.schedule;
+    options.staticSharedMemoryLimit = target->smemPerBlockDefault;
+    IRRewriter rewriter(forOp.getContext());
+    if (failed(pipelineKLoop(rewriter, *info, options, reason))) {
+      error = "not pipelined: " + reason;
+      return failure();
+    }
+  }
+  cloneKernel->setAttr(kMinCtasmAttrName,
+                       builder.getI32IntegerAttr(candidate.blocksPerSM));
+  int64_t dynamicBytes = 0;
+  if (auto attr =
+          cloneKernel->getAttrOfType<IntegerAttr>(kDynamicSharedMemoryAttrName))
+    dynamicBytes = attr.getInt();
+  FailureOr<PtxasKernelInfo> ptxas =
+      compileForResources(*wrapper, kernel.getName(), *target,
+                          resolveCudaPath(request.cudaPath), error);
+  if (failed(ptxas))
+    return failure();
+  LDBG() << describeCandidate(candidate) << ": " << ptxas->registers
+         << " registers, " << ptxas->spillStores << " bytes spill stores";
+  return CompiledResources{ptxas->registers,
+                           ptxas->spillStores + ptxas->spillLoads,
+                           ptxas->sharedBytes + dynamicBytes};
+}
+
+/// Gives `options` the candidate compiler of `request` when the decision
+/// will search (stages=auto or min-blocks-per-sm=auto), or the reason there
+/// is none.
+static void setCandidateCompiler(scf::ForOp forOp, const TargetInfo &target,
+                                 const PipelineRequest &request,
+                                 DecisionOptions &options) {
+  if (!request.compileCandidates || request.analyzeOnly ||
+      (request.stages != 0 && request.minBlocksPerSM != kMinBlocksAuto))
+    return;
+  std::string error;
+  if (!hasPtxas(resolveCudaPath(request.cudaPath), error)) {
+    options.noCompilerReason =
+        "the model alone: " + error + ", so registers and spills are unknown";
+    return;
+  }
+  options.compiler = CandidateCompilerImpl{forOp, &target, request};
+}
+
 /// Fails with the reason when multi-buffering `info` with `buffers` buffers
 /// would change IR outside `scope`: a copied buffer that is a memref.global
 /// declared outside it (multi-buffering replaces the global).
@@ -210,6 +325,7 @@ mlir::pk::pipelineKernelLoop(RewriterBase &rewriter, scf::ForOp forOp,
   options.variant = request.variant;
   options.schedule = request.schedule;
   options.skipHighRatio = request.skipHighRatio;
+  setCandidateCompiler(forOp, target, request, options);
   KLoopDecision decision = decide(*info, target, options);
   result.numbers = getNumbers(*info);
   result.summary = summarizeKLoop(*info, decision);
@@ -261,5 +377,10 @@ mlir::pk::pipelineKernelLoop(RewriterBase &rewriter, scf::ForOp forOp,
     return finish(PipelineOutcome::PreconditionFailed);
   }
   result.loop = *pipelined;
+  // min-blocks-per-sm=auto: the kernel's launch bound says what pk chose.
+  if (decided.setMinBlocks)
+    info->kernel->setAttr(kMinCtasmAttrName,
+                          rewriter.getI32IntegerAttr(
+                              static_cast<int32_t>(*decided.setMinBlocks)));
   return finish(PipelineOutcome::Pipelined);
 }

@@ -114,12 +114,8 @@ mlir::pk::runPtxas(StringRef ptxPath, StringRef cubinPath,
                    std::string &error) {
   SmallString<256> ptxas(cudaPath);
   llvm::sys::path::append(ptxas, "bin", "ptxas");
-  if (!llvm::sys::fs::can_execute(ptxas)) {
-    error = ("ptxas not found at '" + ptxas +
-             "': pass cuda-path=<CUDA toolkit root> or set CUDA_HOME")
-                .str();
+  if (!hasPtxas(cudaPath, error))
     return failure();
-  }
   SmallString<128> log;
   if (std::error_code ec =
           llvm::sys::fs::createTemporaryFile("pk-ptxas", "log", log)) {
@@ -145,4 +141,73 @@ mlir::pk::runPtxas(StringRef ptxPath, StringRef cubinPath,
     return failure();
   }
   return parsePtxasOutput(output);
+}
+
+bool mlir::pk::hasPtxas(StringRef cudaPath, std::string &error) {
+  SmallString<256> ptxas(cudaPath);
+  llvm::sys::path::append(ptxas, "bin", "ptxas");
+  if (llvm::sys::fs::can_execute(ptxas))
+    return true;
+  error = ("ptxas not found at '" + ptxas +
+           "': pass cuda-path=<CUDA toolkit root> or set CUDA_HOME")
+              .str();
+  return false;
+}
+
+/// The PTX of the gpu.binary that lowering `wrapper` produced.
+static FailureOr<std::string> getPtx(ModuleOp wrapper, std::string &error) {
+  auto binaries = wrapper.getOps<gpu::BinaryOp>();
+  if (binaries.empty()) {
+    error = "gpu-module-to-binary produced no gpu.binary";
+    return failure();
+  }
+  auto object = cast<gpu::ObjectAttr>((*binaries.begin()).getObjects()[0]);
+  return object.getObject().getValue().str();
+}
+
+FailureOr<PtxasKernelInfo>
+mlir::pk::compileForResources(ModuleOp wrapper, StringRef kernel,
+                              const TargetInfo &target, StringRef cudaPath,
+                              std::string &error) {
+  PassManager pm(wrapper.getContext(), ModuleOp::getOperationName());
+  pm.addPass(createCanonicalizerPass());
+  pm.addPass(createCSEPass());
+  buildLoweringPipeline(pm, target, /*barePtr=*/true, LoweringFormat::PTX);
+  if (failed(pm.run(wrapper))) {
+    error = ("lowering to PTX for " + target.arch + " failed").str();
+    return failure();
+  }
+  FailureOr<std::string> ptx = getPtx(wrapper, error);
+  if (failed(ptx))
+    return failure();
+  SmallString<128> dir;
+  if (std::error_code ec =
+          llvm::sys::fs::createUniqueDirectory("pk-candidate", dir)) {
+    error = "cannot create a temporary directory: " + ec.message();
+    return failure();
+  }
+  SmallString<128> ptxPath(dir), cubinPath(dir);
+  llvm::sys::path::append(ptxPath, "kernel.ptx");
+  llvm::sys::path::append(cubinPath, "kernel.cubin");
+  FailureOr<SmallVector<PtxasKernelInfo>> kernels = failure();
+  {
+    std::error_code ec;
+    llvm::raw_fd_ostream os(ptxPath, ec);
+    if (ec)
+      error = "cannot write '" + ptxPath.str().str() + "': " + ec.message();
+    else
+      os << *ptx;
+  }
+  if (error.empty())
+    kernels = runPtxas(ptxPath, cubinPath, target, cudaPath, error);
+  llvm::sys::fs::remove(ptxPath);
+  llvm::sys::fs::remove(cubinPath);
+  llvm::sys::fs::remove(dir);
+  if (failed(kernels))
+    return failure();
+  for (const PtxasKernelInfo &info : *kernels)
+    if (info.name == kernel)
+      return info;
+  error = ("ptxas reported no kernel '" + kernel + "'").str();
+  return failure();
 }

@@ -49,7 +49,8 @@ struct CheckSmemBudgetPass final
   void runOnOperation() final {
     Operation *root = getOperation();
     FailureOr<pk::detail::TargetOptions> parsed =
-        pk::detail::checkTargetOptions(root, arch, stages, minBlocksPerSM,
+        pk::detail::checkTargetOptions(root, arch, stages,
+                                       minBlocksPerSM.getValue().value,
                                        blockSize, regsPerThread);
     if (failed(parsed))
       return signalPassFailure();

@@ -123,6 +123,18 @@ static LogicalResult checkTargetSupport(gpu::GPUModuleOp gpuModule,
   return failure(walk.wasInterrupted());
 }
 
+/// The blocks/SM below which `func`'s real occupancy is a warning: `option`,
+/// or with 0 the kernel's nvvm.minctasm, else 2.
+static int64_t getBlocksThreshold(gpu::GPUFuncOp func, int64_t option) {
+  if (option > 0)
+    return option;
+  if (func)
+    if (auto attr = func->getAttrOfType<IntegerAttr>(kMinCtasmAttrName))
+      if (attr.getInt() >= 1)
+        return attr.getInt();
+  return kDefaultMinBlocksPerSM;
+}
+
 /// The dynamic shared memory pk's pipelining gave `func`, or 0.
 static int64_t getDynamicSharedBytes(gpu::GPUFuncOp func) {
   if (!func)
@@ -185,9 +197,11 @@ struct EmitBinariesPass final
         pk::detail::lookupTargetOrEmitError(module, arch);
     if (!target)
       return signalPassFailure();
-    if (minBlocksPerSM < 1) {
-      emitError(module.getLoc()) << "min-blocks-per-sm must be at least 1, got "
-                                 << int64_t(minBlocksPerSM);
+    if (minBlocksPerSM < 0) {
+      emitError(module.getLoc())
+          << "min-blocks-per-sm must be at least 1 (or 0: each kernel's "
+             "nvvm.minctasm), got "
+          << int64_t(minBlocksPerSM);
       return signalPassFailure();
     }
     if (emit == EmitKind::MLIR) {
@@ -289,10 +303,11 @@ struct EmitBinariesPass final
       if (info == kernels->end())
         continue;
       reportKernel(gpuModule, *info, target);
-      PtxasKernelInfo &entry =
-          resources[(gpuModule.getName() + "::" + info->name).str()];
+      std::string key = (gpuModule.getName() + "::" + info->name).str();
+      PtxasKernelInfo &entry = resources[key];
       entry = *info;
       entry.dynamicSharedBytes = getDynamicSharedBytes(func);
+      blockThresholds[key] = getBlocksThreshold(func, minBlocksPerSM);
     }
     return success();
   }
@@ -320,15 +335,18 @@ struct EmitBinariesPass final
     remark << "; " << occ.blocksPerSM << " blocks/SM (limited by "
            << stringifyOccupancyLimit(occ.limit) << ")";
     remark.report();
-    if (occ.blocksPerSM < minBlocksPerSM)
+    int64_t threshold = getBlocksThreshold(func, minBlocksPerSM);
+    if (occ.blocksPerSM < threshold)
       emitWarning(loc) << "with ptxas' " << info.registers
                        << " registers per thread the kernel keeps "
                        << occ.blocksPerSM << " blocks/SM on " << target.arch
                        << " (limited by " << stringifyOccupancyLimit(occ.limit)
-                       << "), below min-blocks-per-sm="
-                       << int64_t(minBlocksPerSM)
+                       << "), below min-blocks-per-sm=" << threshold
                        << ": the occupancy cliff is crossed after the fact";
   }
+
+  /// The warning threshold of each emitted "<module>::<kernel>".
+  llvm::StringMap<int64_t> blockThresholds;
 
   /// Adds a `ptxas` object to every report line of an emitted kernel.
   LogicalResult extendReport(Location loc, const TargetInfo &target,
@@ -366,7 +384,8 @@ struct EmitBinariesPass final
               {"shared_bytes", info.sharedBytes},
               {"blocks_per_sm", occ.blocksPerSM},
               {"limit", stringifyOccupancyLimit(occ.limit)},
-              {"below_target", occ.blocksPerSM < minBlocksPerSM},
+              {"below_target",
+               occ.blocksPerSM < blockThresholds.lookup(it->first())},
           };
         }
       }

@@ -32,7 +32,8 @@ struct TargetOptions {
 };
 
 /// Looks the target up and checks the shared options (stages: 2 to 8 or
-/// auto; min-blocks-per-sm in [1, the target's block limit]; block-size in
+/// auto; min-blocks-per-sm in [1, the target's block limit], kernel or
+/// auto; block-size in
 /// [0, 1024]; regs-per-thread in [0, 255]). Emits an error at `op` and fails
 /// on a bad value.
 FailureOr<TargetOptions> checkTargetOptions(Operation *op, llvm::StringRef arch,
@@ -72,7 +73,7 @@ PipelineRequest makeTargetRequest(const PassT &pass) {
   PipelineRequest request;
   request.arch = pass.arch;
   request.stages = pass.stages.getValue().value;
-  request.minBlocksPerSM = pass.minBlocksPerSM;
+  request.minBlocksPerSM = pass.minBlocksPerSM.getValue().value;
   request.blockSize = pass.blockSize;
   request.regsPerThread = pass.regsPerThread;
   request.skipHighRatio = pass.skipHighRatio;

@@ -15,6 +15,7 @@
 #include "PassUtils.h"
 
 #include "pk/Coverage.h"
+#include "pk/Emit.h"
 #include "pk/KLoopMatcher.h"
 #include "pk/Passes.h"
 #include "pk/PipelineKernelLoop.h"
@@ -43,12 +44,24 @@ struct PipelineKLoopsPass final
   friend PipelineRequest
   pk::detail::makeTargetRequest<PipelineKLoopsPass>(const PipelineKLoopsPass &);
 
+  /// The register-aware decision lowers candidates with a dynamic pass
+  /// pipeline: load the dialects its passes create up front.
+  void getDependentDialects(DialectRegistry &registry) const override {
+    Base::getDependentDialects(registry);
+    OpPassManager pm(ModuleOp::getOperationName());
+    buildLoweringPipeline(pm, *lookupTarget("sm_86"), /*barePtr=*/true,
+                          LoweringFormat::PTX);
+    pm.getDependentDialects(registry);
+  }
+
   void runOnOperation() final {
     Operation *root = getOperation();
     PipelineRequest request = pk::detail::makeTargetRequest(*this);
     request.variant = variant;
     request.schedule = schedule;
     request.testFailLate = testFailLate;
+    request.compileCandidates = compileCandidates;
+    request.cudaPath = cudaPath;
     // Anchored below the gpu.module (e.g. on a gpu.func), pk may change only
     // the operation it runs on.
     if (!isa<ModuleOp, gpu::GPUModuleOp>(root))

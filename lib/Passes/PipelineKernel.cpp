@@ -87,6 +87,8 @@ void mlir::pk::buildPipelineKernelPipeline(
   pipeline.variant = options.variant;
   pipeline.schedule = options.schedule;
   pipeline.skipHighRatio = options.skipHighRatio;
+  pipeline.compileCandidates = options.compileCandidates;
+  pipeline.cudaPath = options.cudaPath;
   pipeline.report = report;
   pipeline.remarkMismatches = false;
   pm.addPass(createPKPipelineKLoops(pipeline));
@@ -105,7 +107,9 @@ void mlir::pk::buildPipelineKernelPipeline(
   emit.cudaPath = options.cudaPath;
   emit.barePtr = options.barePtr;
   emit.report = report == "-" ? std::string() : report;
-  emit.minBlocksPerSM = options.minBlocksPerSM;
+  // An explicit target is the warning's threshold; otherwise each kernel's
+  // nvvm.minctasm (which min-blocks-per-sm=auto sets), else 2.
+  emit.minBlocksPerSM = std::max<int64_t>(options.minBlocksPerSM.value, 0);
   pm.addPass(createPKEmitBinaries(emit));
 }
 
@@ -126,6 +130,7 @@ struct PipelineKernelPass final
     options.variant = variant;
     options.schedule = schedule;
     options.skipHighRatio = skipHighRatio;
+    options.compileCandidates = compileCandidates;
     options.report = report;
     options.emit = emit;
     options.outDir = outDir;

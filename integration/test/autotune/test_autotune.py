@@ -177,5 +177,17 @@ class Parsing(unittest.TestCase):
         self.assertEqual(autotune.median([4, 1, 2, 3]), 2.5)
 
 
+class SassCheckStages(unittest.TestCase):
+    def test_stages_follow_the_built_candidate(self):
+        # 3- and 4-stage cp-async candidates are checked with their own stage
+        # count (their epilogue computes stages - 1 tiles), not the default 2.
+        for n in (2, 3, 4, 6):
+            self.assertEqual(autotune.sass_check_stages(
+                dict(actual_variant="cp-async", actual_stages=n)), n)
+        for v in ("ldg-register", "register-prefetch"):
+            self.assertEqual(autotune.sass_check_stages(
+                dict(actual_variant=v, actual_stages=2)), 2)
+
+
 if __name__ == "__main__":
     unittest.main()

@@ -1,0 +1,429 @@
+//===- Candidates.cpp - Register-aware stages, variant and blocks/SM ------===//
+//
+// Part of pk (Pipeline Kernel).
+//
+//===----------------------------------------------------------------------===//
+//
+// stages=auto and min-blocks-per-sm=auto (docs/stages.md, "Candidates"):
+// every variant x stage count x blocks/SM target the budget allows is a
+// candidate; the latency model ranks them (cycles per tile per SM); with a
+// compiler (the driver's: pipeline a clone, lower, ptxas) the best few by the
+// model are compiled and those that spill or lose occupancy are dropped; the
+// unpipelined kernel is the floor: pk never picks a candidate the model
+// predicts no faster than it. Decision does not depend on Emission: the
+// compiler is a callback (DecisionOptions::compiler).
+// Tests: test/pipeline-kernel-decide.mlir,
+// test/pipeline-kernel-decide-ptxas.mlir.
+//
+//===----------------------------------------------------------------------===//
+
+#include "DecisionInternal.h"
+
+#include "pk/AsyncCopyPlan.h"
+
+#include "mlir/IR/BuiltinTypes.h"
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/Chrono.h"
+#include "llvm/Support/DebugLog.h"
+#include "llvm/Support/FormatVariadic.h"
+
+#include <chrono>
+
+#define DEBUG_TYPE "pk-decision"
+
+using namespace mlir;
+using namespace mlir::pk;
+
+std::string mlir::pk::describeCandidate(const Candidate &candidate) {
+  std::string text = candidate.variant == PipelineVariant::None
+                         ? std::string("unpipelined")
+                         : stringifyPipelineVariant(candidate.variant).str();
+  if (candidate.variant == PipelineVariant::CpAsync)
+    text += llvm::formatv(" x{0}", candidate.stages).str();
+  return text + llvm::formatv(" @{0} block(s)/SM", candidate.blocksPerSM).str();
+}
+
+int64_t mlir::pk::resolveMinBlocksPerSM(const KLoopInfo &info, int64_t option,
+                                        std::string &source) {
+  if (option == kMinBlocksAuto) {
+    source = "auto";
+    return kMinBlocksAuto;
+  }
+  if (option != kMinBlocksFromKernel) {
+    source = "option";
+    return option;
+  }
+  if (auto attr = info.kernel->getAttrOfType<IntegerAttr>(kMinCtasmAttrName))
+    if (attr.getInt() >= 1) {
+      source = "kernel nvvm.minctasm";
+      return attr.getInt();
+    }
+  source = "default";
+  return kDefaultMinBlocksPerSM;
+}
+
+/// 32-bit registers per thread the loop's iter_args (the accumulators) hold.
+static int64_t getAccumulatorRegisters(const KLoopInfo &info) {
+  int64_t words = 0;
+  scf::ForOp forOp = info.forOp;
+  for (Value arg : forOp.getRegionIterArgs()) {
+    Type type = arg.getType();
+    int64_t count = 1;
+    if (auto vector = dyn_cast<VectorType>(type)) {
+      count = vector.getNumElements();
+      type = vector.getElementType();
+    }
+    if (!type.isIntOrIndexOrFloat())
+      continue;
+    int64_t bits = type.isIndex() ? 64 : type.getIntOrFloatBitWidth();
+    words += llvm::divideCeil(count * bits, 32);
+  }
+  return words;
+}
+
+int64_t mlir::pk::detail::estimateRegisters(const KLoopInfo &info,
+                                            PipelineVariant variant) {
+  int64_t regs = getAccumulatorRegisters(info) + kRegOverheadEstimate;
+  // The register variants hold the next tile in registers.
+  if (variant == PipelineVariant::LdgRegister ||
+      variant == PipelineVariant::RegisterPrefetch)
+    regs += llvm::divideCeil(info.loadBytesPerThread, 4);
+  return regs;
+}
+
+int64_t mlir::pk::detail::getRegisterCap(const TargetInfo &target,
+                                         int64_t threads, int64_t blocks) {
+  if (threads <= 0 || blocks <= 0)
+    return target.maxRegsPerThread;
+  int64_t perThread = target.regsPerSM / (blocks * threads);
+  return std::min<int64_t>(target.maxRegsPerThread, perThread / 8 * 8);
+}
+
+/// The model's cycles per tile per SM for `stages` buffers (1: unpipelined)
+/// with `blocks` resident blocks: a block has stages - 1 tiles in flight,
+/// the blocks share the pipes (docs/stages.md).
+static double modelCycles(const KLoopInfo &info, const TargetInfo &target,
+                          PipelineVariant variant, int64_t stages,
+                          int64_t blocks) {
+  blocks = std::max<int64_t>(blocks, 1);
+  double compute = static_cast<double>(
+      pk::detail::computeCyclesPerTile(info, target, blocks));
+  double latency = static_cast<double>(target.memoryLatencyCycles);
+  if (variant == PipelineVariant::None)
+    return (latency + compute) / blocks;
+  int64_t inFlight = variant == PipelineVariant::CpAsync ? stages - 1 : 1;
+  return std::max(compute, latency / inFlight) / blocks;
+}
+
+namespace {
+/// The candidate search of one loop.
+class CandidateSearch {
+public:
+  CandidateSearch(const KLoopInfo &info, const TargetInfo &target,
+                  const DecisionOptions &options, const KLoopDecision &base,
+                  int64_t blocks)
+      : info(info), target(target), options(options), base(base),
+        blocks(blocks) {}
+
+  /// Fills `table`; returns the index of the chosen row, or -1 (leave the
+  /// loop alone) with the reason in `why`.
+  int64_t run(CandidateTable &table, std::string &why);
+
+private:
+  SmallVector<PipelineVariant> getVariants() const;
+  SmallVector<int64_t> getBlockTargets() const;
+  int64_t maxStages() const;
+  /// A model row for `candidate`, or nullopt when the budget rules it out.
+  std::optional<CandidateRow> makeRow(const Candidate &candidate) const;
+  void compileRow(CandidateRow &row);
+  bool hasGivenRegisters() const { return base.budget.regsSource != "default"; }
+
+  const KLoopInfo &info;
+  const TargetInfo &target;
+  const DecisionOptions &options;
+  const KLoopDecision &base;
+  /// The resolved blocks/SM target, or kMinBlocksAuto.
+  int64_t blocks;
+};
+} // namespace
+
+SmallVector<PipelineVariant> CandidateSearch::getVariants() const {
+  if (options.variant != PipelineVariant::Auto)
+    return {base.variant};
+  SmallVector<PipelineVariant> variants;
+  std::string why;
+  FailureOr<int64_t> width = getCpAsyncCopyWidth(info, why);
+  bool cpAsync = target.hasCpAsync && succeeded(width) &&
+                 (*width >= kFullCpAsyncWidth || info.hasAsyncCopies());
+  if (cpAsync)
+    variants.push_back(PipelineVariant::CpAsync);
+  if (!info.hasAsyncCopies()) {
+    variants.push_back(PipelineVariant::LdgRegister);
+    variants.push_back(PipelineVariant::RegisterPrefetch);
+  }
+  return variants;
+}
+
+SmallVector<int64_t> CandidateSearch::getBlockTargets() const {
+  if (blocks != kMinBlocksAuto)
+    return {blocks};
+  SmallVector<int64_t> targets;
+  for (int64_t b : {1, 2, 4})
+    if (b <= target.maxBlocksPerSM &&
+        b * info.threadsPerBlock <= target.maxThreadsPerSM)
+      targets.push_back(b);
+  return targets;
+}
+
+int64_t CandidateSearch::maxStages() const {
+  int64_t most = options.stages ? options.stages : kMaxStages;
+  if (!target.hasCpAsync)
+    most = 2;
+  if (info.tripCount && *info.tripCount >= 2)
+    most = std::min(most, *info.tripCount);
+  return most;
+}
+
+std::optional<CandidateRow>
+CandidateSearch::makeRow(const Candidate &candidate) const {
+  int64_t buffers =
+      getEffectiveStages(info, candidate.variant, candidate.stages);
+  if (candidate.variant == PipelineVariant::None)
+    buffers = 1;
+  int64_t smem = info.smemMultiBytes(buffers);
+  if (smem > target.smemPerBlockOptIn)
+    return std::nullopt;
+  CandidateRow row;
+  row.candidate = candidate;
+  int64_t cap = pk::detail::getRegisterCap(target, info.threadsPerBlock,
+                                           candidate.blocksPerSM);
+  int64_t regs = base.budget.regsPerThread;
+  if (!hasGivenRegisters()) {
+    int64_t estimate = pk::detail::estimateRegisters(info, candidate.variant);
+    regs = std::min(estimate, cap);
+    row.spillsPredicted = estimate > cap;
+    if (row.spillsPredicted && !options.compiler)
+      row.dropped = llvm::formatv("the model's ~{0} registers exceed the cap "
+                                  "of {1} for {2} block(s)/SM (spills "
+                                  "predicted)",
+                                  estimate, cap, candidate.blocksPerSM);
+  }
+  Occupancy occ = computeOccupancy(target, info.threadsPerBlock, regs, smem);
+  if (occ.bySharedMemory < candidate.blocksPerSM)
+    return std::nullopt;
+  row.blocksPerSM = occ.blocksPerSM;
+  row.modelCycles =
+      modelCycles(info, target, candidate.variant, buffers, occ.blocksPerSM);
+  return row;
+}
+
+void CandidateSearch::compileRow(CandidateRow &row) {
+  std::string error;
+  FailureOr<CompiledResources> res = options.compiler(row.candidate, error);
+  row.compiled = true;
+  row.spillsPredicted = false;
+  if (failed(res)) {
+    row.dropped = "did not compile: " + error;
+    return;
+  }
+  row.resources = *res;
+  Occupancy occ = computeOccupancy(target, info.threadsPerBlock, res->registers,
+                                   res->sharedBytes);
+  row.blocksPerSM = occ.blocksPerSM;
+  int64_t buffers = row.candidate.variant == PipelineVariant::None
+                        ? 1
+                        : getEffectiveStages(info, row.candidate.variant,
+                                             row.candidate.stages);
+  row.modelCycles = modelCycles(info, target, row.candidate.variant, buffers,
+                                occ.blocksPerSM);
+  if (res->spillBytes > 0)
+    row.dropped = llvm::formatv("spills {0} bytes", res->spillBytes).str();
+  else if (occ.blocksPerSM < row.candidate.blocksPerSM)
+    row.dropped = llvm::formatv("{0} registers give {1} block(s)/SM",
+                                res->registers, occ.blocksPerSM)
+                      .str();
+}
+
+/// A compiled row of `table` that spills with the variant and blocks/SM
+/// target of `row` and no more buffers, or null.
+static const CandidateRow *findSpillingPeer(const CandidateTable &table,
+                                            const CandidateRow &row) {
+  for (const CandidateRow &other : table.rows)
+    if (other.compiled && other.resources.spillBytes > 0 &&
+        other.candidate.variant == row.candidate.variant &&
+        other.candidate.blocksPerSM == row.candidate.blocksPerSM &&
+        other.candidate.stages <= row.candidate.stages)
+      return &other;
+  return nullptr;
+}
+
+/// Whether `a` ranks before `b`: eligible first, then fewer model cycles,
+/// fewer stages, more blocks/SM, the variant order of getVariants.
+static bool ranksBefore(const CandidateRow &a, const CandidateRow &b) {
+  if (a.dropped.empty() != b.dropped.empty())
+    return a.dropped.empty();
+  if (a.spillsPredicted != b.spillsPredicted)
+    return b.spillsPredicted;
+  if (a.modelCycles != b.modelCycles)
+    return a.modelCycles < b.modelCycles;
+  if (a.candidate.stages != b.candidate.stages)
+    return a.candidate.stages < b.candidate.stages;
+  return a.candidate.blocksPerSM > b.candidate.blocksPerSM;
+}
+
+int64_t CandidateSearch::run(CandidateTable &table, std::string &why) {
+  for (PipelineVariant variant : getVariants())
+    for (int64_t b : getBlockTargets()) {
+      int64_t first = variant == PipelineVariant::CpAsync
+                          ? (options.stages ? maxStages() : kMinStages)
+                          : 1;
+      int64_t last = variant == PipelineVariant::CpAsync ? maxStages() : 1;
+      for (int64_t n = first; n <= last; ++n)
+        if (std::optional<CandidateRow> row = makeRow({variant, n, b}))
+          table.rows.push_back(std::move(*row));
+    }
+  llvm::stable_sort(table.rows, ranksBefore);
+  if (table.rows.empty()) {
+    why = "no pipelined candidate fits the shared-memory budget";
+    return -1;
+  }
+  // The floor: the unpipelined kernel at the best candidate's target.
+  std::optional<CandidateRow> floor = makeRow(
+      {PipelineVariant::None, 1, table.rows.front().candidate.blocksPerSM});
+  if (options.compiler) {
+    auto start = std::chrono::steady_clock::now();
+    table.compiledWithPtxas = true;
+    int64_t compiled = 0;
+    // The model's floor: one tile's compute with the pipes to itself.
+    double bound =
+        static_cast<double>(pk::detail::computeCyclesPerTile(info, target, 1));
+    bool reachedBound = false;
+    for (CandidateRow &row : table.rows) {
+      if (compiled == kMaxCompiledCandidates || reachedBound) {
+        row.dropped = "not compiled (ranked below the compiled ones)";
+        continue;
+      }
+      // More buffers of a variant that spills at this target spill too.
+      if (const CandidateRow *spilling = findSpillingPeer(table, row)) {
+        row.dropped = "not compiled (" +
+                      describeCandidate(spilling->candidate) +
+                      " already spills)";
+        continue;
+      }
+      compileRow(row);
+      ++compiled;
+      reachedBound = row.dropped.empty() && row.modelCycles <= bound;
+    }
+    if (floor)
+      compileRow(*floor);
+    table.compileSeconds =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
+            .count();
+    llvm::stable_sort(table.rows, ranksBefore);
+  } else {
+    table.noCompileReason = options.noCompilerReason.empty()
+                                ? "the model alone (no compiler)"
+                                : options.noCompilerReason;
+  }
+  CandidateRow &best = table.rows.front();
+  if (!best.dropped.empty()) {
+    why = "every pipelined candidate spills or loses occupancy";
+    if (floor)
+      table.rows.push_back(*floor);
+    return -1;
+  }
+  if (floor && floor->dropped.empty() &&
+      floor->modelCycles <= best.modelCycles) {
+    why = llvm::formatv("the best pipelined candidate ({0}, ~{1:F0} cycles "
+                        "per tile) is predicted no faster than the "
+                        "unpipelined kernel (~{2:F0})",
+                        describeCandidate(best.candidate), best.modelCycles,
+                        floor->modelCycles);
+    table.rows.push_back(*floor);
+    return -1;
+  }
+  if (floor)
+    table.rows.push_back(*floor);
+  best.chosen = true;
+  return 0;
+}
+
+/// One row of the table for the reasons.
+static std::string describeRow(const CandidateRow &row) {
+  std::string text = describeCandidate(row.candidate);
+  if (row.compiled && row.dropped.rfind("did not compile", 0) != 0)
+    text += llvm::formatv(": {0} registers, {1} bytes spilled, {2} block(s)/SM",
+                          row.resources.registers, row.resources.spillBytes,
+                          row.blocksPerSM)
+                .str();
+  text += llvm::formatv(", ~{0:F0} cycles/tile", row.modelCycles).str();
+  if (row.chosen)
+    return text + " (chosen)";
+  if (!row.dropped.empty())
+    return text + " (dropped: " + row.dropped + ")";
+  return text;
+}
+
+std::string mlir::pk::detail::describeCandidateTable(const CandidateTable &t) {
+  std::string text =
+      t.compiledWithPtxas
+          ? llvm::formatv("candidates (compiled with ptxas in {0:F2} s): ",
+                          t.compileSeconds)
+                .str()
+          : "candidates (" + t.noCompileReason + "): ";
+  SmallVector<std::string> rows;
+  for (const CandidateRow &row : t.rows) {
+    // The model-only table lists what it weighed; the compiled one what
+    // ptxas saw and the best of the rest.
+    if (t.compiledWithPtxas && !row.compiled && rows.size() >= 6)
+      continue;
+    rows.push_back(describeRow(row));
+    if (!t.compiledWithPtxas && rows.size() == 6)
+      break;
+  }
+  if (rows.size() < t.rows.size())
+    rows.push_back(
+        llvm::formatv("{0} more in the report", t.rows.size() - rows.size()));
+  return text + llvm::join(rows, "; ");
+}
+
+bool mlir::pk::detail::searchCandidates(const KLoopInfo &info,
+                                        const TargetInfo &target,
+                                        const DecisionOptions &options,
+                                        int64_t blocks,
+                                        KLoopDecision &decision) {
+  CandidateTable table;
+  std::string why;
+  CandidateSearch search(info, target, options, decision, blocks);
+  int64_t chosen = search.run(table, why);
+  decision.reasons.push_back(describeCandidateTable(table));
+  if (chosen < 0) {
+    LDBG() << "candidate search: " << why << " -> not pipelined";
+    // Last: the reason that selects no variant (describePipelineResult).
+    decision.reasons.push_back(why + " (rule never-worse)");
+    decision.variant = PipelineVariant::None;
+    decision.buffers = 0;
+    decision.candidates = std::move(table);
+    return false;
+  }
+  const Candidate &best = table.rows[chosen].candidate;
+  decision.variant = best.variant;
+  decision.buffers = getEffectiveStages(info, best.variant, best.stages);
+  BudgetOptions budgetOptions{best.variant == PipelineVariant::CpAsync
+                                  ? decision.buffers
+                                  : std::max<int64_t>(best.stages, 2),
+                              best.blocksPerSM, options.regsPerThread};
+  decision.budget = computeBudget(info, target, budgetOptions);
+  decision.minBlocksPerSM = best.blocksPerSM;
+  std::string chosenWhy = "chosen: " + describeCandidate(best);
+  if (blocks == kMinBlocksAuto) {
+    decision.setMinBlocks = best.blocksPerSM;
+    chosenWhy += llvm::formatv(" (min-blocks-per-sm=auto: the kernel gets "
+                               "nvvm.minctasm = {0})",
+                               best.blocksPerSM)
+                     .str();
+  }
+  decision.reasons.push_back(chosenWhy);
+  decision.candidates = std::move(table);
+  return true;
+}

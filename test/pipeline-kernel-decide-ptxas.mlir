@@ -1,0 +1,48 @@
+// The register-aware decision with ptxas (docs/stages.md, "Candidates"):
+// pk compiles the best candidates by the model on clones of the kernel,
+// drops those that spill or lose occupancy, and says so in the remark and
+// the report. The tests without ptxas are in pipeline-kernel-decide.mlir.
+// REQUIRES: ptxas
+//
+// gen_gemm's 128x256x32 HGEMM keeps its nvvm.minctasm = 2 (honoured): every
+// candidate spills under the 128-register cap, so pk leaves the loop alone
+// (rule never-worse) and the IR is unchanged.
+// RUN: python3 %examples/gen_gemm.py --kind hgemm --BM 128 --BN 256 --BK 32 -o %t.mlir
+// RUN: env CUDA_HOME=%cuda_path pk-opt %t.mlir --pipeline-kernel='arch=sm_90 stages=auto' -o %t.kernel.mlir 2>&1 | FileCheck %s --check-prefix=KERNEL
+// RUN: FileCheck %s --check-prefix=KERNEL-IR < %t.kernel.mlir
+// KERNEL: remark: not pipelined: every pipelined candidate spills or loses occupancy (rule never-worse);
+// KERNEL-SAME: candidates (compiled with ptxas in {{[0-9.]+}} s): cp-async x{{[0-9]}} @2 block(s)/SM: 128 registers, {{[1-9][0-9]*}} bytes spilled, 2 block(s)/SM, ~{{[0-9]+}} cycles/tile (dropped: spills {{[0-9]+}} bytes)
+// KERNEL-SAME: unpipelined @2 block(s)/SM: 128 registers,
+// KERNEL-IR-NOT: pk.pipelined
+//
+// min-blocks-per-sm=auto: 1 block/SM, 4 stages, no spills; the kernel gets
+// nvvm.minctasm = 1; the report carries the table.
+// RUN: env CUDA_HOME=%cuda_path pk-opt %t.mlir --pipeline-kernel='arch=sm_90 stages=auto min-blocks-per-sm=auto report=%t.json' -o %t.auto.mlir 2>&1 | FileCheck %s --check-prefix=AUTO
+// RUN: FileCheck %s --check-prefix=AUTO-IR < %t.auto.mlir
+// RUN: FileCheck %s --check-prefix=AUTO-JSON < %t.json
+// AUTO: remark: pipelined: variant cp-async, 4 shared buffer(s);
+// AUTO-SAME: candidates (compiled with ptxas in {{[0-9.]+}} s): cp-async x4 @1 block(s)/SM: {{[0-9]+}} registers, 0 bytes spilled, 1 block(s)/SM, ~1024 cycles/tile (chosen);
+// AUTO-SAME: unpipelined @1 block(s)/SM: {{[0-9]+}} registers, 0 bytes spilled
+// AUTO-SAME: chosen: cp-async x4 @1 block(s)/SM (min-blocks-per-sm=auto: the kernel gets nvvm.minctasm = 1)
+// AUTO-IR: nvvm.minctasm = 1 : i32
+// AUTO-IR: pk.pipelined
+// AUTO-JSON: "candidates":{"compile_seconds":{{[0-9.]+}},"compiled_with_ptxas":true,"rows":[{"blocks_per_sm":1,"chosen":true,"compiled":true,"model_cycles_per_tile":1024,"registers":{{[0-9]+}},"shared_bytes":{{[0-9]+}},"spill_bytes":0,"stages":4,"target_blocks_per_sm":1,"variant":"cp-async"}
+// AUTO-JSON-SAME: "set_minctasm":1
+//
+// The example HGEMM (128x128x32, nvvm.minctasm = 2): the first candidate
+// compiles without spills at the model's bound; 4 stages as before.
+// RUN: env CUDA_HOME=%cuda_path pk-opt %examples/hgemm_f16_128x128x32.mlir --pipeline-kernel='arch=sm_90 stages=auto' -o /dev/null 2>&1 | FileCheck %s --check-prefix=EXAMPLE
+// EXAMPLE: remark: pipelined: variant cp-async, 4 shared buffer(s);
+// EXAMPLE-SAME: cp-async x4 @2 block(s)/SM: {{[0-9]+}} registers, 0 bytes spilled, 2 block(s)/SM, ~512 cycles/tile (chosen)
+//
+// compile-candidates=false: the model alone, no table.
+// RUN: env CUDA_HOME=%cuda_path pk-opt %t.mlir --pipeline-kernel='arch=sm_90 stages=auto compile-candidates=false' -o /dev/null 2>&1 | FileCheck %s --check-prefix=OFF
+// OFF: remark: pipelined: variant cp-async, 3 shared buffer(s)
+// OFF-NOT: candidates
+//
+// pk-emit-binaries warns against each kernel's own nvvm.minctasm: none for
+// the 1-block kernel pk chose.
+// RUN: env CUDA_HOME=%cuda_path pk-opt %t.mlir --pipeline-kernel='arch=sm_90 stages=auto min-blocks-per-sm=auto emit=cubin out-dir=%t.out' -o /dev/null 2>&1 | FileCheck %s --check-prefix=EMIT
+// EMIT: remark: ptxas (sm_90): {{[0-9]+}} registers, 0 bytes spill stores
+// EMIT-SAME: 1 blocks/SM
+// EMIT-NOT: warning: with ptxas'
