@@ -21,8 +21,12 @@ config.substitutions.append(("%PATH%", config.environment["PATH"]))
 config.substitutions.append(("%shlibext", config.llvm_shlib_ext))
 config.substitutions.append(("%pk_src_root", config.pk_src_root))
 config.substitutions.append(("%examples", os.path.join(config.pk_src_root, "examples")))
-config.substitutions.append(("%pk_plugin",
-    os.path.join(config.pk_lib_dir, "PKPlugin" + config.llvm_shlib_ext)))
+# PKPlugin, for mlir-opt's --load-pass-plugin / --load-dialect-plugin; built
+# only with PK_LINK_MLIR_DYLIB=ON (mlir-opt links libMLIR.so).
+if config.pk_plugin:
+    config.available_features.add("pk-plugin")
+    config.substitutions.append(("%pk_plugin",
+        os.path.join(config.pk_lib_dir, "PKPlugin" + config.llvm_shlib_ext)))
 config.substitutions.append(("%cuda_path", config.cuda_path))
 
 llvm_config.with_system_environment(["HOME", "INCLUDE", "LIB", "TMP", "TEMP"])
@@ -73,6 +77,13 @@ if config.pk_unittests:
     config.available_features.add("unittests")
     config.substitutions.append(
         ("%pk_unittests_dir", os.path.join(config.pk_obj_root, "unittests")))
+
+# How this build links MLIR (PK_LINK_MLIR_DYLIB), and whether the MLIR install
+# has the static component libraries (for test/install-static.test).
+if config.pk_link_mlir_dylib:
+    config.available_features.add("pk-mlir-dylib")
+if os.path.exists(os.path.join(config.mlir_lib_dir, "libMLIRIR.a")):
+    config.available_features.add("mlir-static-libs")
 
 config.substitutions.append(("%pk_obj_root", config.pk_obj_root))
 config.substitutions.append(("%cmake", config.cmake_command))

@@ -1,6 +1,7 @@
 // pk as a pass plugin of upstream mlir-opt 22. mlir-opt 22 accepts plugin
 // passes only inside --pass-pipeline (plain --pk-... flags are not parsed).
 //
+// REQUIRES: pk-plugin
 // RUN: mlir-opt --load-pass-plugin=%pk_plugin --pass-pipeline='builtin.module(pk-analyze-kloops{report=-})' %s -o /dev/null 2>&1 | grep '^{' | FileCheck %s
 // RUN: mlir-opt --load-pass-plugin=%pk_plugin --pass-pipeline='builtin.module(pk-analyze-kloops{report=- arch=sm_90 stages=3})' %s -o /dev/null 2>&1 | grep '^{' | FileCheck %s --check-prefix=SM90
 // RUN: mlir-opt --load-pass-plugin=%pk_plugin --pass-pipeline='builtin.module(pk-analyze-kloops)' %s -o /dev/null 2>&1 | FileCheck %s --check-prefix=REMARK

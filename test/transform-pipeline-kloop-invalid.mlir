@@ -57,7 +57,7 @@ module attributes {gpu.container_module, transform.with_named_sequence} {
     %mma = transform.structured.match ops{["nvgpu.mma.sync"]} in %root : (!transform.any_op) -> !transform.any_op
     %inner = transform.get_parent_op %mma {op_name = "scf.for"} : (!transform.any_op) -> !transform.any_op
     // expected-error @below {{not pipelined: not a pk K-loop: expected at least 2 gpu.barrier in the K-loop body (after the load phase and after the compute phase), found 0}}
-    %steady = transform.pk.pipeline_kloop %inner : (!transform.any_op) -> !transform.any_op
+    %steady, %prologue, %epilogue = transform.pk.pipeline_kloop %inner : (!transform.any_op) -> (!transform.any_op, !transform.any_op, !transform.any_op)
     transform.yield
   }
 }
@@ -159,7 +159,7 @@ module attributes {gpu.container_module, transform.with_named_sequence} {
     %barriers = transform.structured.match ops{["gpu.barrier"]} in %root : (!transform.any_op) -> !transform.any_op
     %loop = transform.get_parent_op %barriers {op_name = "scf.for", deduplicate} : (!transform.any_op) -> !transform.any_op
     // expected-error @below {{not pipelined: trip count 1 < 2: no next tile to overlap}}
-    %steady = transform.pk.pipeline_kloop %loop : (!transform.any_op) -> !transform.any_op
+    %steady, %prologue, %epilogue = transform.pk.pipeline_kloop %loop : (!transform.any_op) -> (!transform.any_op, !transform.any_op, !transform.any_op)
     transform.yield
   }
 }
@@ -218,7 +218,7 @@ module attributes {gpu.container_module, transform.with_named_sequence} {
     %barriers = transform.structured.match ops{["gpu.barrier"]} in %root : (!transform.any_op) -> !transform.any_op
     %loop = transform.get_parent_op %barriers {op_name = "scf.for", deduplicate} : (!transform.any_op) -> !transform.any_op
     // expected-error @below {{not pipelined: schedule=seed is the seed's two-stage order; stages=3 needs schedule=multistage; the decision was variant cp-async with 3 buffer(s): 3 stages need 12288 bytes of shared memory, within the sm_86 cliff of 50176 bytes for 2 blocks/SM; ratio 32.0 > 20: the seed predicts 0-5% or a regression; cp.async is selected all the same (rule high-ratio; skip-high-ratio=true skips)}}
-    %steady = transform.pk.pipeline_kloop %loop {stages = 3, schedule = "seed"} : (!transform.any_op) -> !transform.any_op
+    %steady, %prologue, %epilogue = transform.pk.pipeline_kloop %loop {stages = 3, schedule = "seed"} : (!transform.any_op) -> (!transform.any_op, !transform.any_op, !transform.any_op)
     transform.yield
   }
 }
@@ -275,9 +275,9 @@ module attributes {gpu.container_module, transform.with_named_sequence} {
   transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
     %barriers = transform.structured.match ops{["gpu.barrier"]} in %root : (!transform.any_op) -> !transform.any_op
     %loop = transform.get_parent_op %barriers {op_name = "scf.for", deduplicate} : (!transform.any_op) -> !transform.any_op
-    %steady = transform.pk.pipeline_kloop %loop : (!transform.any_op) -> !transform.any_op
+    %steady, %prologue, %epilogue = transform.pk.pipeline_kloop %loop : (!transform.any_op) -> (!transform.any_op, !transform.any_op, !transform.any_op)
     // expected-error @below {{not pipelined: not a pk K-loop: loop already pipelined by pk (pk.pipelined)}}
-    %again = transform.pk.pipeline_kloop %steady : (!transform.any_op) -> !transform.any_op
+    %again, %again_prologue, %again_epilogue = transform.pk.pipeline_kloop %steady : (!transform.any_op) -> (!transform.any_op, !transform.any_op, !transform.any_op)
     transform.yield
   }
 }
@@ -336,7 +336,7 @@ module attributes {gpu.container_module, transform.with_named_sequence} {
   transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
     %barriers = transform.structured.match ops{["gpu.barrier"]} in %root : (!transform.any_op) -> !transform.any_op
     %loop = transform.get_parent_op %barriers {op_name = "scf.for", deduplicate} : (!transform.any_op) -> !transform.any_op
-    %steady = transform.pk.pipeline_kloop %loop {test_fail_late} : (!transform.any_op) -> !transform.any_op
+    %steady, %prologue, %epilogue = transform.pk.pipeline_kloop %loop {test_fail_late} : (!transform.any_op) -> (!transform.any_op, !transform.any_op, !transform.any_op)
     transform.yield
   }
 }
@@ -347,7 +347,7 @@ module attributes {gpu.container_module, transform.with_named_sequence} {
 module attributes {transform.with_named_sequence} {
   transform.named_sequence @__transform_main(%loop: !transform.any_op {transform.consumed}) {
     // expected-error @below {{'transform.pk.pipeline_kloop' op unknown arch 'sm_99'; pk knows: sm_75, sm_80, sm_86, sm_87, sm_89, sm_90, sm_90a}}
-    %steady = transform.pk.pipeline_kloop %loop {arch = "sm_99"} : (!transform.any_op) -> !transform.any_op
+    %steady, %prologue, %epilogue = transform.pk.pipeline_kloop %loop {arch = "sm_99"} : (!transform.any_op) -> (!transform.any_op, !transform.any_op, !transform.any_op)
     transform.yield
   }
 }
@@ -357,7 +357,7 @@ module attributes {transform.with_named_sequence} {
 module attributes {transform.with_named_sequence} {
   transform.named_sequence @__transform_main(%loop: !transform.any_op {transform.consumed}) {
     // expected-error @below {{'transform.pk.pipeline_kloop' op variant must be auto, cp-async, ldg-register or register-prefetch, got 'fastest'}}
-    %steady = transform.pk.pipeline_kloop %loop {variant = "fastest"} : (!transform.any_op) -> !transform.any_op
+    %steady, %prologue, %epilogue = transform.pk.pipeline_kloop %loop {variant = "fastest"} : (!transform.any_op) -> (!transform.any_op, !transform.any_op, !transform.any_op)
     transform.yield
   }
 }
@@ -367,7 +367,7 @@ module attributes {transform.with_named_sequence} {
 module attributes {transform.with_named_sequence} {
   transform.named_sequence @__transform_main(%loop: !transform.any_op {transform.consumed}) {
     // expected-error @below {{'transform.pk.pipeline_kloop' op schedule must be auto, seed or multistage, got 'fancy'}}
-    %steady = transform.pk.pipeline_kloop %loop {schedule = "fancy"} : (!transform.any_op) -> !transform.any_op
+    %steady, %prologue, %epilogue = transform.pk.pipeline_kloop %loop {schedule = "fancy"} : (!transform.any_op) -> (!transform.any_op, !transform.any_op, !transform.any_op)
     transform.yield
   }
 }
@@ -377,7 +377,7 @@ module attributes {transform.with_named_sequence} {
 module attributes {transform.with_named_sequence} {
   transform.named_sequence @__transform_main(%loop: !transform.any_op {transform.consumed}) {
     // expected-error @below {{'transform.pk.pipeline_kloop' op stages must be 2 to 8 or auto, got '9'}}
-    %steady = transform.pk.pipeline_kloop %loop {stages = 9} : (!transform.any_op) -> !transform.any_op
+    %steady, %prologue, %epilogue = transform.pk.pipeline_kloop %loop {stages = 9} : (!transform.any_op) -> (!transform.any_op, !transform.any_op, !transform.any_op)
     transform.yield
   }
 }
@@ -387,7 +387,7 @@ module attributes {transform.with_named_sequence} {
 module attributes {transform.with_named_sequence} {
   transform.named_sequence @__transform_main(%loop: !transform.any_op {transform.consumed}) {
     // expected-error @below {{'transform.pk.pipeline_kloop' op variant=cp-async needs cp.async (sm_80 and later); sm_75 has none}}
-    %steady = transform.pk.pipeline_kloop %loop {arch = "sm_75", variant = "cp-async"} : (!transform.any_op) -> !transform.any_op
+    %steady, %prologue, %epilogue = transform.pk.pipeline_kloop %loop {arch = "sm_75", variant = "cp-async"} : (!transform.any_op) -> (!transform.any_op, !transform.any_op, !transform.any_op)
     transform.yield
   }
 }
@@ -398,6 +398,45 @@ module attributes {transform.with_named_sequence} {
   transform.named_sequence @__transform_main(%loop: !transform.any_op {transform.readonly}) {
     // expected-error @below {{'transform.pk.analyze_kloop' op min-blocks-per-sm must be at least 1, got 0}}
     transform.pk.analyze_kloop %loop {min_blocks_per_sm = 0} : !transform.any_op
+    transform.yield
+  }
+}
+
+// -----
+
+// A target that is not an scf.for is a silenceable failure; the IR is
+// unchanged and, when the failure is suppressed, the result handles are
+// empty.
+module attributes {transform.with_named_sequence} {
+  // expected-note @below {{target op}}
+  func.func @not_a_loop() {
+    return
+  }
+
+  transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
+    %func = transform.structured.match ops{["func.func"]} in %root : (!transform.any_op) -> !transform.any_op
+    // expected-error @below {{expected an scf.for, got 'func.func'}}
+    %steady, %prologue, %epilogue = transform.pk.pipeline_kloop %func : (!transform.any_op) -> (!transform.any_op, !transform.any_op, !transform.any_op)
+    transform.yield
+  }
+}
+
+// -----
+
+module attributes {transform.with_named_sequence} {
+  func.func @not_a_loop() {
+    return
+  }
+
+  transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
+    transform.sequence %root : !transform.any_op failures(suppress) {
+    ^bb0(%arg0: !transform.any_op):
+      %func = transform.structured.match ops{["func.func"]} in %arg0 : (!transform.any_op) -> !transform.any_op
+      %steady, %prologue, %epilogue = transform.pk.pipeline_kloop %func : (!transform.any_op) -> (!transform.any_op, !transform.any_op, !transform.any_op)
+      %num = transform.num_associations %prologue : (!transform.any_op) -> !transform.param<i64>
+      // expected-remark @below {{prologue ops 0 : i64}}
+      transform.debug.emit_param_as_remark %num, "prologue ops" : !transform.param<i64>
+    }
     transform.yield
   }
 }

@@ -6,8 +6,11 @@
 // transform-pipeline-kloop-invalid.mlir.
 
 // The seed example (Inputs/seed-64x64x16.mlir) with every option spelled out
-// (the defaults): cp-async into two buffers. The result handle is the
-// steady-state loop.
+// (the defaults): cp-async into two buffers. The result handles are the
+// steady-state loop, the prologue ops (tile 0's copies into buffer 0 and
+// their group, with the stage index the multi-buffering computes) and the
+// epilogue ops (the wait and the compute of the last tile, and the final
+// barrier).
 module attributes {gpu.container_module, transform.with_named_sequence} {
   gpu.module @seed {
     gpu.func @gemm_64x64x16(%A: memref<1024x1024xf16>, %B: memref<1024x1024xf16>,
@@ -56,18 +59,32 @@ module attributes {gpu.container_module, transform.with_named_sequence} {
   transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
     %barriers = transform.structured.match ops{["gpu.barrier"]} in %root : (!transform.any_op) -> !transform.any_op
     %loop = transform.get_parent_op %barriers {op_name = "scf.for", deduplicate} : (!transform.any_op) -> !transform.any_op
-    %steady = transform.pk.pipeline_kloop %loop {arch = "sm_86", stages = 2, variant = "auto", schedule = "auto"} : (!transform.any_op) -> !transform.any_op
+    %steady, %prologue, %epilogue = transform.pk.pipeline_kloop %loop {arch = "sm_86", stages = 2, variant = "auto", schedule = "auto"} : (!transform.any_op) -> (!transform.any_op, !transform.any_op, !transform.any_op)
     transform.annotate %steady "test.steady_state" : !transform.any_op
+    transform.annotate %prologue "test.prologue" : !transform.any_op
+    transform.annotate %epilogue "test.epilogue" : !transform.any_op
+    %num_prologue = transform.num_associations %prologue : (!transform.any_op) -> !transform.param<i64>
+    // expected-remark @below {{prologue ops 7 : i64}}
+    transform.debug.emit_param_as_remark %num_prologue, "prologue ops" : !transform.param<i64>
+    %num_epilogue = transform.num_associations %epilogue : (!transform.any_op) -> !transform.param<i64>
+    // expected-remark @below {{epilogue ops 7 : i64}}
+    transform.debug.emit_param_as_remark %num_epilogue, "epilogue ops" : !transform.param<i64>
     transform.yield
   }
 }
 
 // CHECK-LABEL: gpu.func @gemm_64x64x16
 // CHECK-SAME:    workgroup(%[[SA:.*]] : memref<2x64x16xf16, #gpu.address_space<workgroup>> {{.*}}, %[[SB:.*]] : memref<2x64x16xf16, #gpu.address_space<workgroup>>
-// Prologue: tile 0 into buffer 0.
-// CHECK:         nvgpu.device_async_copy %{{.*}}, %[[SA]][
-// CHECK:         nvgpu.device_async_copy %{{.*}}, %[[SB]][
-// CHECK:         %[[G0:.*]] = nvgpu.device_async_create_group
+// Prologue: tile 0 into buffer 0, every op in the %prologue handle.
+// CHECK-NOT:     test.prologue
+// CHECK:         arith.divui {{.*}} {test.prologue}
+// CHECK-NEXT:    arith.constant {test.prologue} 2
+// CHECK-NEXT:    arith.remui {{.*}} {test.prologue}
+// CHECK-NEXT:    arith.addi {{.*}} {test.prologue}
+// CHECK-NEXT:    nvgpu.device_async_copy %{{.*}}, %[[SA]][{{.*}} {bypassL1, test.prologue}
+// CHECK-NEXT:    nvgpu.device_async_copy %{{.*}}, %[[SB]][{{.*}} {bypassL1, test.prologue}
+// CHECK-NEXT:    %[[G0:.*]] = nvgpu.device_async_create_group {{.*}} {test.prologue}
+// CHECK-NOT:     test.prologue
 // The steady-state loop, the one the result handle points to.
 // CHECK:         %[[R:.*]]:2 = scf.for {{.*}} iter_args({{.*}}, %[[G:.*]] = %[[G0]])
 // CHECK:           nvgpu.device_async_wait %[[G]] {numGroups = 0 : i32}
@@ -77,9 +94,19 @@ module attributes {gpu.container_module, transform.with_named_sequence} {
 // CHECK:           nvgpu.device_async_create_group
 // CHECK:           nvgpu.mma.sync
 // CHECK:         } {pk.pipelined, test.steady_state}
-// Epilogue: the last tile.
-// CHECK:         nvgpu.device_async_wait %[[R]]#1 {numGroups = 0 : i32}
-// CHECK:         nvgpu.mma.sync
+// Epilogue: the last tile, every op in the %epilogue handle, and the barrier
+// pk adds after it.
+// CHECK-NOT:     test.epilogue
+// CHECK:         nvgpu.device_async_wait %[[R]]#1 {numGroups = 0 : i32, test.epilogue}
+// CHECK-NEXT:    gpu.barrier {test.epilogue}
+// CHECK-NEXT:    arith.divui {{.*}} {test.epilogue}
+// CHECK-NEXT:    arith.constant {test.epilogue} 2
+// CHECK-NEXT:    arith.remui {{.*}} {test.epilogue}
+// CHECK-NEXT:    scf.for
+// CHECK:           nvgpu.mma.sync
+// CHECK:         } {test.epilogue}
+// CHECK-NEXT:    gpu.barrier {test.epilogue}
+// CHECK-NOT:     test.
 // CHECK:         gpu.return
 
 // -----
@@ -133,7 +160,7 @@ module attributes {gpu.container_module, transform.with_named_sequence} {
   transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
     %barriers = transform.structured.match ops{["gpu.barrier"]} in %root : (!transform.any_op) -> !transform.any_op
     %loop = transform.get_parent_op %barriers {op_name = "scf.for", deduplicate} : (!transform.any_op) -> !transform.any_op
-    %steady = transform.pk.pipeline_kloop %loop {arch = "sm_75", variant = "ldg-register"} : (!transform.any_op) -> !transform.any_op
+    %steady, %prologue, %epilogue = transform.pk.pipeline_kloop %loop {arch = "sm_75", variant = "ldg-register"} : (!transform.any_op) -> (!transform.any_op, !transform.any_op, !transform.any_op)
     transform.yield
   }
 }
@@ -153,8 +180,141 @@ module attributes {gpu.container_module, transform.with_named_sequence} {
 
 // -----
 
+// The prologue and epilogue handles, reported at the ops they were peeled
+// from. register-prefetch keeps one buffer (no stage index): the prologue
+// loads the first tile into registers and stores it to shared memory, the
+// epilogue computes the last tile.
+module attributes {gpu.container_module, transform.with_named_sequence} {
+  gpu.module @m {
+    gpu.func @fma(%A: memref<64x4096xf16>, %out: memref<64xf32>)
+        workgroup(%s: memref<64x32xf16, #gpu.address_space<workgroup>>)
+        kernel attributes {known_block_size = array<i32: 256, 1, 1>} {
+      %c0 = arith.constant 0 : index
+      %c4 = arith.constant 4 : index
+      %c8 = arith.constant 8 : index
+      %c32 = arith.constant 32 : index
+      %c4096 = arith.constant 4096 : index
+      %tid = gpu.thread_id x
+      %row = arith.divui %tid, %c4 : index
+      %q = arith.remui %tid, %c4 : index
+      %col = arith.muli %q, %c8 : index
+      %init = arith.constant dense<0.0> : vector<8xf32>
+      %r = scf.for %k = %c0 to %c4096 step %c32 iter_args(%acc = %init) -> (vector<8xf32>) {
+        // expected-remark @below {{prologue}}
+        %gk = arith.addi %k, %col : index
+        // expected-remark @below {{prologue}}
+        %v = vector.load %A[%row, %gk] : memref<64x4096xf16>, vector<8xf16>
+        // expected-remark @below {{prologue}}
+        vector.store %v, %s[%row, %col] : memref<64x32xf16, #gpu.address_space<workgroup>>, vector<8xf16>
+        // expected-remark @below {{prologue}}
+        gpu.barrier
+        // expected-remark @below {{epilogue}}
+        %x = vector.load %s[%row, %col] : memref<64x32xf16, #gpu.address_space<workgroup>>, vector<8xf16>
+        // expected-remark @below {{epilogue}}
+        %xf = arith.extf %x : vector<8xf16> to vector<8xf32>
+        // expected-remark @below {{epilogue}}
+        %d = vector.fma %xf, %xf, %acc : vector<8xf32>
+        // expected-remark @below {{epilogue}}
+        gpu.barrier
+        scf.yield %d : vector<8xf32>
+      }
+      %e = vector.extract %r[0] : f32 from vector<8xf32>
+      memref.store %e, %out[%row] : memref<64xf32>
+      gpu.return
+    }
+  }
+
+  transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
+    %barriers = transform.structured.match ops{["gpu.barrier"]} in %root : (!transform.any_op) -> !transform.any_op
+    %loop = transform.get_parent_op %barriers {op_name = "scf.for", deduplicate} : (!transform.any_op) -> !transform.any_op
+    %steady, %prologue, %epilogue = transform.pk.pipeline_kloop %loop {variant = "register-prefetch"} : (!transform.any_op) -> (!transform.any_op, !transform.any_op, !transform.any_op)
+    transform.debug.emit_remark_at %prologue, "prologue" : !transform.any_op
+    transform.debug.emit_remark_at %epilogue, "epilogue" : !transform.any_op
+    transform.yield
+  }
+}
+
+// CHECK-LABEL: gpu.func @fma
+// CHECK:         vector.load %arg0
+// CHECK:         vector.store
+// CHECK:         gpu.barrier
+// CHECK:         scf.for
+// CHECK:         } {pk.pipelined}
+// CHECK:         vector.fma
+// CHECK:         gpu.barrier
+// CHECK:         gpu.return
+
+// -----
+
+// A dynamic trip count: pk versions the loop, and the three handles point
+// into the branch that runs the pipelined loop; the original loop in the
+// other branch (pk.pipeline_fallback) is in none of them.
+module attributes {gpu.container_module, transform.with_named_sequence} {
+  gpu.module @m {
+    gpu.func @dynamic(%A: memref<64x4096xf16>, %out: memref<64xf32>, %n: index)
+        workgroup(%s: memref<64x32xf16, #gpu.address_space<workgroup>>)
+        kernel attributes {known_block_size = array<i32: 256, 1, 1>} {
+      %c0 = arith.constant 0 : index
+      %c4 = arith.constant 4 : index
+      %c8 = arith.constant 8 : index
+      %c32 = arith.constant 32 : index
+      %tid = gpu.thread_id x
+      %row = arith.divui %tid, %c4 : index
+      %q = arith.remui %tid, %c4 : index
+      %col = arith.muli %q, %c8 : index
+      %init = arith.constant dense<0.0> : vector<8xf32>
+      %r = scf.for %k = %c0 to %n step %c32 iter_args(%acc = %init) -> (vector<8xf32>) {
+        %gk = arith.addi %k, %col : index
+        %v = vector.load %A[%row, %gk] : memref<64x4096xf16>, vector<8xf16>
+        vector.store %v, %s[%row, %col] : memref<64x32xf16, #gpu.address_space<workgroup>>, vector<8xf16>
+        gpu.barrier
+        %x = vector.load %s[%row, %col] : memref<64x32xf16, #gpu.address_space<workgroup>>, vector<8xf16>
+        %xf = arith.extf %x : vector<8xf16> to vector<8xf32>
+        %d = vector.fma %xf, %xf, %acc : vector<8xf32>
+        gpu.barrier
+        scf.yield %d : vector<8xf32>
+      }
+      %e = vector.extract %r[0] : f32 from vector<8xf32>
+      memref.store %e, %out[%row] : memref<64xf32>
+      gpu.return
+    }
+  }
+
+  transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
+    %barriers = transform.structured.match ops{["gpu.barrier"]} in %root : (!transform.any_op) -> !transform.any_op
+    %loop = transform.get_parent_op %barriers {op_name = "scf.for", deduplicate} : (!transform.any_op) -> !transform.any_op
+    %steady, %prologue, %epilogue = transform.pk.pipeline_kloop %loop : (!transform.any_op) -> (!transform.any_op, !transform.any_op, !transform.any_op)
+    transform.annotate %steady "test.steady_state" : !transform.any_op
+    transform.annotate %prologue "test.prologue" : !transform.any_op
+    transform.annotate %epilogue "test.epilogue" : !transform.any_op
+    transform.yield
+  }
+}
+
+// CHECK-LABEL: gpu.func @dynamic
+// CHECK-NOT:     test.
+// CHECK:         scf.if %{{.*}} -> (vector<8xf32>) {
+// CHECK-NOT:       test.epilogue
+// CHECK:           nvgpu.device_async_copy {{.*}} {bypassL1, test.prologue}
+// CHECK-NEXT:      nvgpu.device_async_create_group {{.*}} {test.prologue}
+// CHECK-NOT:       test.
+// CHECK:           } {pk.pipelined, test.steady_state}
+// CHECK-NOT:       test.prologue
+// CHECK:           nvgpu.device_async_wait {{.*}} {numGroups = 0 : i32, test.epilogue}
+// CHECK:           vector.fma {{.*}} {test.epilogue}
+// CHECK:           gpu.barrier {test.epilogue}
+// CHECK-NEXT:      scf.yield
+// CHECK-NEXT:    } else {
+// CHECK-NOT:       test.
+// CHECK:           } {pk.pipeline_fallback}
+// CHECK-NOT:     test.
+// CHECK:         gpu.return
+
+// -----
+
 // A script that tries pk on every kernel: inside failures(suppress), the
-// loop pk declines (trip count 1) stays as it is and the script goes on.
+// loop pk declines (trip count 1) stays as it is and the script goes on; the
+// result handles hold what pk made of the other loop only.
 module attributes {gpu.container_module, transform.with_named_sequence} {
   gpu.module @seed {
     gpu.func @gemm_64x64x16(%A: memref<1024x1024xf16>, %B: memref<1024x1024xf16>,
@@ -232,8 +392,14 @@ module attributes {gpu.container_module, transform.with_named_sequence} {
     ^bb0(%arg0: !transform.any_op):
       %barriers = transform.structured.match ops{["gpu.barrier"]} in %arg0 : (!transform.any_op) -> !transform.any_op
       %loops = transform.get_parent_op %barriers {op_name = "scf.for", deduplicate} : (!transform.any_op) -> !transform.any_op
-      %steady = transform.pk.pipeline_kloop %loops : (!transform.any_op) -> !transform.any_op
+      %steady, %prologue, %epilogue = transform.pk.pipeline_kloop %loops : (!transform.any_op) -> (!transform.any_op, !transform.any_op, !transform.any_op)
       transform.annotate %steady "test.steady_state" : !transform.any_op
+      %num_steady = transform.num_associations %steady : (!transform.any_op) -> !transform.param<i64>
+      // expected-remark @below {{steady-state loops 1 : i64}}
+      transform.debug.emit_param_as_remark %num_steady, "steady-state loops" : !transform.param<i64>
+      %num_prologue = transform.num_associations %prologue : (!transform.any_op) -> !transform.param<i64>
+      // expected-remark @below {{prologue ops 7 : i64}}
+      transform.debug.emit_param_as_remark %num_prologue, "prologue ops" : !transform.param<i64>
     }
     transform.yield
   }

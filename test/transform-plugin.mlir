@@ -2,6 +2,7 @@
 // (mlirGetDialectPluginInfo) that adds pk's transform dialect extension to
 // mlir-opt's registry. One library can be loaded both ways at once.
 //
+// REQUIRES: pk-plugin
 // RUN: mlir-opt --load-dialect-plugin=%pk_plugin %s -transform-interpreter | FileCheck %s
 // RUN: mlir-opt --load-dialect-plugin=%pk_plugin --load-pass-plugin=%pk_plugin %s --pass-pipeline='builtin.module(transform-interpreter, gpu.module(pk-analyze-kloops{arch=sm_90}))' -o /dev/null 2>&1 | FileCheck %s --check-prefix=BOTH
 
@@ -63,7 +64,7 @@ module attributes {gpu.container_module, transform.with_named_sequence} {
   transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
     %barriers = transform.structured.match ops{["gpu.barrier"]} in %root : (!transform.any_op) -> !transform.any_op
     %loop = transform.get_parent_op %barriers {op_name = "scf.for", deduplicate} : (!transform.any_op) -> !transform.any_op
-    %steady = transform.pk.pipeline_kloop %loop {arch = "sm_90", stages = 3} : (!transform.any_op) -> !transform.any_op
+    %steady, %prologue, %epilogue = transform.pk.pipeline_kloop %loop {arch = "sm_90", stages = 3} : (!transform.any_op) -> (!transform.any_op, !transform.any_op, !transform.any_op)
     transform.annotate %steady "test.steady_state" : !transform.any_op
     transform.yield
   }

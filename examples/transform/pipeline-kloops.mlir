@@ -17,11 +17,14 @@ module attributes {transform.with_named_sequence} {
           : (!transform.any_op) -> !transform.any_op
       %kloops = transform.get_parent_op %barriers {op_name = "scf.for", deduplicate}
           : (!transform.any_op) -> !transform.any_op
-      // %steady holds the steady-state loops pk created. (For the analysis
-      // alone, `transform.pk.analyze_kloop %kloops {arch = "sm_90"}` attaches
-      // pk's report to each loop as the pk.analysis attribute.)
-      %steady = transform.pk.pipeline_kloop %kloops {arch = "sm_90", stages = 3}
-          : (!transform.any_op) -> !transform.any_op
+      // %steady holds the steady-state loops pk created, %prologue and
+      // %epilogue the operations peeled before and after them. (For the
+      // analysis alone, `transform.pk.analyze_kloop %kloops {arch = "sm_90"}`
+      // attaches pk's report to each loop as the pk.analysis attribute.)
+      %steady, %prologue, %epilogue =
+          transform.pk.pipeline_kloop %kloops {arch = "sm_90", stages = 3}
+          : (!transform.any_op)
+          -> (!transform.any_op, !transform.any_op, !transform.any_op)
     }
     transform.yield
   }

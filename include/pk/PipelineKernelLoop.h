@@ -17,7 +17,8 @@
 //   if (failed(result))
 //     return failure();            // error emitted; the IR is invalid
 //   if (result->isPipelined())
-//     use(result->loop);           // the steady-state loop
+//     use(result->loop);           // the steady-state loop (and
+//                                  // result->prologue, result->epilogue)
 //   else
 //     log(result->reason);         // why pk left the loop alone
 //
@@ -136,6 +137,10 @@ struct PipelineResult {
   /// prologue precedes it, the epilogue follows it). Otherwise the loop the
   /// caller passed, unchanged.
   scf::ForOp loop;
+  /// Pipelined: the operations of the prologue and of the epilogue, in
+  /// program order (`PipelinedKLoop`, Pipelining.h); never empty then.
+  /// Otherwise empty.
+  SmallVector<Operation *> prologue, epilogue;
   /// Empty when pipelined or analyzed; otherwise the one-line reason pk left
   /// the loop alone: the mismatch (NotAKLoop), the decision's reasons
   /// (NotSelected) or the failed precondition (PreconditionFailed).

@@ -47,6 +47,21 @@ struct PipelineKLoopOptions {
   bool testFailLate = false;
 };
 
+/// What `pipelineKLoop` made of a K-loop.
+struct PipelinedKLoop {
+  /// The steady-state loop (it carries `pk.pipelined`).
+  scf::ForOp loop;
+  /// The operations upstream's pipeliner peeled before the loop (the first
+  /// stages of the first tiles), in program order: the clones the
+  /// `PipeliningOption::annotateFn` callback sees as `Prologue`, not the
+  /// index arithmetic the pipeliner adds around them.
+  SmallVector<Operation *> prologue;
+  /// The operations it peeled after the loop (the last stages of the last
+  /// tiles; `Epilogue` for annotateFn), then the barrier pk adds after them
+  /// for cp-async.
+  SmallVector<Operation *> epilogue;
+};
+
 /// Checks every precondition of `pipelineKLoop` without changing the IR; on
 /// failure sets `reason`.
 LogicalResult checkPipelineKLoop(const KLoopInfo &info,
@@ -67,13 +82,15 @@ LogicalResult checkPipelineKLoop(const KLoopInfo &info,
 /// Everything that can fail is checked before the first IR change, so the
 /// transform is all or nothing. A failure after it (`*modifiedIR` true, as
 /// with `scf::pipelineForLoop`) is an internal error: the IR is then invalid
-/// and the caller must fail. On success returns the steady-state loop;
+/// and the caller must fail. On success returns the steady-state loop with
+/// the prologue and epilogue ops (with a dynamic trip count, all three sit in
+/// the `scf.if` branch that runs when the trip count is large enough);
 /// `info` is stale.
-FailureOr<scf::ForOp> pipelineKLoop(RewriterBase &rewriter,
-                                    const KLoopInfo &info,
-                                    const PipelineKLoopOptions &options,
-                                    std::string &reason,
-                                    bool *modifiedIR = nullptr);
+FailureOr<PipelinedKLoop> pipelineKLoop(RewriterBase &rewriter,
+                                        const KLoopInfo &info,
+                                        const PipelineKLoopOptions &options,
+                                        std::string &reason,
+                                        bool *modifiedIR = nullptr);
 
 /// Rewrites the workgroup storage of `kernel` that upstream's NVVM lowering
 /// would not place in shared memory into typed, 16-byte aligned workgroup

@@ -31,8 +31,7 @@ defvar pkRequestAttrs = (ins
 def PipelineKLoopOp : Op<Transform_Dialect, "pk.pipeline_kloop",
     [FunctionalStyleTransformOpTrait,
      MemoryEffectsOpInterface,
-     TransformEachOpTrait,
-     TransformOpInterface,
+     DeclareOpInterfaceMethods<TransformOpInterface>,
      ReportTrackingListenerFailuresOpTrait]> {
   let summary = "Software-pipelines a tiled GPU K-loop with pk";
   let description = [{
@@ -57,22 +56,44 @@ def PipelineKLoopOp : Op<Transform_Dialect, "pk.pipeline_kloop",
         : (!transform.any_op) -> !transform.any_op
     %loop = transform.get_parent_op %b {op_name = "scf.for", deduplicate}
         : (!transform.any_op) -> !transform.any_op
-    %steady = transform.pk.pipeline_kloop %loop {arch = "sm_90", stages = 3}
-        : (!transform.any_op) -> !transform.any_op
+    %steady, %prologue, %epilogue =
+        transform.pk.pipeline_kloop %loop {arch = "sm_90", stages = 3}
+        : (!transform.any_op)
+        -> (!transform.any_op, !transform.any_op, !transform.any_op)
     ```
 
     #### Return modes
 
-    Consumes the `target` handle and produces a handle to the steady-state
-    loop of every loop pk pipelined (it carries `pk.pipelined`). When pk
-    declines a loop (not a K-loop, the decision is none, or a precondition
-    of the transform fails) the IR of that loop is unchanged and the op
-    produces a silenceable failure whose message is pk's reason, the text
-    of pk-pipeline-kloops' remark (e.g. `not pipelined: trip count 1 < 2: no
-    next tile to overlap`), with a note at the loop; the loop is not in the
-    result. An internal error after pk changed the IR is a definite failure.
-    Pipelining erases the loop and what it holds, so the handle should not
-    also hold loops nested in another of its loops.
+    Consumes the `target` handle and produces three handles, each over every
+    loop pk pipelined, in the order of `target`:
+    - `loop`: the steady-state loop (it carries `pk.pipelined`), one per
+      pipelined loop;
+    - `prologue`: the operations upstream's pipeliner peeled before it, in
+      program order: the copies of the loop body's early-stage ops for the
+      first tiles (for cp-async the copies, their
+      `nvgpu.device_async_create_group` and the body's index arithmetic
+      they use, e.g. the stage index of the multi-buffered tiles), not the
+      induction-variable arithmetic the pipeliner adds around them;
+    - `epilogue`: the operations it peeled after the loop, the late stages
+      of the last tiles (waits, barriers, compute), then, for cp-async, the
+      `gpu.barrier` pk adds after them.
+    A pipelined loop always has a prologue and an epilogue. With a dynamic
+    trip count pk versions the loop first: the three sit in the `scf.if`
+    branch that runs when the trip count reaches the stages, and the
+    unpipelined copy in the other branch (`pk.fallback`) is in none of the
+    handles. The handles are empty when no loop was pipelined (an empty
+    `target`, or every loop declined).
+
+    When pk declines a loop (not a K-loop, the decision is none, or a
+    precondition of the transform fails) the IR of that loop is unchanged,
+    the loop contributes to none of the results and the op produces a
+    silenceable failure whose message is pk's reason, the text of
+    pk-pipeline-kloops' remark (e.g. `not pipelined: trip count 1 < 2: no
+    next tile to overlap`), with a note at the loop; the other loops are
+    still pipelined. A `target` op that is not an `scf.for` is a silenceable
+    failure too. An internal error after pk changed the IR is a definite
+    failure. Pipelining erases the loop and what it holds, so the handle
+    should not also hold loops nested in another of its loops.
   }];
 
   let arguments = !con((ins TransformHandleTypeInterface:$target),
@@ -80,20 +101,14 @@ def PipelineKLoopOp : Op<Transform_Dialect, "pk.pipeline_kloop",
       (ins DefaultValuedStrAttr<StrAttr, "auto">:$variant,
            DefaultValuedStrAttr<StrAttr, "auto">:$schedule,
            UnitAttr:$test_fail_late));
-  let results = (outs TransformHandleTypeInterface:$result);
+  let results = (outs TransformHandleTypeInterface:$loop,
+                      TransformHandleTypeInterface:$prologue,
+                      TransformHandleTypeInterface:$epilogue);
 
   let assemblyFormat = [{
     $target attr-dict `:` functional-type(operands, results)
   }];
   let hasVerifier = 1;
-
-  let extraClassDeclaration = [{
-    ::mlir::DiagnosedSilenceableFailure applyToOne(
-        ::mlir::transform::TransformRewriter &rewriter,
-        ::mlir::scf::ForOp forOp,
-        ::mlir::transform::ApplyToEachResultList &results,
-        ::mlir::transform::TransformState &state);
-  }];
 }
 
 def AnalyzeKLoopOp : Op<Transform_Dialect, "pk.analyze_kloop",

@@ -363,7 +363,7 @@ mlir::pk::pipelineKernelLoop(RewriterBase &rewriter, scf::ForOp forOp,
   pipeOptions.staticSharedMemoryLimit = target.smemPerBlockDefault;
   pipeOptions.testFailLate = request.testFailLate;
   bool modified = false;
-  FailureOr<scf::ForOp> pipelined =
+  FailureOr<PipelinedKLoop> pipelined =
       pipelineKLoop(rewriter, *info, pipeOptions, why, &modified);
   if (failed(pipelined) && modified)
     return mlir::emitError(loc)
@@ -376,7 +376,9 @@ mlir::pk::pipelineKernelLoop(RewriterBase &rewriter, scf::ForOp forOp,
     result.reasons.push_back("not pipelined: " + why);
     return finish(PipelineOutcome::PreconditionFailed);
   }
-  result.loop = *pipelined;
+  result.loop = pipelined->loop;
+  result.prologue = std::move(pipelined->prologue);
+  result.epilogue = std::move(pipelined->epilogue);
   // min-blocks-per-sm=auto: the kernel's launch bound says what pk chose.
   if (decided.setMinBlocks)
     info->kernel->setAttr(kMinCtasmAttrName,

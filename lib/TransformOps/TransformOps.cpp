@@ -79,18 +79,71 @@ LogicalResult transform::PipelineKLoopOp::verify() {
                                [&] { return emitOpError(); });
 }
 
-DiagnosedSilenceableFailure transform::PipelineKLoopOp::applyToOne(
-    transform::TransformRewriter &rewriter, scf::ForOp forOp,
-    transform::ApplyToEachResultList &results,
-    transform::TransformState &state) {
+namespace {
+/// The payload of the three results of `transform.pk.pipeline_kloop`.
+struct PipelinedPayload {
+  SmallVector<Operation *> loops, prologue, epilogue;
+};
+} // namespace
+
+/// Pipelines one target of `op` and appends what pk made of it to
+/// `payload`; a decline is a silenceable failure, an internal error a
+/// definite one.
+static DiagnosedSilenceableFailure pipelineTarget(transform::PipelineKLoopOp op,
+                                                  RewriterBase &rewriter,
+                                                  Operation *target,
+                                                  PipelinedPayload &payload) {
+  auto forOp = dyn_cast<scf::ForOp>(target);
+  if (!forOp) {
+    DiagnosedSilenceableFailure diag = op.emitSilenceableError()
+                                       << "expected an scf.for, got '"
+                                       << target->getName() << "'";
+    diag.attachNote(target->getLoc()) << "target op";
+    return diag;
+  }
+  rewriter.setInsertionPoint(forOp);
   FailureOr<PipelineResult> result =
-      pipelineKernelLoop(rewriter, forOp, getRequest(*this));
+      pipelineKernelLoop(rewriter, forOp, getRequest(op));
   // An internal error after the IR changed; pipelineKernelLoop emitted it.
   if (failed(result))
     return DiagnosedSilenceableFailure::definiteFailure();
   if (!result->isPipelined())
-    return emitDeclined(*this, *result, describePipelineResult(*result));
-  results.push_back(result->loop);
+    return emitDeclined(op, *result, describePipelineResult(*result));
+  payload.loops.push_back(result->loop);
+  llvm::append_range(payload.prologue, result->prologue);
+  llvm::append_range(payload.epilogue, result->epilogue);
+  return DiagnosedSilenceableFailure::success();
+}
+
+/// As TransformEachOpTrait, but a loop yields several prologue and epilogue
+/// ops: every target is pipelined (the declines are reported together) and
+/// the results hold what the pipelined ones became.
+DiagnosedSilenceableFailure
+transform::PipelineKLoopOp::apply(transform::TransformRewriter &rewriter,
+                                  transform::TransformResults &results,
+                                  transform::TransformState &state) {
+  SmallVector<Operation *> targets =
+      llvm::to_vector(state.getPayloadOps(getTarget()));
+  if (state.getOptions().getExpensiveChecksEnabled() &&
+      failed(detail::checkNestedConsumption(getLoc(), targets)))
+    return DiagnosedSilenceableFailure::definiteFailure();
+
+  OpBuilder::InsertionGuard guard(rewriter);
+  PipelinedPayload payload;
+  SmallVector<Diagnostic> declines;
+  for (Operation *target : targets) {
+    DiagnosedSilenceableFailure status =
+        pipelineTarget(*this, rewriter, target, payload);
+    if (status.isDefiniteFailure())
+      return status;
+    if (status.isSilenceableFailure())
+      status.takeDiagnostics(declines);
+  }
+  results.set(cast<OpResult>(getLoop()), payload.loops);
+  results.set(cast<OpResult>(getPrologue()), payload.prologue);
+  results.set(cast<OpResult>(getEpilogue()), payload.epilogue);
+  if (!declines.empty())
+    return DiagnosedSilenceableFailure::silenceableFailure(std::move(declines));
   return DiagnosedSilenceableFailure::success();
 }
 

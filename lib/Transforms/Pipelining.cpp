@@ -262,7 +262,7 @@ LogicalResult mlir::pk::checkPipelineKLoop(const KLoopInfo &info,
 
 /// Steps 3-5 on a loop that passed checkPipelineKLoop (after dropping the
 /// barriers inside the load phase).
-static FailureOr<scf::ForOp>
+static FailureOr<PipelinedKLoop>
 applyPipelining(RewriterBase &rewriter, const KLoopInfo &info,
                 const PipelineKLoopOptions &options,
                 ArrayRef<AsyncCopyPlan> plans, std::string &reason) {
@@ -298,7 +298,7 @@ applyPipelining(RewriterBase &rewriter, const KLoopInfo &info,
                       options.testFailLate, reason);
 }
 
-FailureOr<scf::ForOp>
+FailureOr<PipelinedKLoop>
 mlir::pk::pipelineKLoop(RewriterBase &rewriter, const KLoopInfo &info,
                         const PipelineKLoopOptions &options,
                         std::string &reason, bool *modifiedIR) {
@@ -328,14 +328,15 @@ mlir::pk::pipelineKLoop(RewriterBase &rewriter, const KLoopInfo &info,
       std::max<int64_t>(
           getEffectiveStages(info, options.variant, options.stages), 2),
       runtimeAligned);
-  FailureOr<scf::ForOp> newLoop =
+  FailureOr<PipelinedKLoop> pipelined =
       applyPipelining(rewriter, info, options, plans, reason);
-  if (failed(newLoop)) {
+  if (failed(pipelined)) {
     reason = "internal error: " + reason;
     return failure();
   }
-  rewriter.modifyOpInPlace(*newLoop, [&] {
-    (*newLoop)->setAttr(kPipelinedAttrName, rewriter.getUnitAttr());
+  scf::ForOp newLoop = pipelined->loop;
+  rewriter.modifyOpInPlace(newLoop, [&] {
+    newLoop->setAttr(kPipelinedAttrName, rewriter.getUnitAttr());
   });
 
   std::string diagnostics;
@@ -348,5 +349,5 @@ mlir::pk::pipelineKLoop(RewriterBase &rewriter, const KLoopInfo &info,
              diagnostics + ")";
     return failure();
   }
-  return newLoop;
+  return pipelined;
 }

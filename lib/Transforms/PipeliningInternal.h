@@ -70,12 +70,12 @@ Schedule buildRegisterSchedule(scf::ForOp forOp, gpu::BarrierOp loadBarrier,
                                gpu::BarrierOp computeBarrier);
 
 /// Runs scf::pipelineForLoop on `forOp` with `schedule`; with
-/// `insertFinalBarrier` adds a barrier after the epilogue. On failure sets
-/// `reason`.
-FailureOr<scf::ForOp> runPipeliner(RewriterBase &rewriter, scf::ForOp forOp,
-                                   const Schedule &schedule, int64_t stages,
-                                   bool insertFinalBarrier, bool testFailLate,
-                                   std::string &reason);
+/// `insertFinalBarrier` adds a barrier after the epilogue. Returns the new
+/// loop with the prologue and epilogue ops; on failure sets `reason`.
+FailureOr<PipelinedKLoop> runPipeliner(RewriterBase &rewriter, scf::ForOp forOp,
+                                       const Schedule &schedule, int64_t stages,
+                                       bool insertFinalBarrier,
+                                       bool testFailLate, std::string &reason);
 
 } // namespace detail
 } // namespace pk

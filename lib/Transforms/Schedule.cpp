@@ -142,7 +142,7 @@ mlir::pk::detail::buildRegisterSchedule(scf::ForOp forOp,
   return schedule;
 }
 
-FailureOr<scf::ForOp>
+FailureOr<PipelinedKLoop>
 mlir::pk::detail::runPipeliner(RewriterBase &rewriter, scf::ForOp forOp,
                                const Schedule &schedule, int64_t stages,
                                bool insertFinalBarrier, bool testFailLate,
@@ -162,10 +162,16 @@ mlir::pk::detail::runPipeliner(RewriterBase &rewriter, scf::ForOp forOp,
       };
   // Epilogue iteration k (0-based) computes tile n-N+1+k; no group is
   // committed after the loop, so its wait allows N-2-k pending groups.
+  // The callback also collects the ops of the prologue and the epilogue.
   unsigned computeStage = schedule.computeStage;
+  PipelinedKLoop result;
   options.annotateFn = [&](Operation *op,
                            scf::PipeliningOption::PipelinerPart part,
                            unsigned iteration) {
+    if (part == scf::PipeliningOption::PipelinerPart::Prologue)
+      result.prologue.push_back(op);
+    else if (part == scf::PipeliningOption::PipelinerPart::Epilogue)
+      result.epilogue.push_back(op);
     auto wait = dyn_cast<nvgpu::DeviceAsyncWaitOp>(op);
     if (!wait || part != scf::PipeliningOption::PipelinerPart::Epilogue ||
         computeStage < 2)
@@ -195,7 +201,8 @@ mlir::pk::detail::runPipeliner(RewriterBase &rewriter, scf::ForOp forOp,
     // The original loop ended with a barrier: keep one after the epilogue's
     // compute so that code after the loop may reuse shared memory.
     rewriter.setInsertionPoint(afterLoop);
-    gpu::BarrierOp::create(rewriter, loc);
+    result.epilogue.push_back(gpu::BarrierOp::create(rewriter, loc));
   }
-  return newLoop;
+  result.loop = *newLoop;
+  return result;
 }

@@ -64,6 +64,11 @@ static mlir::LogicalResult pipelineLoops(mlir::ModuleOp module,
     if (result->isPipelined()) {
       llvm::outs() << "steady-state loop has pk.pipelined: "
                    << result->loop->hasAttr("pk.pipelined") << "\n";
+      // The ops upstream's pipeliner peeled before and after the loop.
+      for (mlir::Operation *op : result->prologue)
+        llvm::outs() << "prologue: " << op->getName() << "\n";
+      for (mlir::Operation *op : result->epilogue)
+        llvm::outs() << "epilogue: " << op->getName() << "\n";
       // pk leaves its own output alone: the new loop is declined.
       mlir::FailureOr<mlir::pk::PipelineResult> again =
           mlir::pk::pipelineKernelLoop(rewriter, result->loop, request);

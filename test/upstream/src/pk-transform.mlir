@@ -5,7 +5,7 @@ module attributes {transform.with_named_sequence} {
   transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
     %barriers = transform.structured.match ops{["gpu.barrier"]} in %root : (!transform.any_op) -> !transform.any_op
     %loop = transform.get_parent_op %barriers {op_name = "scf.for", deduplicate} : (!transform.any_op) -> !transform.any_op
-    %steady = transform.pk.pipeline_kloop %loop {arch = "sm_86", stages = 2, variant = "auto", schedule = "auto"} : (!transform.any_op) -> !transform.any_op
+    %steady, %prologue, %epilogue = transform.pk.pipeline_kloop %loop {arch = "sm_86", stages = 2, variant = "auto", schedule = "auto"} : (!transform.any_op) -> (!transform.any_op, !transform.any_op, !transform.any_op)
     transform.annotate %steady "pk.steady_state" : !transform.any_op
     transform.yield
   }
