@@ -1198,7 +1198,6 @@ module attributes {gpu.container_module} {
 !acc = !nvgpu.warpgroup.accumulator<fragmented = vector<64x64xf32>>
 module attributes {gpu.container_module} {
   gpu.module @m {
-    // expected-remark @below {{kernel @wgmma_global: nothing to pipeline}}
     gpu.func @wgmma_global(%A: memref<64x512xf16>, %G: memref<64x64xf16>)
         workgroup(%sA: memref<64x64xf16, #gpu.address_space<workgroup>>)
         kernel attributes {known_block_size = array<i32: 128, 1, 1>} {
@@ -1235,7 +1234,6 @@ module attributes {gpu.container_module} {
 !acc = !nvgpu.warpgroup.accumulator<fragmented = vector<64x64xf32>>
 module attributes {gpu.container_module} {
   gpu.module @m {
-    // expected-remark @below {{kernel @wgmma_carried: nothing to pipeline}}
     gpu.func @wgmma_carried(%A: memref<64x512xf16>)
         workgroup(%sA: memref<64x64xf16, #gpu.address_space<workgroup>>)
         kernel attributes {known_block_size = array<i32: 128, 1, 1>} {
