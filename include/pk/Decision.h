@@ -66,8 +66,10 @@ constexpr int64_t kMinStages = 2;
 constexpr int64_t kMaxStages = 8;
 
 /// The width below which cp.async loses to ldg-register (rule
-/// `narrow-cp-async`), in bytes per copy.
-constexpr int64_t kFullCpAsyncWidth = 16;
+/// `narrow-cp-async`), in bytes per copy: measured on an H200, 4-byte
+/// cp.async ran 0.84x its baseline (ldg-register 1.16x) and 8-byte cp.async
+/// 1.05x (ldg-register 0.99x); docs/decisions.md.
+constexpr int64_t kMinAutoCpAsyncWidth = 8;
 
 /// `minBlocksPerSM` sentinels: the kernel's launch bounds (`nvvm.minctasm`,
 /// else kDefaultMinBlocksPerSM), or pk's choice per tile.

@@ -154,7 +154,7 @@ SmallVector<PipelineVariant> CandidateSearch::getVariants() const {
   std::string why;
   FailureOr<int64_t> width = getCpAsyncCopyWidth(info, why);
   bool cpAsync = target.hasCpAsync && succeeded(width) &&
-                 (*width >= kFullCpAsyncWidth || info.hasAsyncCopies());
+                 (*width >= kMinAutoCpAsyncWidth || info.hasAsyncCopies());
   if (cpAsync)
     variants.push_back(PipelineVariant::CpAsync);
   if (!info.hasAsyncCopies()) {

@@ -226,11 +226,11 @@ static PipelineVariant refineForCopies(PipelineVariant variant,
                           .str());
     return PipelineVariant::LdgRegister;
   }
-  if (*width < kFullCpAsyncWidth) {
+  if (*width < kMinAutoCpAsyncWidth) {
     reasons.push_back(llvm::formatv(
-        "cp.async would copy only {0} bytes per instruction (16-byte copies "
-        "need contiguous, 16-byte aligned tiles): ldg-register (rule "
-        "narrow-cp-async; variant=cp-async forces it)",
+        "cp.async would copy only {0} bytes per instruction (8- and 16-byte "
+        "copies need contiguous tiles aligned to that width): ldg-register "
+        "(rule narrow-cp-async; variant=cp-async forces it)",
         *width));
     return PipelineVariant::LdgRegister;
   }
