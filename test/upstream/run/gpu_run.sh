@@ -5,6 +5,7 @@
 # compute-sanitizer memcheck / racecheck / synccheck on every pk variant
 # (__pk, __pkcp).
 # Usage: gpu_run.sh ART_DIR LOG_DIR   (python3 + libcuda + compute-sanitizer)
+# SAN_CHIPS (default "sm_86 sm_90"): the chips whose variants are sanitized.
 set -uo pipefail
 art=$1 log=$2
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
@@ -14,7 +15,7 @@ for chip in sm_86 sm_90; do
   RUN_REPS=${RUN_REPS:-200} python3 "$here/run.py" "$art/$chip" | tee "$log/run_$chip.jsonl"
 done
 sanitizer=$(command -v compute-sanitizer || echo /usr/local/cuda/bin/compute-sanitizer)
-for chip in sm_86 sm_90; do
+for chip in ${SAN_CHIPS:-sm_86 sm_90}; do
   for name in $(python3 -c "import json,sys; print(' '.join(e['name'] for e in json.load(open('$art/$chip/manifest.json')) if e['name'].endswith(('__pk', '__pkcp'))))"); do
     for tool in memcheck racecheck synccheck; do
       "$sanitizer" --tool $tool --error-exitcode 9 python3 "$here/run.py" "$art/$chip" --one "$name" > "$log/san.$chip.$name.$tool.txt" 2>&1
