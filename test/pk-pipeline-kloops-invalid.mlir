@@ -966,8 +966,19 @@ module attributes {gpu.container_module} {
 // LIMITS4-NEXT:    vector.load %{{.*}}[%c3,
 // LIMITS4-LABEL: gpu.func @i64_wraps
 // LIMITS4-NOT:     pk.pipelined
+// lb = INT64_MIN, 3 tiles: 3 cp.async stages, the steady-state loop folds
+// away; each tile is read once, from its own stage, after its wait.
 // LIMITS4-LABEL: gpu.func @index_min_lb
-// LIMITS4:         {pk.pipelined}
+// LIMITS4:         nvgpu.device_async_wait %{{.*}} {numGroups = 1 : i32}
+// LIMITS4-NEXT:    gpu.barrier
+// LIMITS4:         vector.load %{{.*}}[%c0,
+// LIMITS4:         nvgpu.device_async_wait %{{.*}} {numGroups = 1 : i32}
+// LIMITS4-NEXT:    gpu.barrier
+// LIMITS4-NEXT:    vector.load %{{.*}}[%c1,
+// LIMITS4:         nvgpu.device_async_wait %{{.*}} {numGroups = 0 : i32}
+// LIMITS4-NEXT:    gpu.barrier
+// LIMITS4-NEXT:    vector.load %{{.*}}[%c2,
+// LIMITS4:         gpu.return
 
 // -----
 
