@@ -717,6 +717,35 @@ Lowering: pk-opt --pk-emit-binaries='arch=sm_90a emit=cubin bare-ptr=1'
 (docs/lowering.md: convert-nvvm-to-llvm turns the NVVM wgmma ops into PTX)."""
 
 
+# Descriptor fields (bytes) of --wgmma-desc: (A LBO, A SBO, B LBO, B SBO).
+# "manual" repeats what MLIR 22's generate.descriptor encodes for this kernel
+# (LBO = tensor-map dim 0 x 128 B, SBO = 8 rows x 128 B); the others change
+# one field each, to test a hypothesis about the hardware's reading of it.
+WGMMA_DESC_FIELDS = {
+    "manual": lambda BM: (BM * 128, 1024, 8192, 1024),
+    "a-lbo16": lambda BM: (16, 1024, 8192, 1024),          # CUTLASS: LBO unused (1) for swizzled K-major
+    "b-swap": lambda BM: (BM * 128, 1024, 1024, 8192),     # B: LBO and SBO exchanged
+}
+
+
+def wgmma_manual_descriptors(e, mode, BM, sA_t, sB_t, dA, dB):
+    """Build the A and B wgmma descriptors from the tiles' shared addresses by
+    hand (128B swizzle, base offset 0), with the fields of WGMMA_DESC_FIELDS."""
+    a_lbo, a_sbo, b_lbo, b_sbo = WGMMA_DESC_FIELDS[mode](BM)
+    for name, buf, ty, dty, lbo, sbo in (("dA", "%sA", sA_t, dA, a_lbo, a_sbo),
+                                         ("dB", "%sB", sB_t, dB, b_lbo, b_sbo)):
+        hi = (1 << 62) | ((sbo >> 4) << 32) | ((lbo >> 4) << 16)
+        p = e.op(name + "_p", "memref.extract_aligned_pointer_as_index {} : {} -> index".format(buf, ty))
+        p64 = e.op(name + "_p64", "arith.index_cast {} : index to i64".format(p))
+        c4 = e.op(name + "_c4", "arith.constant 4 : i64")
+        m14 = e.op(name + "_m14", "arith.constant 16383 : i64")
+        hic = e.op(name + "_hi", "arith.constant {} : i64".format(hi))
+        lo = e.op(name + "_lo", "arith.andi {}, {} : i64".format(
+            e.op(name + "_sh", "arith.shrui {}, {} : i64".format(p64, c4)), m14))
+        d = e.op(name + "_i64", "arith.ori {}, {} : i64".format(lo, hic))
+        e.op(name, "builtin.unrealized_conversion_cast {} : i64 to {}".format(d, dty))
+
+
 def gen_wgmma(a):
     """The wgmma HGEMM kernel (WGMMA_NOTES)."""
     M, N, K, BM, BN, BK, T = a.M, a.N, a.K, a.BM, a.BN, a.BK, a.threads
@@ -788,12 +817,24 @@ def gen_wgmma(a):
     for v, r, sc in zip(vb, b_rows, b_scols):
         e.emit("vector.store {}, %sB[{}, {}, {}] {{alignment = 16 : i64}} : {}, {}".format(
             v, b_slab, r, sc, sB_t, vt))
+    fence = ("nvvm.fence.proxy {kind = #nvvm.proxy_kind<async.shared>, "
+             "space = #nvvm.shared_space<cta>}")
+    if a.wgmma_proxy_fence == "before-barrier":
+        e.emit("// generic-proxy st.shared -> async-proxy wgmma reads: fence.proxy.async")
+        e.emit(fence)
     e.emit("// b.")
     e.emit("gpu.barrier")
+    if a.wgmma_proxy_fence == "after-barrier":
+        e.emit("// generic-proxy st.shared (all threads, ordered by the barrier) -> async-proxy "
+               "wgmma reads: fence.proxy.async")
+        e.emit(fence)
     e.emit("// c. compute phase: wgmma on the shared tiles ({} x 4 m64n{}k16), all retired "
            "before the barrier (waitGroup = 0)".format(BM // 64, BN))
-    e.op("dA", "nvgpu.warpgroup.generate.descriptor %sA, %tmA : {}, {} -> {}".format(sA_t, tmA, dA))
-    e.op("dB", "nvgpu.warpgroup.generate.descriptor %sB, %tmB : {}, {} -> {}".format(sB_t, tmB, dB))
+    if a.wgmma_desc == "generate":
+        e.op("dA", "nvgpu.warpgroup.generate.descriptor %sA, %tmA : {}, {} -> {}".format(sA_t, tmA, dA))
+        e.op("dB", "nvgpu.warpgroup.generate.descriptor %sB, %tmB : {}, {} -> {}".format(sB_t, tmB, dB))
+    else:
+        wgmma_manual_descriptors(e, a.wgmma_desc, BM, sA_t, sB_t, dA, dB)
     e.op("acc_next", "nvgpu.warpgroup.mma %dA, %dB, %acc {{transposeB, waitGroup = 0 : i64}} : "
          "{}, {}, {} -> {}".format(dA, dB, acc, acc))
     e.emit("// d.")
@@ -886,6 +927,14 @@ def main(argv=None):
                    help="hgemm: the tensor-core instruction. wgmma: Hopper's warpgroup MMA "
                         "(sm_90a; NN layout, one warpgroup, BK 64, 128B-swizzled tiles; see "
                         "WGMMA_NOTES in this file)")
+    p.add_argument("--wgmma-proxy-fence", choices=["none", "before-barrier", "after-barrier"],
+                   default="none",
+                   help="wgmma: fence.proxy.async.shared::cta between the load phase's st.shared "
+                        "(generic proxy) and the wgmma's reads (async proxy), before or after the "
+                        "barrier (default: none)")
+    p.add_argument("--wgmma-desc", choices=["generate"] + sorted(WGMMA_DESC_FIELDS), default="generate",
+                   help="wgmma: descriptors from nvgpu.warpgroup.generate.descriptor (default) or "
+                        "built by hand with the fields of WGMMA_DESC_FIELDS")
     p.add_argument("--name", default=None, help="kernel / gpu.module symbol name")
     p.add_argument("-o", "--output", default="-", help="output path ('-' = stdout)")
     a = p.parse_args(argv)

@@ -34,52 +34,66 @@ KERNELS = [
 ]
 
 
+def build_entry(out, work, ident, kernel, gen_args, options, arch, fields, mnk, pk, cuda, expect=None):
+    """Generate, lower (pk-opt) and assemble one kernel at M x N x K = mnk into
+    out/bin; returns its manifest entry. expect: the remark pk's log must hold
+    (default: the wgmma decline for the baseline, "pipelined:" otherwise)."""
+    m, n, k = mnk
+    src = os.path.join(work, ident + ".mlir")
+    subprocess.check_call([sys.executable, os.path.join(pkint.ROOT, "examples", "gen_gemm.py")]
+                          + gen_args + ["--M", str(m), "--N", str(n), "--K", str(k), "-o", src])
+    log = os.path.join(out, "logs", ident + ".pk-opt.log")
+    out_mlir = os.path.join(work, ident + ".pk.mlir")
+    em = pkint.pk_emit(src, arch, os.path.join(work, ident), options, log=log, pk=pk, cuda=cuda,
+                       mlir_out=out_mlir)
+    if em["rc"] or not em["ptx"] or not em["ptxas"]:
+        raise pkint.BuildError("pk-opt failed: %s (see %s)" % (ident, log))
+    if expect is None:
+        expect = "wgmma reads shared memory asynchronously" if fields["variant"] == "baseline" \
+            else "remark: pipelined:"
+    if expect not in open(log).read():
+        raise pkint.BuildError("%s: no %r in pk's remarks (see %s)" % (ident, expect, log))
+    ptx = os.path.join(out, "bin", ident + ".ptx")
+    shutil.copyfile(em["ptx"], ptx)
+    cubin = os.path.join(out, "bin", ident + ".cubin")
+    pkint.assemble(ptx, arch, cubin, cuda=cuda)
+    # pk moves the tiles to dynamic shared memory above 48 KB; the
+    # launch must ask for that much.
+    sm = re.search(r"pk\.dynamic_shared_memory_bytes\s*=\s*(\d+)", open(out_mlir).read())
+    e = dict(id=ident, kind="hgemm", size=m, m=m, n=n, k=k, arch=arch, kernel=kernel,
+             format="cubin", file="bin/%s.cubin" % ident, ptx="bin/%s.ptx" % ident,
+             ptxas=em["ptxas"], smem=int(sm.group(1)) if sm else 0, **fields)
+    s = e["ptxas"]
+    print("built %s (regs %s, spills %s/%s, smem %s)" % (
+        ident, s["registers"], s["spill_stores_bytes"], s["spill_loads_bytes"], s["shared_bytes"]),
+        flush=True)
+    return e
+
+
+def new_bundle(out, tool):
+    """An empty pk-artifacts/1 directory out (bin/, logs/) and its manifest."""
+    pk = pkint.pk_opt()
+    for d in ("bin", "logs"):
+        shutil.rmtree(os.path.join(out, d), ignore_errors=True)
+        os.makedirs(os.path.join(out, d))
+    return pkint.new_manifest(
+        tool, pk_opt=pk, pk_opt_sha256=pkint.sha256(pk),
+        lowering="pk-opt --pipeline-kernel='arch=<arch> <options> emit=cubin bare-ptr=1' (PTX, ptxas "
+                 "numbers); cubin = ptxas -arch=<arch> -O3 on that PTX",
+        bm=128, bn=128, smem=0)
+
+
 def build(out, sizes):
     pk, cuda = pkint.pk_opt(), pkint.cuda_home()
     pkint.require(pk, pkint.ptxas(cuda))
     out = os.path.abspath(out)
-    for d in ("bin", "logs"):
-        shutil.rmtree(os.path.join(out, d), ignore_errors=True)
-        os.makedirs(os.path.join(out, d))
-    man = pkint.new_manifest(
-        "integration/hopper/build_hopper.py", pk_opt=pk, pk_opt_sha256=pkint.sha256(pk),
-        lowering="pk-opt --pipeline-kernel='arch=<arch> <options> emit=cubin bare-ptr=1' (PTX, ptxas "
-                 "numbers); cubin = ptxas -arch=<arch> -O3 on that PTX",
-        bm=128, bn=128, smem=0)
+    man = new_bundle(out, "integration/hopper/build_hopper.py")
     with tempfile.TemporaryDirectory(prefix="pk-hopper.") as work:
         for stem, kernel, gen_args, options, arch, fields in KERNELS:
             for size in sizes:
                 ident = "%s_%d_%s" % (stem, size, arch)
-                src = os.path.join(work, ident + ".mlir")
-                subprocess.check_call([sys.executable, os.path.join(pkint.ROOT, "examples", "gen_gemm.py")]
-                                      + gen_args + ["--M", str(size), "--N", str(size), "--K", str(size),
-                                                    "-o", src])
-                log = os.path.join(out, "logs", ident + ".pk-opt.log")
-                out_mlir = os.path.join(work, ident + ".pk.mlir")
-                em = pkint.pk_emit(src, arch, os.path.join(work, ident), options, log=log, pk=pk, cuda=cuda,
-                                   mlir_out=out_mlir)
-                if em["rc"] or not em["ptx"] or not em["ptxas"]:
-                    raise pkint.BuildError("pk-opt failed: %s (see %s)" % (ident, log))
-                text = open(log).read()
-                if fields["variant"] == "baseline" and "wgmma reads shared memory asynchronously" not in text:
-                    raise pkint.BuildError("%s: pk did not decline the wgmma loop (see %s)" % (ident, log))
-                if fields["variant"] != "baseline" and "remark: pipelined:" not in text:
-                    raise pkint.BuildError("%s: pk did not pipeline (see %s)" % (ident, log))
-                ptx = os.path.join(out, "bin", ident + ".ptx")
-                shutil.copyfile(em["ptx"], ptx)
-                cubin = os.path.join(out, "bin", ident + ".cubin")
-                pkint.assemble(ptx, arch, cubin, cuda=cuda)
-                # pk moves the tiles to dynamic shared memory above 48 KB; the
-                # launch must ask for that much.
-                m = re.search(r"pk\.dynamic_shared_memory_bytes\s*=\s*(\d+)", open(out_mlir).read())
-                e = dict(id=ident, kind="hgemm", size=size, m=size, n=size, k=size, arch=arch, kernel=kernel,
-                         format="cubin", file="bin/%s.cubin" % ident, ptx="bin/%s.ptx" % ident,
-                         ptxas=em["ptxas"], smem=int(m.group(1)) if m else 0, **fields)
-                man["entries"].append(e)
-                s = e["ptxas"]
-                print("built %s (regs %s, spills %s/%s, smem %s)" % (
-                    ident, s["registers"], s["spill_stores_bytes"], s["spill_loads_bytes"], s["shared_bytes"]),
-                    flush=True)
+                man["entries"].append(build_entry(out, work, ident, kernel, gen_args, options, arch, fields,
+                                                  (size, size, size), pk, cuda))
     pkint.write_manifest(out, man)
     print("manifest: %d entries -> %s" % (len(man["entries"]), os.path.join(out, "manifest.json")))
     return 0
