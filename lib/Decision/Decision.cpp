@@ -212,8 +212,8 @@ static PipelineVariant applySeedRule(const KLoopInfo &info,
   return applyRatioRule(info.ratio, options.skipHighRatio, reasons);
 }
 
-/// Step 4 for variant=auto: cp.async only where the copies allow it at full
-/// width.
+/// Step 4 for variant=auto: cp.async only where the copies allow it at
+/// kMinAutoCpAsyncWidth bytes or more (rule narrow-cp-async).
 static PipelineVariant refineForCopies(PipelineVariant variant,
                                        FailureOr<int64_t> width,
                                        StringRef cpAsyncWhy,
