@@ -27,6 +27,7 @@ python3 standard library only.
 import argparse
 import json
 import os
+import shutil
 import subprocess
 import sys
 import time
@@ -119,10 +120,36 @@ def build_candidate(kdir, k, size, name, blocks, opts, src):
     return e
 
 
+def load_reused(d):
+    """The entries of an earlier build (`--reuse DIR`) by id, with DIR."""
+    if not d:
+        return None
+    man = pkint.load_manifest(os.path.abspath(d))
+    return os.path.abspath(d), man.get("git_commit", ""), {e["id"]: e for e in man["entries"]}
+
+
+def reuse_candidate(reused, kdir, kid, name):
+    """The fixed-option candidate `name` of an earlier build, its files copied
+    into kdir: a candidate with explicit variant, stages and blocks/SM does not
+    go through the decision, so a decision change leaves it as it was (the
+    entry records the commit it was built at). None if not reusable."""
+    if not reused:
+        return None
+    d, commit, entries = reused
+    e = entries.get("%s.%s" % (kid, name))
+    if not e or e.get("status") != "built":
+        return None
+    shutil.copytree(os.path.join(d, kid, name), os.path.join(kdir, name), dirs_exist_ok=True)
+    e = dict(e)
+    e["reused_from"] = commit
+    return e
+
+
 def cmd_build(a):
     out = os.path.abspath(a.out)
     os.makedirs(out, exist_ok=True)
     ks = KERNELS[:4] if a.kernels == "issue" else KERNELS
+    reused = load_reused(a.reuse)
     sass = pkint.pk_sass_check()
     sass = sass if os.access(sass, os.X_OK) else None
     entries = []
@@ -136,6 +163,11 @@ def cmd_build(a):
         built = []
         for name, b, opts in candidates():
             src = srcs[b]
+            e = reuse_candidate(reused, kdir, kernel_id(k), name) if name != "auto" else None
+            if e:
+                built.append(e)
+                print("reuse %-40s %s %s" % (e["id"], e["status"], e.get("actual_variant", "")), flush=True)
+                continue
             e = build_candidate(kdir, k, a.size, name, b, opts, src)
             # pipeline-kernel writes the pipelined IR only with -o; keep the
             # dynamic shared memory from the report's ptxas object instead.
@@ -225,6 +257,8 @@ def main():
     b.add_argument("--out", default=os.path.join(ROOT, ".gpu", "sweep"))
     b.add_argument("--size", type=int, default=4096)
     b.add_argument("--kernels", choices=["all", "issue"], default="all")
+    b.add_argument("--reuse", metavar="DIR",
+                   help="take the fixed-option candidates from an earlier build in DIR; rebuild only `auto`")
     c = sub.add_parser("collect")
     c.add_argument("--dir", default=os.path.join(ROOT, ".gpu", "sweep"))
     c.add_argument("--tag", default="run")

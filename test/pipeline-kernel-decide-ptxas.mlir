@@ -46,3 +46,21 @@
 // EMIT: remark: ptxas (sm_90): {{[0-9]+}} registers, 0 bytes spill stores
 // EMIT-SAME: 1 blocks/SM
 // EMIT-NOT: warning: with ptxas'
+//
+// An SGEMM (FMA, 4-byte copies: the register variants) whose
+// register-prefetch candidate spills at 2 blocks/SM: ldg-register, which
+// holds the same tile in registers, is not compiled at that target; the
+// 1-block/SM register-prefetch candidate is chosen (rule
+// register-before-ldg over ldg-register at the same cycles).
+// RUN: python3 %examples/gen_gemm.py --kind sgemm --BM 128 --BN 128 --BK 32 --threads 256 -o %t.sgemm.mlir
+// RUN: env CUDA_HOME=%cuda_path pk-opt %t.sgemm.mlir --pipeline-kernel='arch=sm_90 stages=auto min-blocks-per-sm=auto' -o /dev/null 2>&1 | FileCheck %s --check-prefix=PEER
+// PEER: remark: pipelined: variant register-prefetch, 1 shared buffer(s);
+// PEER-SAME: register-prefetch @1 block(s)/SM: {{[0-9]+}} registers, 0 bytes spilled, 1 block(s)/SM, ~4096 cycles/tile (chosen)
+// PEER-SAME: register-prefetch @2 block(s)/SM: 128 registers, {{[1-9][0-9]*}} bytes spilled, 2 block(s)/SM, ~4096 cycles/tile (dropped: spills {{[0-9]+}} bytes)
+// PEER-SAME: ldg-register @2 block(s)/SM, ~4096 cycles/tile (dropped: not compiled (register-prefetch @2 block(s)/SM already spills))
+//
+// A candidate the target cannot lower is dropped with the reason, not handed
+// to LLVM's NVPTX back end (which aborts on m16n8k16 mma.sync for sm_75);
+// with none left the loop is left alone (found by the fuzzer, issue 12).
+// RUN: env CUDA_HOME=%cuda_path pk-opt %examples/hgemm_f16_128x128x32.mlir --pipeline-kernel='arch=sm_75 stages=auto' -o /dev/null 2>&1 | FileCheck %s --check-prefix=SM75
+// SM75: remark: not pipelined: no pipelined candidate compiles ({{[a-z-]+}} @2 block(s)/SM: nvgpu.mma.sync m16n8k16 needs sm_80 or later; sm_75 supports m16n8k8 (f16) and m8n8k16 (i8)) (rule never-worse);

@@ -57,3 +57,28 @@
 // UPSTREAM: remark: pipelined: variant {{[a-z-]+}}, {{[0-9]}} shared buffer(s);
 // UPSTREAM-SAME: (min-blocks-per-sm=auto: the kernel gets nvvm.minctasm = [[B:[0-9]]])
 // UPSTREAM: nvvm.minctasm = [[B]] : i32
+//
+// Ties (docs/decisions.md, "Candidates"). The 128x256x64 HGEMM at 1
+// block/SM reaches the compute floor with 3 and with 4 stages: the
+// power-of-two ring ranks first (rule pow2-stages).
+// RUN: pk-opt %t.b1.mlir --pipeline-kernel='arch=sm_90 stages=auto min-blocks-per-sm=auto cuda-path=%t.nocuda' -o /dev/null 2>&1 | FileCheck %s --check-prefix=POW2
+// POW2: remark: pipelined: variant cp-async, 4 shared buffer(s);
+// POW2-SAME: so registers and spills are unknown): cp-async x4 @1 block(s)/SM, ~2048 cycles/tile (chosen); cp-async x3 @1 block(s)/SM, ~2048 cycles/tile;
+//
+// Two stages fixed: cp-async x2 ties with the register variants at 1
+// block/SM; cp-async ranks first, then register-prefetch, then ldg-register
+// (rule register-before-ldg).
+// RUN: pk-opt %t.b1.mlir --pipeline-kernel='arch=sm_90 min-blocks-per-sm=auto cuda-path=%t.nocuda' -o /dev/null 2>&1 | FileCheck %s --check-prefix=VARIANTS
+// VARIANTS: remark: pipelined: variant cp-async, 2 shared buffer(s);
+// VARIANTS-SAME: so registers and spills are unknown): cp-async x2 @1 block(s)/SM, ~3000 cycles/tile (chosen); register-prefetch @1 block(s)/SM, ~3000 cycles/tile; ldg-register @1 block(s)/SM, ~3000 cycles/tile;
+//
+// The L2 bandwidth floor: a 64x64x64 HGEMM tile streams 16384 bytes, at 36
+// bytes per cycle per SM on sm_90 ~455 cycles, above its ~256 cycles of
+// compute; every candidate that hides the latency ties there and the one
+// with the most resident blocks, then the fewest stages, wins. With the same
+// resident blocks the lower blocks/SM target ranks first (rule loose-cap).
+// RUN: python3 %examples/gen_gemm.py --kind hgemm --BM 64 --BN 64 --BK 64 --threads 128 -o %t.h64.mlir
+// RUN: pk-opt %t.h64.mlir --pipeline-kernel='arch=sm_90 stages=auto min-blocks-per-sm=auto cuda-path=%t.nocuda' -o /dev/null 2>&1 | FileCheck %s --check-prefix=FLOOR
+// FLOOR: remark: pipelined: variant cp-async, 3 shared buffer(s);
+// FLOOR-SAME: cp-async x3 @1 block(s)/SM, ~455 cycles/tile (chosen); cp-async x3 @2 block(s)/SM, ~455 cycles/tile; cp-async x3 @4 block(s)/SM, ~455 cycles/tile;
+// FLOOR-SAME: chosen: cp-async x3 @1 block(s)/SM

@@ -86,6 +86,11 @@ constexpr llvm::StringLiteral kMinCtasmAttrName = "nvvm.minctasm";
 /// fragments, indices): an estimate, not a measurement (docs/stages.md).
 constexpr int64_t kRegOverheadEstimate = 48;
 
+/// The register estimate's error margin, as a fraction of the cap (1/8):
+/// within it ptxas decides whether a candidate spills, beyond it the
+/// candidate ranks last (docs/stages.md).
+constexpr int64_t kRegEstimateMarginDivisor = 8;
+
 /// The most candidates the register-aware decision compiles (besides the
 /// unpipelined kernel), taken in the model's order.
 constexpr int64_t kMaxCompiledCandidates = 3;
@@ -124,9 +129,12 @@ struct CandidateRow {
   int64_t blocksPerSM = 0;
   bool compiled = false;
   CompiledResources resources;
-  /// The model's register estimate exceeds the cap of the blocks/SM target:
-  /// ranked after the others.
+  /// The model's register estimate exceeds the cap of the blocks/SM target
+  /// (without a compiler the row is dropped).
   bool spillsPredicted = false;
+  /// The estimate exceeds the cap by more than its error margin
+  /// (kRegEstimateMarginDivisor): ranked after the others, compiled last.
+  bool spillsLikely = false;
   /// Why the candidate is out (empty: eligible).
   std::string dropped;
   bool chosen = false;

@@ -68,6 +68,16 @@ FailureOr<SmallVector<PtxasKernelInfo>> runPtxas(llvm::StringRef ptxPath,
                                                  llvm::StringRef cudaPath,
                                                  std::string &error);
 
+/// The first operation under `root` that `target`'s NVPTX back end cannot
+/// select (LLVM would abort, or MLIR's NVVM verifier would fail in the
+/// middle of the lowering): wgmma outside sm_90a, mma.sync shapes and
+/// cp.async that need sm_80. Sets `why`; null if there is none.
+Operation *findUnsupportedOp(Operation *root, const TargetInfo &target,
+                             std::string &why);
+
+/// findUnsupportedOp as a located error.
+LogicalResult checkTargetSupport(Operation *root, const TargetInfo &target);
+
 /// Lowers `wrapper` (a builtin.module holding one gpu.module, detached from
 /// any other IR; it is consumed) to PTX with pk's lowering, after
 /// canonicalize and cse as pipeline-kernel runs them, assembles it with

@@ -77,6 +77,10 @@ struct TargetInfo {
   int64_t mmaFlopsPerCycle;
   int64_t fmaFlopsPerCycle;
   int64_t memoryLatencyCycles;
+  /// Bytes per cycle per SM that the tile copies can stream (from L2) when
+  /// every SM copies: the model's bandwidth floor, bytes per tile / this
+  /// (docs/stages.md; sm_90 measured, the others estimates).
+  int64_t l2BytesPerCycle;
 };
 
 /// Returns the table entry for `arch` (`sm_75`, `sm_80`, `sm_86`, `sm_87`,

@@ -99,9 +99,20 @@ int64_t mlir::pk::detail::getRegisterCap(const TargetInfo &target,
   return std::min<int64_t>(target.maxRegsPerThread, perThread / 8 * 8);
 }
 
+/// The model's floor for one tile per SM: its compute with the pipes to
+/// itself, or streaming its bytes at the target's L2 bandwidth.
+static double floorCycles(const KLoopInfo &info, const TargetInfo &target) {
+  double compute = static_cast<double>(
+      pk::detail::computeCyclesPerTile(info, target, /*blocks=*/1));
+  double stream =
+      static_cast<double>(info.loadBytesPerTile) /
+      static_cast<double>(std::max<int64_t>(target.l2BytesPerCycle, 1));
+  return std::max(compute, stream);
+}
+
 /// The model's cycles per tile per SM for `stages` buffers (1: unpipelined)
 /// with `blocks` resident blocks: a block has stages - 1 tiles in flight,
-/// the blocks share the pipes (docs/stages.md).
+/// the blocks share the pipes and the L2 bandwidth (docs/stages.md).
 static double modelCycles(const KLoopInfo &info, const TargetInfo &target,
                           PipelineVariant variant, int64_t stages,
                           int64_t blocks) {
@@ -109,11 +120,15 @@ static double modelCycles(const KLoopInfo &info, const TargetInfo &target,
   double compute = static_cast<double>(
       pk::detail::computeCyclesPerTile(info, target, blocks));
   double latency = static_cast<double>(target.memoryLatencyCycles);
+  double floor = floorCycles(info, target);
   if (variant == PipelineVariant::None)
-    return (latency + compute) / blocks;
+    return std::max((latency + compute) / blocks, floor);
   int64_t inFlight = variant == PipelineVariant::CpAsync ? stages - 1 : 1;
-  return std::max(compute, latency / inFlight) / blocks;
+  return std::max(std::max(compute, latency / inFlight) / blocks, floor);
 }
+
+/// The start of a row's `dropped` when compiling it failed.
+static constexpr llvm::StringLiteral kDidNotCompile = "did not compile: ";
 
 namespace {
 /// The candidate search of one loop.
@@ -158,8 +173,8 @@ SmallVector<PipelineVariant> CandidateSearch::getVariants() const {
   if (cpAsync)
     variants.push_back(PipelineVariant::CpAsync);
   if (!info.hasAsyncCopies()) {
-    variants.push_back(PipelineVariant::LdgRegister);
     variants.push_back(PipelineVariant::RegisterPrefetch);
+    variants.push_back(PipelineVariant::LdgRegister);
   }
   return variants;
 }
@@ -202,6 +217,7 @@ CandidateSearch::makeRow(const Candidate &candidate) const {
     int64_t estimate = pk::detail::estimateRegisters(info, candidate.variant);
     regs = std::min(estimate, cap);
     row.spillsPredicted = estimate > cap;
+    row.spillsLikely = estimate > cap + cap / kRegEstimateMarginDivisor;
     if (row.spillsPredicted && !options.compiler)
       row.dropped = llvm::formatv("the model's ~{0} registers exceed the cap "
                                   "of {1} for {2} block(s)/SM (spills "
@@ -222,8 +238,9 @@ void CandidateSearch::compileRow(CandidateRow &row) {
   FailureOr<CompiledResources> res = options.compiler(row.candidate, error);
   row.compiled = true;
   row.spillsPredicted = false;
+  row.spillsLikely = false;
   if (failed(res)) {
-    row.dropped = "did not compile: " + error;
+    row.dropped = (kDidNotCompile + error).str();
     return;
   }
   row.resources = *res;
@@ -244,31 +261,75 @@ void CandidateSearch::compileRow(CandidateRow &row) {
                       .str();
 }
 
-/// A compiled row of `table` that spills with the variant and blocks/SM
-/// target of `row` and no more buffers, or null.
+/// Whether a variant holds the next tile in registers.
+static bool isRegisterVariant(PipelineVariant variant) {
+  return variant == PipelineVariant::LdgRegister ||
+         variant == PipelineVariant::RegisterPrefetch;
+}
+
+/// Whether `spilling`, compiled and spilling, implies that `row` spills: the
+/// same blocks/SM target and no fewer registers held (the same variant with
+/// at least as many buffers, or the other register variant).
+static bool impliesSpill(const CandidateRow &spilling,
+                         const CandidateRow &row) {
+  const Candidate &a = spilling.candidate, &b = row.candidate;
+  if (!spilling.compiled || spilling.resources.spillBytes <= 0 ||
+      a.blocksPerSM != b.blocksPerSM)
+    return false;
+  if (a.variant == b.variant)
+    return a.stages <= b.stages;
+  return isRegisterVariant(a.variant) && isRegisterVariant(b.variant);
+}
+
+/// A compiled row of `table` whose spills imply that `row` spills, or null.
 static const CandidateRow *findSpillingPeer(const CandidateTable &table,
                                             const CandidateRow &row) {
   for (const CandidateRow &other : table.rows)
-    if (other.compiled && other.resources.spillBytes > 0 &&
-        other.candidate.variant == row.candidate.variant &&
-        other.candidate.blocksPerSM == row.candidate.blocksPerSM &&
-        other.candidate.stages <= row.candidate.stages)
+    if (impliesSpill(other, row))
       return &other;
   return nullptr;
 }
 
-/// Whether `a` ranks before `b`: eligible first, then fewer model cycles,
-/// fewer stages, more blocks/SM, the variant order of getVariants.
+/// The variant order of ties: cp-async, then register-prefetch (one buffer;
+/// rule register-before-ldg), then ldg-register.
+static int getVariantRank(PipelineVariant variant) {
+  switch (variant) {
+  case PipelineVariant::CpAsync:
+    return 0;
+  case PipelineVariant::RegisterPrefetch:
+    return 1;
+  case PipelineVariant::LdgRegister:
+    return 2;
+  default:
+    return 3;
+  }
+}
+
+/// Whether `a` ranks before `b`: eligible first, likely spills last, then
+/// fewer model cycles, more resident blocks, the variant order; within a
+/// variant a power-of-two ring (rule pow2-stages), fewer stages, the lower
+/// blocks/SM target (the looser register cap for the same occupancy: rule
+/// loose-cap). docs/decisions.md has the measurements behind each.
 static bool ranksBefore(const CandidateRow &a, const CandidateRow &b) {
   if (a.dropped.empty() != b.dropped.empty())
     return a.dropped.empty();
-  if (a.spillsPredicted != b.spillsPredicted)
-    return b.spillsPredicted;
+  if (a.spillsLikely != b.spillsLikely)
+    return b.spillsLikely;
   if (a.modelCycles != b.modelCycles)
     return a.modelCycles < b.modelCycles;
+  if (a.blocksPerSM != b.blocksPerSM)
+    return a.blocksPerSM > b.blocksPerSM;
+  if (a.candidate.variant != b.candidate.variant)
+    return getVariantRank(a.candidate.variant) <
+           getVariantRank(b.candidate.variant);
+  // The stage index is `k mod stages`: a mask for a power of two, a
+  // multiply-shift sequence (and registers) otherwise.
+  bool aPow2 = llvm::isPowerOf2_64(a.candidate.stages);
+  if (aPow2 != llvm::isPowerOf2_64(b.candidate.stages))
+    return aPow2;
   if (a.candidate.stages != b.candidate.stages)
     return a.candidate.stages < b.candidate.stages;
-  return a.candidate.blocksPerSM > b.candidate.blocksPerSM;
+  return a.candidate.blocksPerSM < b.candidate.blocksPerSM;
 }
 
 int64_t CandidateSearch::run(CandidateTable &table, std::string &why) {
@@ -294,9 +355,9 @@ int64_t CandidateSearch::run(CandidateTable &table, std::string &why) {
     auto start = std::chrono::steady_clock::now();
     table.compiledWithPtxas = true;
     int64_t compiled = 0;
-    // The model's floor: one tile's compute with the pipes to itself.
-    double bound =
-        static_cast<double>(pk::detail::computeCyclesPerTile(info, target, 1));
+    // The model's floor: one tile's compute with the pipes to itself, or its
+    // bytes at the L2 bandwidth.
+    double bound = floorCycles(info, target);
     bool reachedBound = false;
     for (CandidateRow &row : table.rows) {
       if (compiled == kMaxCompiledCandidates || reachedBound) {
@@ -327,7 +388,12 @@ int64_t CandidateSearch::run(CandidateTable &table, std::string &why) {
   }
   CandidateRow &best = table.rows.front();
   if (!best.dropped.empty()) {
-    why = "every pipelined candidate spills or loses occupancy";
+    StringRef dropped = best.dropped;
+    why = dropped.consume_front(kDidNotCompile)
+              ? ("no pipelined candidate compiles (" +
+                 describeCandidate(best.candidate) + ": " + dropped + ")")
+                    .str()
+              : "every pipelined candidate spills or loses occupancy";
     if (floor)
       table.rows.push_back(*floor);
     return -1;
@@ -342,16 +408,17 @@ int64_t CandidateSearch::run(CandidateTable &table, std::string &why) {
     table.rows.push_back(*floor);
     return -1;
   }
+  // Mark before appending: push_back may move the rows `best` refers to.
+  best.chosen = true;
   if (floor)
     table.rows.push_back(*floor);
-  best.chosen = true;
   return 0;
 }
 
 /// One row of the table for the reasons.
 static std::string describeRow(const CandidateRow &row) {
   std::string text = describeCandidate(row.candidate);
-  if (row.compiled && row.dropped.rfind("did not compile", 0) != 0)
+  if (row.compiled && !StringRef(row.dropped).starts_with(kDidNotCompile))
     text += llvm::formatv(": {0} registers, {1} bytes spilled, {2} block(s)/SM",
                           row.resources.registers, row.resources.spillBytes,
                           row.blocksPerSM)

@@ -235,7 +235,7 @@ CandidateCompilerImpl::operator()(const Candidate &candidate,
     options.staticSharedMemoryLimit = target->smemPerBlockDefault;
     IRRewriter rewriter(forOp.getContext());
     if (failed(pipelineKLoop(rewriter, *info, options, reason))) {
-      error = "not pipelined: " + reason;
+      error = reason;
       return failure();
     }
   }

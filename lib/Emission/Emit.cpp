@@ -11,6 +11,7 @@
 #include "mlir/Dialect/GPU/Transforms/Passes.h"
 #include "mlir/Dialect/LLVMIR/Transforms/Passes.h"
 #include "mlir/Dialect/MemRef/Transforms/Passes.h"
+#include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/Transforms/Passes.h"
 #include "llvm/ADT/StringExtras.h"
@@ -165,10 +166,74 @@ static FailureOr<std::string> getPtx(ModuleOp wrapper, std::string &error) {
   return object.getObject().getValue().str();
 }
 
+/// Whether `op` is a warpgroup MMA operation (nvgpu's or NVVM's wgmma).
+static bool isWarpgroupMmaOp(Operation *op) {
+  return isa<nvgpu::WarpgroupMmaOp, nvgpu::WarpgroupGenerateDescriptorOp,
+             nvgpu::WarpgroupMmaStoreOp, nvgpu::WarpgroupMmaInitAccumulatorOp>(
+             op) ||
+         op->getName().getStringRef().starts_with("nvvm.wgmma.");
+}
+
+/// Why `target` cannot lower `op`, or the empty string.
+static std::string getUnsupportedReason(Operation *op,
+                                        const TargetInfo &target) {
+  if (!target.hasWgmma && isWarpgroupMmaOp(op))
+    return llvm::formatv("{0} (wgmma) needs arch=sm_90a; {1} has none (MLIR "
+                         "and ptxas accept wgmma only on the "
+                         "architecture-specific sm_90a target)",
+                         op->getName(), target.arch)
+        .str();
+  if (target.computeCapability >= 80)
+    return "";
+  if (isa<nvgpu::DeviceAsyncCopyOp>(op))
+    return llvm::formatv("nvgpu.device_async_copy (cp.async) needs sm_80 or "
+                         "later; {0} has none: use variant=ldg-register",
+                         target.arch)
+        .str();
+  if (auto mma = dyn_cast<nvgpu::MmaSyncOp>(op)) {
+    std::array<int64_t, 3> shape = mma.getMmaShapeAsArray();
+    // sm_75 has m16n8k8 (f16) and m8n8k16 (i8); m16n8k16 and m16n8k32
+    // arrived with sm_80.
+    bool supported = (shape[0] == 16 && shape[1] == 8 && shape[2] == 8) ||
+                     (shape[0] == 8 && shape[1] == 8 && shape[2] == 16);
+    if (!supported)
+      return llvm::formatv("nvgpu.mma.sync m{0}n{1}k{2} needs sm_80 or later; "
+                           "{3} supports m16n8k8 (f16) and m8n8k16 (i8)",
+                           shape[0], shape[1], shape[2], target.arch)
+          .str();
+  }
+  return "";
+}
+
+Operation *mlir::pk::findUnsupportedOp(Operation *root,
+                                       const TargetInfo &target,
+                                       std::string &why) {
+  Operation *found = nullptr;
+  root->walk([&](Operation *op) {
+    why = getUnsupportedReason(op, target);
+    if (why.empty())
+      return WalkResult::advance();
+    found = op;
+    return WalkResult::interrupt();
+  });
+  return found;
+}
+
+LogicalResult mlir::pk::checkTargetSupport(Operation *root,
+                                           const TargetInfo &target) {
+  std::string why;
+  if (Operation *op = findUnsupportedOp(root, target, why))
+    return emitError(op->getLoc()) << why;
+  return success();
+}
+
 FailureOr<PtxasKernelInfo>
 mlir::pk::compileForResources(ModuleOp wrapper, StringRef kernel,
                               const TargetInfo &target, StringRef cudaPath,
                               std::string &error) {
+  // LLVM's NVPTX back end aborts on what the target cannot select.
+  if (findUnsupportedOp(wrapper, target, error))
+    return failure();
   PassManager pm(wrapper.getContext(), ModuleOp::getOperationName());
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());

@@ -75,54 +75,6 @@ static FailureOr<std::string> bitcodeToText(StringRef bitcode,
   return text;
 }
 
-/// Whether `op` is a warpgroup MMA operation (nvgpu's or NVVM's wgmma).
-static bool isWarpgroupMmaOp(Operation *op) {
-  return isa<nvgpu::WarpgroupMmaOp, nvgpu::WarpgroupGenerateDescriptorOp,
-             nvgpu::WarpgroupMmaStoreOp, nvgpu::WarpgroupMmaInitAccumulatorOp>(
-             op) ||
-         op->getName().getStringRef().starts_with("nvvm.wgmma.");
-}
-
-/// Rejects operations the target's NVPTX back end cannot select (LLVM would
-/// abort, or MLIR's NVVM verifier would fail in the middle of the lowering):
-/// wgmma outside sm_90a, mma.sync shapes and cp.async that need sm_80.
-static LogicalResult checkTargetSupport(gpu::GPUModuleOp gpuModule,
-                                        const TargetInfo &target) {
-  WalkResult walk = gpuModule.walk([&](Operation *op) {
-    if (!target.hasWgmma && isWarpgroupMmaOp(op)) {
-      emitError(op->getLoc())
-          << op->getName() << " (wgmma) needs arch=sm_90a; " << target.arch
-          << " has none (MLIR and ptxas accept wgmma only on the "
-             "architecture-specific sm_90a target)";
-      return WalkResult::interrupt();
-    }
-    if (target.computeCapability >= 80)
-      return WalkResult::advance();
-    if (isa<nvgpu::DeviceAsyncCopyOp>(op)) {
-      emitError(op->getLoc())
-          << "nvgpu.device_async_copy (cp.async) needs sm_80 or later; "
-          << target.arch << " has none: use variant=ldg-register";
-      return WalkResult::interrupt();
-    }
-    if (auto mma = dyn_cast<nvgpu::MmaSyncOp>(op)) {
-      std::array<int64_t, 3> shape = mma.getMmaShapeAsArray();
-      // sm_75 has m16n8k8 (f16) and m8n8k16 (i8); m16n8k16 and m16n8k32
-      // arrived with sm_80.
-      bool supported = (shape[0] == 16 && shape[1] == 8 && shape[2] == 8) ||
-                       (shape[0] == 8 && shape[1] == 8 && shape[2] == 16);
-      if (!supported) {
-        emitError(op->getLoc())
-            << "nvgpu.mma.sync m" << shape[0] << "n" << shape[1] << "k"
-            << shape[2] << " needs sm_80 or later; " << target.arch
-            << " supports m16n8k8 (f16) and m8n8k16 (i8)";
-        return WalkResult::interrupt();
-      }
-    }
-    return WalkResult::advance();
-  });
-  return failure(walk.wasInterrupted());
-}
-
 /// The blocks/SM below which `func`'s real occupancy is a warning: `option`,
 /// or with 0 the kernel's nvvm.minctasm, else 2.
 static int64_t getBlocksThreshold(gpu::GPUFuncOp func, int64_t option) {

@@ -186,17 +186,24 @@ static LogicalResult checkStaticLoopArithmetic(scf::ForOp forOp,
   APInt rounded = APInt(128, *ub, /*isSigned=*/true) -
                   APInt(128, *lb, /*isSigned=*/true) +
                   APInt(128, *step, /*isSigned=*/true) - 1;
-  if (rounded.getSignificantBits() <= width)
+  // The stage indices subtract lb: -lb must fit too (the canonicalizer folds
+  // it into affine maps, whose printed form cannot hold -(-2^63)).
+  APInt negatedLb = -APInt(128, *lb, /*isSigned=*/true);
+  const APInt *bad = rounded.getSignificantBits() > width     ? &rounded
+                     : negatedLb.getSignificantBits() > width ? &negatedLb
+                                                              : nullptr;
+  if (!bad)
     return success();
   std::string typeName;
   llvm::raw_string_ostream os(typeName);
   os << type;
-  reason =
-      ("the pipelined loop computes ub - lb + step - 1 = " +
-       Twine(toString(rounded, 10, /*Signed=*/true)) + ", which overflows " +
-       typeName + ": loop bounds this close to the limits of the type " +
-       "are not supported")
-          .str();
+  reason = ("the pipelined loop computes " +
+            Twine(bad == &rounded ? "ub - lb + step - 1" : "-lb") + " = " +
+            Twine(toString(*bad, 10, /*Signed=*/true)) + ", which overflows " +
+            typeName + ": loop bounds this close to the limits of the type " +
+            "are not supported")
+               .str();
+  LDBG() << "not pipelined: " << reason;
   return failure();
 }
 
