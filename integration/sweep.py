@@ -182,7 +182,7 @@ def cmd_build(a):
         base = {e["blocks"]: e for e in built if e["candidate"].startswith("unpipelined") and e["status"] == "built"}
         for e in built:
             bl = base.get(e["blocks"])
-            if not sass or not bl or not e.get("pipelined"):
+            if not sass or not bl or not e.get("pipelined") or (e.get("reused_from") and "sass_check" in e):
                 continue
             st = sass_check_stages(e)
             p = subprocess.run([sass, os.path.join(out, e["file"]), "--baseline", os.path.join(out, bl["file"]),
