@@ -64,6 +64,9 @@
 // RUN: pk-opt %t.b1.mlir --pipeline-kernel='arch=sm_90 stages=auto min-blocks-per-sm=auto cuda-path=%t.nocuda' -o /dev/null 2>&1 | FileCheck %s --check-prefix=POW2
 // POW2: remark: pipelined: variant cp-async, 4 shared buffer(s);
 // POW2-SAME: so registers and spills are unknown): cp-async x4 @1 block(s)/SM, ~2048 cycles/tile (chosen); cp-async x3 @1 block(s)/SM, ~2048 cycles/tile;
+// The rules' first estimate (2 stages within the default 2 blocks/SM) is
+// named as replaced, so the remark does not read as two decisions.
+// POW2-SAME: chosen: cp-async x4 @1 block(s)/SM (min-blocks-per-sm=auto: the kernel gets nvvm.minctasm = 1); it replaces the rules' first estimate above, cp-async with 2 buffer(s) at 2 block(s)/SM
 //
 // Two stages fixed: cp-async x2 ties with the register variants at 1
 // block/SM; cp-async ranks first, then register-prefetch, then ldg-register

@@ -474,6 +474,18 @@ bool mlir::pk::detail::searchCandidates(const KLoopInfo &info,
     return false;
   }
   const Candidate &best = table.rows[chosen].candidate;
+  // The reasons above describe the rules' first estimate; say when the
+  // search replaced it, so that the remark does not read as two decisions.
+  std::string replaced;
+  if (best.variant != decision.variant ||
+      getEffectiveStages(info, best.variant, best.stages) != decision.buffers ||
+      best.blocksPerSM != decision.minBlocksPerSM)
+    replaced = llvm::formatv("; it replaces the rules' first estimate "
+                             "above, {0} with {1} buffer(s) at {2} "
+                             "block(s)/SM",
+                             stringifyPipelineVariant(decision.variant),
+                             decision.buffers, decision.minBlocksPerSM)
+                   .str();
   decision.variant = best.variant;
   decision.buffers = getEffectiveStages(info, best.variant, best.stages);
   BudgetOptions budgetOptions{best.variant == PipelineVariant::CpAsync
@@ -490,7 +502,7 @@ bool mlir::pk::detail::searchCandidates(const KLoopInfo &info,
                                best.blocksPerSM)
                      .str();
   }
-  decision.reasons.push_back(chosenWhy);
+  decision.reasons.push_back(chosenWhy + replaced);
   decision.candidates = std::move(table);
   return true;
 }
