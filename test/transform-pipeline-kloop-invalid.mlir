@@ -396,8 +396,8 @@ module attributes {transform.with_named_sequence} {
 
 module attributes {transform.with_named_sequence} {
   transform.named_sequence @__transform_main(%loop: !transform.any_op {transform.readonly}) {
-    // expected-error @below {{'transform.pk.analyze_kloop' op min-blocks-per-sm must be at least 1, got 0}}
-    transform.pk.analyze_kloop %loop {min_blocks_per_sm = 0} : !transform.any_op
+    // expected-error @below {{'transform.pk.analyze_kloop' op min-blocks-per-sm must be at least 1, got -5}}
+    transform.pk.analyze_kloop %loop {min_blocks_per_sm = -5} : !transform.any_op
     transform.yield
   }
 }

@@ -417,14 +417,15 @@ module attributes {gpu.container_module, transform.with_named_sequence} {
 // -----
 
 // transform.pk.analyze_kloop attaches pk's report object (docs/report.md) as
-// the loop's pk.analysis attribute and changes nothing else.
+// the loop's pk.analysis attribute and changes nothing else. Like the passes
+// it honours the kernel's launch bounds (nvvm.minctasm) by default.
 module attributes {gpu.container_module, transform.with_named_sequence} {
   gpu.module @seed {
     gpu.func @gemm_64x64x16(%A: memref<1024x1024xf16>, %B: memref<1024x1024xf16>,
                             %C: memref<1024x1024xf32>)
         workgroup(%smemA: memref<64x16xf16, #gpu.address_space<workgroup>>,
                   %smemB: memref<64x16xf16, #gpu.address_space<workgroup>>)
-        kernel attributes {known_block_size = array<i32: 128, 1, 1>} {
+        kernel attributes {known_block_size = array<i32: 128, 1, 1>, nvvm.minctasm = 3 : i32} {
       %c0 = arith.constant 0 : index
       %c1 = arith.constant 1 : index
       %c2 = arith.constant 2 : index
@@ -477,6 +478,7 @@ module attributes {gpu.container_module, transform.with_named_sequence} {
 // CHECK:         scf.for
 // CHECK:         } {pk.analysis = {arch = "sm_90", buffers = [{bytes = 2048 : i64, bytes_per_stage = 2048 : i64, copied = true, element_type = "f16", kind = "attribution", name = "workgroup attribution #0", shape = [64, 16], source = "%arg0"},
 // CHECK-SAME:      flops_per_tile = 131072 : i64, kernel = "seed::gemm_64x64x16"
+// CHECK-SAME:      target_blocks_per_sm = 3 : i64, target_source = "kernel nvvm.minctasm"
 // CHECK-SAME:      ratio = 32 : i64
-// CHECK-SAME:      smem = {cliff_bytes = 115712 : i64, multi_bytes = 12288 : i64, {{.*}}, stages = 3 : i64,
+// CHECK-SAME:      smem = {cliff_bytes = 76800 : i64, multi_bytes = 12288 : i64, {{.*}}, stages = 3 : i64,
 // CHECK-SAME:      stages_auto, threads_per_block = 128 : i64, trip_count = 64 : i64, variant = "cp-async"}}

@@ -23,7 +23,7 @@ include "mlir/IR/OpBase.td"
 defvar pkRequestAttrs = (ins
     DefaultValuedStrAttr<StrAttr, "sm_86">:$arch,
     DefaultValuedAttr<I64Attr, "2">:$stages,
-    DefaultValuedAttr<I64Attr, "2">:$min_blocks_per_sm,
+    DefaultValuedAttr<I64Attr, "0">:$min_blocks_per_sm,
     DefaultValuedAttr<I64Attr, "0">:$block_size,
     DefaultValuedAttr<I64Attr, "0">:$regs_per_thread,
     UnitAttr:$skip_high_ratio);
@@ -45,7 +45,9 @@ def PipelineKLoopOp : Op<Transform_Dialect, "pk.pipeline_kloop",
     The attributes are the options of `pk-pipeline-kloops`: `arch` (sm_75 to
     sm_90a, default sm_86), `stages` (2 to 8; 0 for auto, docs/stages.md),
     `variant` (`auto`, `cp-async`, `ldg-register`, `register-prefetch`),
-    `schedule` (`auto`, `seed`, `multistage`), `min_blocks_per_sm`,
+    `schedule` (`auto`, `seed`, `multistage`), `min_blocks_per_sm` (a
+    number; 0, the default: the kernel's launch bounds `nvvm.minctasm`, else
+    2, the passes' `kernel`; -1: `auto`, docs/stages.md),
     `block_size`, `regs_per_thread` (0: from the kernel) and
     `skip_high_ratio`. `test_fail_late` is for pk's tests only.
 

@@ -32,7 +32,11 @@ static PipelineRequest getSharedRequest(OpTy op) {
   PipelineRequest request;
   request.arch = op.getArch().str();
   request.stages = static_cast<int64_t>(op.getStages());
-  request.minBlocksPerSM = static_cast<int64_t>(op.getMinBlocksPerSm());
+  // 0: the kernel's launch bounds (the passes' `kernel`); -1: `auto`.
+  int64_t minBlocks = static_cast<int64_t>(op.getMinBlocksPerSm());
+  request.minBlocksPerSM = minBlocks == 0    ? kMinBlocksFromKernel
+                           : minBlocks == -1 ? kMinBlocksAuto
+                                             : minBlocks;
   request.blockSize = static_cast<int64_t>(op.getBlockSize());
   request.regsPerThread = static_cast<int64_t>(op.getRegsPerThread());
   request.skipHighRatio = op.getSkipHighRatio();
