@@ -22,6 +22,8 @@ abstracted to the set of K tiles they were loaded from.
    `device_async_wait {numGroups = N}` completes all but the N most recent
    groups; a byte written by another thread is visible after the next
    `gpu.barrier` (a copy: after a barrier that follows its wait).
+   `gpu.dynamic_shared_memory` is one buffer of the kernel's
+   `pk.dynamic_shared_memory_bytes` (its views share its bytes).
    Findings:
      read-before-ready   a shared read of a byte whose copy is not complete,
                          or not yet made visible by a barrier
@@ -313,6 +315,7 @@ class Machine:
         self.int_args = {}              # kernel argument index -> the launch's constant
         self.granule = 1                # bytes followed as one (the smallest shared element)
         self.period = JUMP              # iterations after which the stage slots repeat
+        self.dyn_smem = None            # the Root of gpu.dynamic_shared_memory
 
     # ---- values
     def get(self, name):
@@ -524,6 +527,23 @@ class Machine:
         self.env[op.results[0]] = Mem(root, 0, mt.strides, mt.shape, mt.ebytes, mt.space)
 
     op_memref_alloc = op_memref_alloca = new_root
+
+    def op_gpu_dynamic_shared_memory(self, op, mask):
+        """The block's dynamic shared memory: one i8 buffer (every
+        `gpu.dynamic_shared_memory` op names the same bytes) of the size the
+        kernel's `pk.dynamic_shared_memory_bytes` says (out-of-bounds is
+        checked against it)."""
+        if self.dyn_smem is None:
+            size = attr_int(self.f, "pk.dynamic_shared_memory_bytes")
+            if size is None or size < 0:
+                raise Unknown("gpu.dynamic_shared_memory of unknown size")
+            mt = MemT(op.types[0])
+            if mt.space != "workgroup" or len(mt.shape) != 1:
+                raise Unknown("gpu.dynamic_shared_memory of type %s" % op.types[0])
+            mt.shape, mt.strides = [size // mt.ebytes], [1]
+            self.dyn_smem = Root("dynamic_shared_memory", mt)
+        mt = self.dyn_smem.mt
+        self.env[op.results[0]] = Mem(self.dyn_smem, 0, mt.strides, mt.shape, mt.ebytes, mt.space)
 
     def op_memref_get_global(self, op, mask):
         m = re.search(r"name = @([\w$.]+)", op.attrs)
