@@ -5,7 +5,8 @@ read every shared tile only when it is ready? (python3 standard library)
 An abstract interpreter of the kernel, every thread of one block in lockstep
 (uniform control flow; divergent `scf.if` runs under a thread mask), on the
 generic form of the IR (`mlir-opt-22 --mlir-print-op-generic`: one grammar for
-every op, so no per-op printer is parsed). Integer values are computed
+every op, so no per-op printer is parsed; an op's types are the `(ins) -> outs`
+outside its properties, whose affine maps have arrows too). Integer values are computed
 exactly in their bit width (index: 64); data values (vectors, floats) are
 abstracted to the set of K tiles they were loaded from.
 
@@ -87,15 +88,16 @@ OP_RE = re.compile(r'^\s*(?:(%[\w.$-]+)(?::(\d+))?\s*=\s*)?"([\w.]+)"\((.*?)\)(.
 
 
 def split_top(s, sep=","):
-    out, depth, cur, q = [], 0, "", False
+    out, depth, cur, q, prev = [], 0, "", False, ""
     for ch in s:
         if ch == '"':
             q = not q
         if not q:
             if ch in "<([{":
                 depth += 1
-            elif ch in ">)]}":
+            elif ch in ">)]}" and not (ch == ">" and prev == "-"):   # the arrow of an affine map
                 depth -= 1
+        prev = ch
         if ch == sep and depth == 0 and not q:
             out.append(cur.strip())
             cur = ""
@@ -106,15 +108,38 @@ def split_top(s, sep=","):
     return out
 
 
-def result_types(tail):
-    """The result types of an op from the text after its operands."""
-    m = re.search(r"\)\s*->\s*(.*)$", tail)
-    if not m:
-        return []
-    t = m.group(1).strip()
+def function_type(tail):
+    """The operand and result types of an op from the text after its
+    operands: the `(ins) -> outs` at nesting depth 0 (an `->` inside the
+    properties, e.g. a `permutation_map = affine_map<(d0, d1) -> (d0, d1)>`,
+    is not it). ([], []) when there is none."""
+    depth, q, arrow, opens, start = 0, False, None, [], None
+    for i, ch in enumerate(tail):
+        if ch == '"':
+            q = not q
+        if q:
+            continue
+        if ch == "-" and tail[i + 1:i + 2] == ">" and depth == 0:
+            arrow = i
+            start = opens[-1] if opens else None
+        elif ch in "<([{":
+            if depth == 0 and ch == "(":
+                opens.append(i)
+            depth += 1
+        elif ch in ">)]}" and not (ch == ">" and tail[i - 1:i] == "-"):
+            depth -= 1
+    if arrow is None:
+        return [], []
+    ins = tail[start + 1:tail.rindex(")", 0, arrow)] if start is not None else ""
+    t = tail[arrow + 2:].strip()
     if t.startswith("(") and t.endswith(")"):
         t = t[1:-1]
-    return split_top(t)
+    return split_top(ins), split_top(t)
+
+
+def result_types(tail):
+    """The result types of an op from the text after its operands."""
+    return function_type(tail)[1]
 
 
 def parse(text):
@@ -807,8 +832,7 @@ class Machine:
 
     def op_vector_store(self, op, mask):
         m = self.get(op.operands[1])
-        ty = re.search(r":\s*\(([^)]*)\)", op.attrs)
-        vt = split_top(ty.group(1))[0] if ty else "vector<1xf32>"
+        vt = (function_type(op.attrs)[0] or ["vector<1xf32>"])[0]
         self.store(op, mask, op.operands[0], op.operands[1], op.operands[2:2 + len(m.strides)],
                    self.vec_bytes(vt))
 
@@ -818,8 +842,7 @@ class Machine:
 
     def op_vector_transfer_write(self, op, mask):
         m = self.get(op.operands[1])
-        ty = re.search(r":\s*\(([^)]*)\)", op.attrs)
-        vt = split_top(ty.group(1))[0]
+        vt = function_type(op.attrs)[0][0]
         shape, _ = vec_shape(vt)
         if len(shape) > 1 and "permutation_map" in op.attrs and "(d0, d1) -> (d0, d1)" not in op.attrs:
             raise Unknown("permuted transfer_write")
@@ -832,8 +855,8 @@ class Machine:
                 a = base
                 for vi, d in zip(e, range(rank - len(shape), rank - 1)):
                     a += vi * m.strides[d] * m.ebytes
-                if m.space == "workgroup":
-                    self.write_bytes(op, m, a, shape[-1] * m.ebytes, t, tag, False)
+                if m.space == "workgroup":   # a 0-d vector<T> writes one element
+                    self.write_bytes(op, m, a, (shape[-1] if shape else 1) * m.ebytes, t, tag, False)
 
     def op_nvgpu_device_async_copy(self, op, mask):
         seg = attr_array(op, "operandSegmentSizes")
