@@ -42,6 +42,8 @@ abstracted to the set of K tiles they were loaded from.
    jump by a multiple of 840 iterations (every stage count 1..8 divides it:
    the stage slots are the same after the jump) with the tile labels shifted,
    and run their last iterations; the tiles in the jump are not counted.
+   Only a K-loop jumps (a `gpu.barrier` in its body, the jump whole K
+   tiles); any other loop (the k-steps within one tile) runs whole.
 
 Usage: semcheck.py OUTPUT.mlir --input INPUT.mlir [--json]
 Exit status: 0 ok, 1 wrong (findings), 2 unknown (the checker cannot follow
@@ -916,7 +918,8 @@ class Machine:
         win = max(WINDOW, min(self.period, 8))   # at least one full round of the stages
         if not is_k and n > 2 * win + self.period:
             jump = ((n - 2 * win) // self.period) * self.period
-            jump_at = win
+            if self.jumpable(op, jump * step):
+                jump_at = win
         i = 0
         while i < n:
             if is_k and i >= len(its):
@@ -943,12 +946,20 @@ class Machine:
         for r, v in zip(op.results, vals):
             self.env[r] = v
 
+    def jumpable(self, op, span):
+        """Whether a long loop may jump over iterations that move its iv by
+        `span`: it is a K-loop (a `gpu.barrier` in its body: tiles pass
+        through shared memory) and `span` is whole K tiles. Any other loop
+        (an inner k-step loop within one tile, step 1 < the tile's 16; a
+        loop without barriers) runs whole: exact, within MAX_STEPS."""
+        if not self.tile_step or span % self.tile_step:
+            return False
+        return any(o.name == "gpu.barrier" for o in walk(op.regions[0][0].ops))
+
     def do_jump(self, op, jump, step):
         """Skips `jump` iterations of a long loop: the tile labels in shared
         memory and in registers move by the tiles those iterations cover."""
-        tiles = jump * step // self.tile_step if self.tile_step else 0
-        if not self.tile_step or (jump * step) % self.tile_step:
-            raise Unknown("loop step is not a multiple of the K tile step")
+        tiles = jump * step // self.tile_step
         lo = max(self.reads) + 1 if self.reads else 0   # the next tile to be read
         self.skipped.append((lo, lo + tiles))
         for r in self.mem.values():
