@@ -150,8 +150,9 @@
 // WGMMA-GEN-PTX: .shared .align 1024 .b8 {{.*}}[16384];
 // WGMMA-GEN-PTX: .shared .align 1024 .b8 {{.*}}[16384];
 // WGMMA-GEN-PTX: ld.global.nc.v4
-// WGMMA-GEN-PTX: st.shared.v4
-// WGMMA-GEN-PTX: bar.sync 0;
+// WGMMA-GEN-PTX-COUNT-16: st.shared.v4
+// WGMMA-GEN-PTX-NEXT: fence.proxy.async.shared::cta;
+// WGMMA-GEN-PTX-NEXT: bar.sync 0;
 // WGMMA-GEN-PTX-NEXT: wgmma.fence.sync.aligned;
 // WGMMA-GEN-PTX-COUNT-8: wgmma.mma_async.sync.aligned.m64n128k16.f32.f16.f16 {{.*}}, p, 1, 1, 0, 1;
 // WGMMA-GEN-PTX: wgmma.commit_group.sync.aligned;

@@ -21,11 +21,18 @@
 // WGMMA-NOT: nvgpu.device_async_copy
 // WGMMA-NOT: pk.pipelined
 // WGMMA: scf.for %{{.*}} = %c0 to %c4096 step %c64
-// WGMMA: gpu.barrier
+// WGMMA: nvvm.fence.proxy {kind = #nvvm.proxy_kind<async.shared>, space = #nvvm.shared_space<cta>}
+// WGMMA-NEXT: gpu.barrier
 // WGMMA: nvgpu.warpgroup.mma %{{.*}} {transposeB, waitGroup = 0 : i64}
 // WGMMA-LDG: remark: not pipelined: wgmma reads shared memory asynchronously; the ldg-register variant would refill
 // WGMMA-LDG-NOT: pk.pipelined
 // WGMMA-RPF: remark: not pipelined: wgmma reads shared memory asynchronously; the register-prefetch variant would refill
+// Without the proxy fence the input races: a warning at the wgmma, and no
+// variant pipelines it.
+// RUN: python3 %examples/gen_gemm.py --kind hgemm --mma wgmma --M 512 --N 256 --K 1024 --wgmma-proxy-fence none | pk-opt --pk-pipeline-kloops='arch=sm_90a variant=ldg-register' 2>&1 | FileCheck %s --check-prefix=WGMMA-RACE
+// WGMMA-RACE: warning: the kernel races: nvgpu.warpgroup.mma reads, through the async proxy, shared tiles the load phase wrote with generic-proxy stores
+// WGMMA-RACE: remark: not pipelined: the nvgpu.warpgroup.mma at <stdin>:{{[0-9]+}}:{{[0-9]+}} reads shared tiles with no fence.proxy.async after their generic-proxy stores: the kernel races, and pk does not pipeline a racing kernel; the decision was variant ldg-register
+// WGMMA-RACE-NOT: pk.pipelined
 // VERIFY-NOT: error
 // ALLPIPELINED-NOT: not pipelined
 // ALLPIPELINED: remark: pipelined

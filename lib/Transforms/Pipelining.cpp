@@ -236,8 +236,16 @@ LogicalResult mlir::pk::checkPipelineKLoop(const KLoopInfo &info,
   };
   if (variant == PipelineVariant::None || variant == PipelineVariant::Auto)
     return fail("no variant selected");
-  // wgmma (docs/hopper.md): every variant refills a tile's buffer while the
-  // compute of an earlier tile may still be reading it asynchronously.
+  // wgmma (docs/hopper.md): a kernel that races already is left alone.
+  for (const WarpgroupMma &wgmma : info.warpgroupMmas)
+    if (!wgmma.proxyFenced)
+      return fail("the nvgpu.warpgroup.mma at " +
+                  locationToString(wgmma.op->getLoc()) +
+                  " reads shared tiles with no fence.proxy.async after their "
+                  "generic-proxy stores: the kernel races, and pk does not "
+                  "pipeline a racing kernel");
+  // Every variant refills a tile's buffer while the compute of an earlier
+  // tile may still be reading it asynchronously.
   if (!info.warpgroupMmas.empty())
     return fail("wgmma reads shared memory asynchronously; the " +
                 stringifyPipelineVariant(variant) +
