@@ -140,11 +140,9 @@
 // WGMMA-NEXT: wgmma.wait_group.sync.aligned 0;
 // WGMMA-FILES: wgmma_minimal.sm_90a.cubin
 // WGMMA-FILES-NEXT: wgmma_minimal.sm_90a.ptx
-// The generated wgmma HGEMM (docs/hopper.md) through pipeline-kernel: pk
-// declines to pipeline it and emits it unchanged for sm_90a.
-// RUN: pk-opt %examples/hgemm_wgmma_f16_128x128x64.mlir --pipeline-kernel='arch=sm_90a emit=cubin bare-ptr=1 out-dir=%t/wgmma-gen cuda-path=%cuda_path' -o /dev/null 2>&1 | FileCheck %s --check-prefix=WGMMA-GEN
+// The generated wgmma HGEMM (docs/hopper.md) unpipelined, for sm_90a.
+// RUN: pk-opt %examples/hgemm_wgmma_f16_128x128x64.mlir --pk-emit-binaries='arch=sm_90a emit=cubin bare-ptr=1 out-dir=%t/wgmma-gen cuda-path=%cuda_path' -o /dev/null 2>&1 | FileCheck %s --check-prefix=WGMMA-GEN
 // RUN: FileCheck %s --check-prefix=WGMMA-GEN-PTX --input-file=%t/wgmma-gen/hgemm_wgmma_f16_128x128x64.sm_90a.ptx
-// WGMMA-GEN: remark: not pipelined: wgmma reads shared memory asynchronously
 // WGMMA-GEN: remark: ptxas (sm_90a): {{[0-9]+}} registers, 0 bytes spill stores, 0 bytes spill loads, 0 bytes stack frame, 32768 bytes shared memory
 // WGMMA-GEN-PTX: .target sm_90a
 // WGMMA-GEN-PTX: .shared .align 1024 .b8 {{.*}}[16384];
@@ -158,6 +156,38 @@
 // WGMMA-GEN-PTX: wgmma.commit_group.sync.aligned;
 // WGMMA-GEN-PTX-NEXT: wgmma.wait_group.sync.aligned 0;
 // WGMMA-GEN-PTX-NEXT: bar.sync 0;
+// Pipelined (ldg-register, 2 x 32 KB in dynamic shared memory): the PTX
+// keeps the tiles in shared memory (no malloc, no local memory), builds each
+// descriptor from the dynamic base plus the stage's offset (A at stage x
+// 16384 bytes, B 32768 bytes further), and fences each tile's st.shared
+// before the barrier that precedes its wgmma.
+// RUN: pk-opt %examples/hgemm_wgmma_f16_128x128x64.mlir --pipeline-kernel='arch=sm_90a emit=cubin bare-ptr=1 out-dir=%t/wgmma-ldg cuda-path=%cuda_path' -o /dev/null 2>&1 | FileCheck %s --check-prefix=WGMMA-LDG
+// RUN: FileCheck %s --check-prefix=WGMMA-LDG-PTX --input-file=%t/wgmma-ldg/hgemm_wgmma_f16_128x128x64.sm_90a.ptx
+// RUN: FileCheck %s --check-prefix=NOLOCAL --input-file=%t/wgmma-ldg/hgemm_wgmma_f16_128x128x64.sm_90a.ptx
+// WGMMA-LDG: remark: pipelined: variant ldg-register, 2 shared buffer(s)
+// WGMMA-LDG: remark: ptxas (sm_90a): {{[0-9]+}} registers, 0 bytes spill stores, 0 bytes spill loads, 0 bytes stack frame, 1 bytes shared memory + 65536 bytes dynamic shared memory
+// WGMMA-LDG-PTX: .shared .align 16 .b8 __dynamic_shmem__0;
+// WGMMA-LDG-PTX: mov.b64 %[[BASE:rd[0-9]+]], __dynamic_shmem__0;
+// WGMMA-LDG-PTX-COUNT-16: st.shared.v4
+// WGMMA-LDG-PTX-NEXT: fence.proxy.async.shared::cta;
+// WGMMA-LDG-PTX-NEXT: bar.sync 0;
+// WGMMA-LDG-PTX: and.b64 %[[STAGE:rd[0-9]+]], %{{rd[0-9]+}}, 8192;
+// WGMMA-LDG-PTX-NEXT: shl.b64 %[[SOFF:rd[0-9]+]], %[[STAGE]], 1;
+// WGMMA-LDG-PTX-NEXT: add.s64 %[[ADDRA:rd[0-9]+]], %[[BASE]], %[[SOFF]];
+// WGMMA-LDG-PTX-NEXT: bfe.u64 %{{rd[0-9]+}}, %[[ADDRA]], 4, 14;
+// WGMMA-LDG-PTX-NEXT: or.b64
+// WGMMA-LDG-PTX-NEXT: add.s64 %[[ADDRB:rd[0-9]+]], %[[ADDRA]], 32768;
+// WGMMA-LDG-PTX-NEXT: bfe.u64 %{{rd[0-9]+}}, %[[ADDRB]], 4, 14;
+// WGMMA-LDG-PTX: wgmma.fence.sync.aligned;
+// WGMMA-LDG-PTX-COUNT-8: wgmma.mma_async.sync.aligned.m64n128k16.f32.f16.f16
+// WGMMA-LDG-PTX: wgmma.wait_group.sync.aligned 0;
+// WGMMA-LDG-PTX-NEXT: bar.sync 0;
+// WGMMA-LDG-PTX-COUNT-16: st.shared.v4
+// WGMMA-LDG-PTX-NEXT: fence.proxy.async.shared::cta;
+// WGMMA-LDG-PTX-NEXT: bar.sync 0;
+// NOLOCAL-NOT: malloc
+// NOLOCAL-NOT: __local_depot
+// NOLOCAL-NOT: .local
 // The IR itself is unchanged.
 // RUN: pk-opt %s --pk-emit-binaries='emit=ptx out-dir=%t/same' | FileCheck %s --check-prefix=IR
 

@@ -201,6 +201,12 @@ struct KLoopInfo {
 /// Threads of a warpgroup (four warps), the unit that issues wgmma.
 constexpr int64_t kWarpgroupThreads = 128;
 
+/// The alignment in bytes of a 128B-swizzled wgmma operand tile: the
+/// swizzle pattern repeats every 8 rows of 128 bytes, and the descriptor
+/// encodes no offset into it. Multi-buffering keeps every stage of such a
+/// tile at this alignment.
+constexpr int64_t kWgmmaOperandAlignment = 1024;
+
 /// The kernel attribute that records the dynamic shared memory a pipelined
 /// kernel must be launched with (its tiles moved there above 48 KB).
 constexpr llvm::StringLiteral kDynamicSharedMemoryAttrName =
