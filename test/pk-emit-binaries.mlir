@@ -161,7 +161,7 @@
 // descriptor from the dynamic base plus the stage's offset (A at stage x
 // 16384 bytes, B 32768 bytes further), and fences each tile's st.shared
 // before the barrier that precedes its wgmma.
-// RUN: pk-opt %examples/hgemm_wgmma_f16_128x128x64.mlir --pipeline-kernel='arch=sm_90a emit=cubin bare-ptr=1 out-dir=%t/wgmma-ldg cuda-path=%cuda_path' -o /dev/null 2>&1 | FileCheck %s --check-prefix=WGMMA-LDG
+// RUN: pk-opt %examples/hgemm_wgmma_f16_128x128x64.mlir --pipeline-kernel='arch=sm_90a variant=ldg-register emit=cubin bare-ptr=1 out-dir=%t/wgmma-ldg cuda-path=%cuda_path' -o /dev/null 2>&1 | FileCheck %s --check-prefix=WGMMA-LDG
 // RUN: FileCheck %s --check-prefix=WGMMA-LDG-PTX --input-file=%t/wgmma-ldg/hgemm_wgmma_f16_128x128x64.sm_90a.ptx
 // RUN: FileCheck %s --check-prefix=NOLOCAL --input-file=%t/wgmma-ldg/hgemm_wgmma_f16_128x128x64.sm_90a.ptx
 // WGMMA-LDG: remark: pipelined: variant ldg-register, 2 shared buffer(s)
@@ -185,6 +185,32 @@
 // WGMMA-LDG-PTX-COUNT-16: st.shared.v4
 // WGMMA-LDG-PTX-NEXT: fence.proxy.async.shared::cta;
 // WGMMA-LDG-PTX-NEXT: bar.sync 0;
+// cp.async, 3 stages (96 KB dynamic): at the top of the steady state the
+// wait for the tile, the fence, the barrier; then the copies of tile k+2
+// and the wgmma of tile k, which retires before the loop's back edge.
+// RUN: pk-opt %examples/hgemm_wgmma_f16_128x128x64.mlir --pipeline-kernel='arch=sm_90a variant=cp-async stages=3 emit=cubin bare-ptr=1 out-dir=%t/wgmma-cp3 cuda-path=%cuda_path' -o /dev/null 2>&1 | FileCheck %s --check-prefix=WGMMA-CP3
+// RUN: FileCheck %s --check-prefix=WGMMA-CP3-PTX --input-file=%t/wgmma-cp3/hgemm_wgmma_f16_128x128x64.sm_90a.ptx
+// RUN: FileCheck %s --check-prefix=NOLOCAL --input-file=%t/wgmma-cp3/hgemm_wgmma_f16_128x128x64.sm_90a.ptx
+// WGMMA-CP3: remark: pipelined: variant cp-async, 3 shared buffer(s)
+// WGMMA-CP3: remark: ptxas (sm_90a): {{[0-9]+}} registers, 0 bytes spill stores, 0 bytes spill loads, 0 bytes stack frame, 1 bytes shared memory + 98304 bytes dynamic shared memory
+// WGMMA-CP3-PTX: .shared .align 16 .b8 __dynamic_shmem__0;
+// WGMMA-CP3-PTX: cp.async.commit_group;
+// WGMMA-CP3-PTX: cp.async.commit_group;
+// WGMMA-CP3-PTX: $L__BB0_[[LOOP:[0-9]+]]:
+// WGMMA-CP3-PTX-NEXT: cp.async.wait_group 1;
+// WGMMA-CP3-PTX-NEXT: fence.proxy.async.shared::cta;
+// WGMMA-CP3-PTX-NEXT: bar.sync 0;
+// WGMMA-CP3-PTX-COUNT-16: cp.async.cg.shared.global
+// WGMMA-CP3-PTX: cp.async.commit_group;
+// WGMMA-CP3-PTX: wgmma.fence.sync.aligned;
+// WGMMA-CP3-PTX: wgmma.wait_group.sync.aligned 0;
+// WGMMA-CP3-PTX: bra {{.*}}$L__BB0_[[LOOP]];
+// WGMMA-CP3-PTX-NEXT: cp.async.wait_group 1;
+// WGMMA-CP3-PTX-NEXT: fence.proxy.async.shared::cta;
+// WGMMA-CP3-PTX-NEXT: bar.sync 0;
+// WGMMA-CP3-PTX: cp.async.wait_group 0;
+// WGMMA-CP3-PTX-NEXT: fence.proxy.async.shared::cta;
+// WGMMA-CP3-PTX-NEXT: bar.sync 0;
 // NOLOCAL-NOT: malloc
 // NOLOCAL-NOT: __local_depot
 // NOLOCAL-NOT: .local

@@ -23,11 +23,16 @@
 // RUN: sed 's/waitGroup = 0 : i64/waitGroup = 1 : i64/' %examples/hgemm_wgmma_f16_128x128x64.mlir | pk-opt --pk-pipeline-kloops='arch=sm_90a' 2>&1 | FileCheck %s --check-prefix=WGMMA-WAIT1
 // RUN: sed 's/waitGroup = 0 : i64/waitGroup = 1 : i64/' %examples/hgemm_wgmma_f16_128x128x64.mlir | pk-opt --pk-pipeline-kloops='arch=sm_90a variant=register-prefetch' -o /dev/null 2>&1 | FileCheck %s --check-prefix=WGMMA-WAIT1-RPF
 // RUN: python3 %S/Inputs/hoist_descriptors.py %examples/hgemm_wgmma_f16_128x128x64.mlir | pk-opt --pk-pipeline-kloops='arch=sm_90a' 2>&1 | FileCheck %s --check-prefix=WGMMA-HOIST
-// WGMMA-WAIT1: remark: not pipelined: the nvgpu.warpgroup.mma at <stdin>:{{[0-9]+}}:{{[0-9]+}} leaves 1 wgmma group(s) in flight (waitGroup = 1): its reads of a stage may outlast the barrier before that stage's refill; pk pipelines wgmma loops with waitGroup = 0 only; the decision was variant ldg-register with 2 buffer(s)
+// WGMMA-WAIT1: remark: not pipelined: the nvgpu.warpgroup.mma at <stdin>:{{[0-9]+}}:{{[0-9]+}} leaves 1 wgmma group(s) in flight (waitGroup = 1): its reads of a stage may outlast the barrier before that stage's refill; pk pipelines wgmma loops with waitGroup = 0 only; the decision was variant cp-async with 2 buffer(s)
 // WGMMA-WAIT1-NOT: pk.pipelined
 // WGMMA-WAIT1-RPF: remark: not pipelined: the nvgpu.warpgroup.mma at <stdin>:{{[0-9]+}}:{{[0-9]+}} leaves 1 wgmma group(s) in flight
-// WGMMA-HOIST: remark: not pipelined: the nvgpu.warpgroup.generate.descriptor of workgroup attribution #0 at <stdin>:{{[0-9]+}}:{{[0-9]+}} is not in the compute phase; pk points the descriptors of the compute phase at the stage being computed; the decision was variant ldg-register
+// WGMMA-HOIST: remark: not pipelined: the nvgpu.warpgroup.generate.descriptor of workgroup attribution #0 at <stdin>:{{[0-9]+}}:{{[0-9]+}} is not in the compute phase; pk points the descriptors of the compute phase at the stage being computed; the decision was variant cp-async
 // WGMMA-HOIST-NOT: pk.pipelined
+// The swizzle proof needs `row % 8` of rows that differ by multiples of 8:
+// with one row taken modulo 16 the xor values differ, the copies may
+// overlap, and cp.async is declined (ldg-register keeps the stores' order).
+// RUN: sed 's/%%a_r8_1 = arith.remui %%a_row1, %%c8/%%a_r8_1 = arith.remui %%a_row1, %%c16/' %examples/hgemm_wgmma_f16_128x128x64.mlir | pk-opt --pk-pipeline-kloops='arch=sm_90a variant=cp-async' -o /dev/null 2>&1 | FileCheck %s --check-prefix=WGMMA-SWIZZLE
+// WGMMA-SWIZZLE: remark: pipelined: variant ldg-register, 2 shared buffer(s); variant=cp-async requested (auto would pick ldg-register); cp.async not possible: cp.async copies of one tile are unordered: pk cannot prove that this shared store and the one at <stdin>:{{[0-9]+}}:{{[0-9]+}} write disjoint elements
 
 // BADVARIANT: for the --variant option: Cannot find option named 'fastest'!
 // NOCPASYNC: error: variant=cp-async needs cp.async (sm_80 and later); sm_75 has none

@@ -11,17 +11,19 @@
 // RUN: pk-opt %s -split-input-file --pk-pipeline-kloops=variant=ldg-register 2>/dev/null | mlir-opt -split-input-file -o /dev/null 2>&1 | FileCheck %s --check-prefix=VERIFY --allow-empty
 // RUN: pk-opt %s -split-input-file --pk-pipeline-kloops=stages=4 -o /dev/null 2>&1 | FileCheck %s --check-prefix=ALLPIPELINED
 // wgmma (docs/hopper.md), waitGroup = 0 and the proxy fence after the
-// stores: pipelined. Auto picks ldg-register (the 128B-swizzled stores are
-// beyond the disjointness proof of cp.async copies, issue 12); 2 x 32 KB
-// move to dynamic shared memory, the wgmma operands at 1024-byte aligned
-// offsets. In the steady state the descriptors point at the stage being
-// computed (a subview of the stage, whose offset the descriptor includes),
-// the wgmma retires before the barrier, then the next tile's stores go to
-// the other stage, followed by the fence and the barrier.
-// RUN: pk-opt %examples/hgemm_wgmma_f16_128x128x64.mlir --pk-pipeline-kloops='arch=sm_90a' --canonicalize --cse 2>&1 | FileCheck %s --check-prefix=WGMMA
+// stores: pipelined. Auto picks cp-async (the 128B-swizzled stores' offsets
+// differ by constants once `row % 8` of rows r + 16i is one value).
+// RUN: pk-opt %examples/hgemm_wgmma_f16_128x128x64.mlir --pk-pipeline-kloops='arch=sm_90a' -o /dev/null 2>&1 | FileCheck %s --check-prefix=WGMMA-AUTO
+// WGMMA-AUTO: remark: pipelined: variant cp-async, 2 shared buffer(s); 2 stages need 65536 bytes
+// ldg-register: 2 x 32 KB move to dynamic shared memory, the wgmma operands
+// at 1024-byte aligned offsets. In the steady state the descriptors point at
+// the stage being computed (a subview of the stage, whose offset the
+// descriptor includes), the wgmma retires before the barrier, then the next
+// tile's stores go to the other stage, followed by the fence and the
+// barrier.
+// RUN: pk-opt %examples/hgemm_wgmma_f16_128x128x64.mlir --pk-pipeline-kloops='arch=sm_90a variant=ldg-register' --canonicalize --cse 2>&1 | FileCheck %s --check-prefix=WGMMA
 // RUN: pk-opt %examples/hgemm_wgmma_f16_128x128x64.mlir --pk-pipeline-kloops='arch=sm_90a variant=register-prefetch' --canonicalize --cse 2>&1 | FileCheck %s --check-prefix=WGMMA-RPF
-// WGMMA: remark: pipelined: variant ldg-register, 2 shared buffer(s); 2 stages need 65536 bytes
-// WGMMA-SAME: cp.async not possible: cp.async copies of one tile are unordered
+// WGMMA: remark: pipelined: variant ldg-register, 2 shared buffer(s); variant=ldg-register requested (auto would pick cp-async)
 // WGMMA-NOT: nvgpu.device_async_copy
 // WGMMA: pk.dynamic_shared_memory_bytes = 65536
 // WGMMA: %[[DSMEM:.*]] = gpu.dynamic_shared_memory
@@ -75,11 +77,10 @@
 // WGMMA-AFTER-COUNT-16: vector.store
 // WGMMA-AFTER-NEXT: gpu.barrier
 // WGMMA-AFTER-NEXT: scf.yield
-// cp.async on a mutant without the swizzle (the xor replaced by + 0: its
-// copies are disjoint by pk's proof; its numbers would be wrong on a GPU,
-// the schedule is what is checked): 3 stages, each tile's wait, then the
-// fence, then the barrier, before the wgmma reads the stage.
-// RUN: sed -E 's/arith.xori (%%[a-z_0-9]+), %%[a-z_0-9]+ : index/arith.addi \1, %%c0 : index/' %examples/hgemm_wgmma_f16_128x128x64.mlir | pk-opt --pk-pipeline-kloops='arch=sm_90a variant=cp-async stages=3' --canonicalize --cse 2>&1 | FileCheck %s --check-prefix=WGMMA-CP3
+// cp.async, 3 stages: each tile's wait, then the fence, then the barrier,
+// before the wgmma reads the stage; the copies of tile k+2 go to the stage
+// tile k-1's wgmma read, after that barrier.
+// RUN: pk-opt %examples/hgemm_wgmma_f16_128x128x64.mlir --pk-pipeline-kloops='arch=sm_90a variant=cp-async stages=3' --canonicalize --cse 2>&1 | FileCheck %s --check-prefix=WGMMA-CP3
 // WGMMA-CP3: remark: pipelined: variant cp-async, 3 shared buffer(s)
 // WGMMA-CP3: = scf.for %arg
 // WGMMA-CP3-NEXT: nvgpu.device_async_wait %{{.*}} {numGroups = 1 : i32}
