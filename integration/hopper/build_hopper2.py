@@ -85,6 +85,7 @@ def run_script(rel):
         "# GPU machine, repo root:  bash %s/run.sh" % rel,
         "# -> $OUT/hopper2-results.tar (runs/, san/, run.log, results.md), $OUT/results.md, $OUT/run.log",
         "set -uo pipefail",
+        "START=$(date +%s)  # the device tool stops a command after 600 s: sanitizers end by 540",
         "D=%s; OUT=${OUT:-.gpu/hopper2-out}; R=$(mktemp -d)/hopper2-results; mkdir -p $R $OUT" % rel,
         "exec > >(tee $R/run.log) 2>&1",
         "RUNNER=${RUNNER:-$D/pk-runner}",
@@ -98,7 +99,7 @@ def run_script(rel):
         "python3 integration/pkint.py run --dir $D --out $R --tag bench --where size=4096 --check rows:64 "
         "--warmup 5 --iters 20 --seed 2 --runner $RUNNER --timeout-s 90 --allow-failures || rc=1",
         "python3 integration/pkint.py sanitize --dir $D --out $R --jobs '%s@size=512' --runner $RUNNER "
-        "--timeout-s 240 || rc=1" % SANITIZERS,
+        "--timeout-s 240 --deadline $((START + 540)) || rc=1" % SANITIZERS,
         "python3 integration/hopper/summary.py $D $R | tee $R/results.md",
         "echo \"== hopper2 done (rc $rc)\"",
         "cp $R/results.md $R/run.log $OUT/; tar cf $OUT/hopper2-results.tar -C $(dirname $R) hopper2-results",
