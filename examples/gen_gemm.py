@@ -701,7 +701,12 @@ Shared tiles, 128-byte rows with the 128B swizzle wgmma descriptors expect
        64 rows x 128 B = 8192, steps from slab to slab)
 K-loop (pk's unpipelined input form):
   a. 16-byte vector.load of A and B chunks, vector.store to the swizzled
-     chunk (8 consecutive threads copy one 128-byte row: conflict-free);
+     chunk (8 consecutive threads copy one 128-byte row: conflict-free),
+     then nvvm.fence.proxy <async.shared> (fence.proxy.async.shared::cta):
+     the st.shared go through the generic proxy, wgmma reads through the
+     async proxy, and without the fence it reads stale data (wrong results
+     on the H200; --wgmma-proxy-fence none reproduces that, after-barrier
+     puts the fence after b.);
   b. gpu.barrier;
   c. nvgpu.warpgroup.generate.descriptor of sA and sB (the tensor-map operand
      only carries the swizzle mode: an unrealized cast of a null pointer) and
@@ -928,10 +933,11 @@ def main(argv=None):
                         "(sm_90a; NN layout, one warpgroup, BK 64, 128B-swizzled tiles; see "
                         "WGMMA_NOTES in this file)")
     p.add_argument("--wgmma-proxy-fence", choices=["none", "before-barrier", "after-barrier"],
-                   default="none",
+                   default="before-barrier",
                    help="wgmma: fence.proxy.async.shared::cta between the load phase's st.shared "
                         "(generic proxy) and the wgmma's reads (async proxy), before or after the "
-                        "barrier (default: none)")
+                        "load barrier; none reproduces the race the H200 showed (wrong results, "
+                        "integration/results/2026-12-01-h200-wgmma-fix/)")
     p.add_argument("--wgmma-desc", choices=["generate"] + sorted(WGMMA_DESC_FIELDS), default="generate",
                    help="wgmma: descriptors from nvgpu.warpgroup.generate.descriptor (default) or "
                         "built by hand with the fields of WGMMA_DESC_FIELDS")

@@ -14,7 +14,12 @@
 //        64 rows x 128 B = 8192, steps from slab to slab)
 // K-loop (pk's unpipelined input form):
 //   a. 16-byte vector.load of A and B chunks, vector.store to the swizzled
-//      chunk (8 consecutive threads copy one 128-byte row: conflict-free);
+//      chunk (8 consecutive threads copy one 128-byte row: conflict-free),
+//      then nvvm.fence.proxy <async.shared> (fence.proxy.async.shared::cta):
+//      the st.shared go through the generic proxy, wgmma reads through the
+//      async proxy, and without the fence it reads stale data (wrong results
+//      on the H200; --wgmma-proxy-fence none reproduces that, after-barrier
+//      puts the fence after b.);
 //   b. gpu.barrier;
 //   c. nvgpu.warpgroup.generate.descriptor of sA and sB (the tensor-map operand
 //      only carries the swizzle mode: an unrealized cast of a null pointer) and
@@ -182,6 +187,8 @@ module attributes {gpu.container_module} {
         vector.store %gb_5, %sB[%b_slab, %b_row5, %b_scol_5] {alignment = 16 : i64} : memref<2x64x64xf16, #gpu.address_space<workgroup>>, vector<8xf16>
         vector.store %gb_6, %sB[%b_slab, %b_row6, %b_scol_6] {alignment = 16 : i64} : memref<2x64x64xf16, #gpu.address_space<workgroup>>, vector<8xf16>
         vector.store %gb_7, %sB[%b_slab, %b_row7, %b_scol_7] {alignment = 16 : i64} : memref<2x64x64xf16, #gpu.address_space<workgroup>>, vector<8xf16>
+        // generic-proxy st.shared -> async-proxy wgmma reads: fence.proxy.async
+        nvvm.fence.proxy {kind = #nvvm.proxy_kind<async.shared>, space = #nvvm.shared_space<cta>}
         // b.
         gpu.barrier
         // c. compute phase: wgmma on the shared tiles (2 x 4 m64n128k16), all retired before the barrier (waitGroup = 0)

@@ -1260,3 +1260,78 @@ module attributes {gpu.container_module} {
     }
   }
 }
+
+// -----
+
+// wgmma: the proxy fence (fence.proxy.async) must sit directly in the K-loop
+// body, where pipelining can keep it between a tile's stores and its compute.
+!tmA = !nvgpu.tensormap.descriptor<tensor = memref<64x64xf16, 3>, swizzle = swizzle_128b, l2promo = none, oob = zero, interleave = none>
+!dA = !nvgpu.warpgroup.descriptor<tensor = memref<64x64xf16, 3>>
+!acc = !nvgpu.warpgroup.accumulator<fragmented = vector<64x64xf32>>
+module attributes {gpu.container_module} {
+  gpu.module @m {
+    gpu.func @wgmma_nested_fence(%A: memref<64x512xf16>)
+        workgroup(%sA: memref<64x64xf16, #gpu.address_space<workgroup>>)
+        kernel attributes {known_block_size = array<i32: 128, 1, 1>} {
+      %c0 = arith.constant 0 : index
+      %c1 = arith.constant 1 : index
+      %c64 = arith.constant 64 : index
+      %c512 = arith.constant 512 : index
+      %tid = gpu.thread_id x
+      %null = llvm.mlir.zero : !llvm.ptr
+      %tm = builtin.unrealized_conversion_cast %null : !llvm.ptr to !tmA
+      %acc0 = nvgpu.warpgroup.mma.init.accumulator -> !acc
+      // expected-remark @below {{not a pk K-loop: load phase: nvvm.fence.proxy inside a nested region}}
+      %r = scf.for %k = %c0 to %c512 step %c64 iter_args(%acc = %acc0) -> (!acc) {
+        scf.for %i = %c0 to %c1 step %c1 {
+          %v = vector.load %A[%c0, %k] : memref<64x512xf16>, vector<8xf16>
+          vector.store %v, %sA[%tid, %c0] : memref<64x64xf16, #gpu.address_space<workgroup>>, vector<8xf16>
+          // expected-note @below {{here}}
+          nvvm.fence.proxy {kind = #nvvm.proxy_kind<async.shared>, space = #nvvm.shared_space<cta>}
+        }
+        gpu.barrier
+        %dA = nvgpu.warpgroup.generate.descriptor %sA, %tm : memref<64x64xf16, #gpu.address_space<workgroup>>, !tmA -> !dA
+        %d = nvgpu.warpgroup.mma %dA, %dA, %acc {transposeB, waitGroup = 0 : i64} : !dA, !dA, !acc -> !acc
+        gpu.barrier
+        scf.yield %d : !acc
+      }
+      gpu.return
+    }
+  }
+}
+
+// -----
+
+// wgmma: a proxy fence for global memory (fence.proxy.async.global) orders
+// nothing pk needs: an unknown side effect of the load phase.
+!tmA = !nvgpu.tensormap.descriptor<tensor = memref<64x64xf16, 3>, swizzle = swizzle_128b, l2promo = none, oob = zero, interleave = none>
+!dA = !nvgpu.warpgroup.descriptor<tensor = memref<64x64xf16, 3>>
+!acc = !nvgpu.warpgroup.accumulator<fragmented = vector<64x64xf32>>
+module attributes {gpu.container_module} {
+  gpu.module @m {
+    gpu.func @wgmma_global_fence(%A: memref<64x512xf16>)
+        workgroup(%sA: memref<64x64xf16, #gpu.address_space<workgroup>>)
+        kernel attributes {known_block_size = array<i32: 128, 1, 1>} {
+      %c0 = arith.constant 0 : index
+      %c64 = arith.constant 64 : index
+      %c512 = arith.constant 512 : index
+      %tid = gpu.thread_id x
+      %null = llvm.mlir.zero : !llvm.ptr
+      %tm = builtin.unrealized_conversion_cast %null : !llvm.ptr to !tmA
+      %acc0 = nvgpu.warpgroup.mma.init.accumulator -> !acc
+      // expected-remark @below {{not a pk K-loop: load phase: unsupported operation with side effects 'nvvm.fence.proxy'}}
+      %r = scf.for %k = %c0 to %c512 step %c64 iter_args(%acc = %acc0) -> (!acc) {
+        %v = vector.load %A[%c0, %k] : memref<64x512xf16>, vector<8xf16>
+        vector.store %v, %sA[%tid, %c0] : memref<64x64xf16, #gpu.address_space<workgroup>>, vector<8xf16>
+        // expected-note @below {{here}}
+        nvvm.fence.proxy {kind = #nvvm.proxy_kind<async.global>}
+        gpu.barrier
+        %dA = nvgpu.warpgroup.generate.descriptor %sA, %tm : memref<64x64xf16, #gpu.address_space<workgroup>>, !tmA -> !dA
+        %d = nvgpu.warpgroup.mma %dA, %dA, %acc {transposeB, waitGroup = 0 : i64} : !dA, !dA, !acc -> !acc
+        gpu.barrier
+        scf.yield %d : !acc
+      }
+      gpu.return
+    }
+  }
+}

@@ -17,12 +17,27 @@
 // shared tiles behind the descriptors, 128*128/128 accumulator registers.
 // RUN: python3 %examples/gen_gemm.py --kind hgemm --mma wgmma --M 512 --N 256 --K 1024 | pk-opt --pk-analyze-kloops='arch=sm_90a report=-' -o /dev/null 2>&1 | FileCheck %s --check-prefix=WGMMA512
 // RUN: pk-opt %examples/hgemm_wgmma_f16_128x128x64.mlir --pk-analyze-kloops='arch=sm_90a report=-' -o /dev/null 2>&1 | FileCheck %s --check-prefix=WGMMA
-// WGMMA512: remark: K-loop: trip count 16, 2 copied buffer(s), shared memory 32768 B single / 32768 B per stage / 65536 B with 2 stages (cliff 115712 B for 2 blocks/SM on sm_90a), {{.*}} ratio 64.0 FLOP/B, variant cp-async, wgmma m128n128k64 on workgroup attribution #0 x workgroup attribution #1, 128 accumulator registers/thread, wait_group 0
-// WGMMA: hgemm_wgmma_f16_128x128x64.mlir:142:14: remark: K-loop: trip count 64, {{.*}}, wgmma m128n128k64 on workgroup attribution #0 x workgroup attribution #1, 128 accumulator registers/thread, wait_group 0
+// WGMMA512-NOT: warning
+// WGMMA512: remark: K-loop: trip count 16, 2 copied buffer(s), shared memory 32768 B single / 32768 B per stage / 65536 B with 2 stages (cliff 115712 B for 2 blocks/SM on sm_90a), {{.*}} ratio 64.0 FLOP/B, variant cp-async, wgmma m128n128k64 on workgroup attribution #0 x workgroup attribution #1, 128 accumulator registers/thread, wait_group 0, proxy-fenced
+// WGMMA-NOT: warning
+// WGMMA: hgemm_wgmma_f16_128x128x64.mlir:147:14: remark: K-loop: trip count 64, {{.*}}, wgmma m128n128k64 on workgroup attribution #0 x workgroup attribution #1, 128 accumulator registers/thread, wait_group 0, proxy-fenced
 // WGMMA: {"arch":"sm_90a",{{.*}}"compute_ops":[{"count":1,"op":"nvgpu.warpgroup.mma m128n128k64 per warpgroup"}],"flops_per_tile":2097152,
 // WGMMA-SAME: "loads":{"bytes_per_thread":256,"bytes_per_tile":32768,"global_loads":16}
 // WGMMA-SAME: "ratio":64,
-// WGMMA-SAME: "threads_per_block":128,"trip_count":64,"variant":"cp-async","wgmma":[{"accumulator_regs_per_thread":128,"executions":1,"operand_a":"workgroup attribution #0","operand_b":"workgroup attribution #1","shape":[128,128,64],"wait_group":0}]}
+// WGMMA-SAME: "threads_per_block":128,"trip_count":64,"variant":"cp-async","wgmma":[{"accumulator_regs_per_thread":128,"executions":1,"operand_a":"workgroup attribution #0","operand_b":"workgroup attribution #1","proxy_fenced":true,"shape":[128,128,64],"wait_group":0}]}
+// The generator's default fence.proxy.async sits after the stores, before the
+// load barrier; after it (start of the compute phase) is as good. Without it,
+// or with the fence before the stores, the kernel races: a warning at the
+// wgmma, and the report says so.
+// RUN: python3 %examples/gen_gemm.py --kind hgemm --mma wgmma --M 512 --N 256 --K 1024 --wgmma-proxy-fence after-barrier | pk-opt --pk-analyze-kloops='arch=sm_90a report=-' -o /dev/null 2>&1 | FileCheck %s --check-prefix=WGMMA-AFTER
+// RUN: python3 %examples/gen_gemm.py --kind hgemm --mma wgmma --M 512 --N 256 --K 1024 --wgmma-proxy-fence none | pk-opt --pk-analyze-kloops='arch=sm_90a report=-' -o /dev/null 2>&1 | FileCheck %s --check-prefix=WGMMA-RACE
+// RUN: sed -e '/nvvm.fence.proxy/d' -e 's/^\(.*= scf.for %k .*\)$/\1\n nvvm.fence.proxy {kind = #nvvm.proxy_kind<async.shared>, space = #nvvm.shared_space<cta>}/' %examples/hgemm_wgmma_f16_128x128x64.mlir | pk-opt --pk-analyze-kloops='arch=sm_90a report=-' -o /dev/null 2>&1 | FileCheck %s --check-prefix=WGMMA-RACE
+// WGMMA-AFTER-NOT: warning
+// WGMMA-AFTER: remark: K-loop: {{.*}}, wait_group 0, proxy-fenced
+// WGMMA-RACE: <stdin>:{{[0-9]+}}:{{[0-9]+}}: warning: the kernel races: nvgpu.warpgroup.mma reads, through the async proxy, shared tiles the load phase wrote with generic-proxy stores, and no fence.proxy.async (nvvm.fence.proxy <async.shared>) lies between them; put one after the stores (docs/hopper.md)
+// WGMMA-RACE-NEXT: nvgpu.warpgroup.mma
+// WGMMA-RACE: remark: K-loop: {{.*}}, wait_group 0, no proxy fence
+// WGMMA-RACE: "proxy_fenced":false
 // A wgmma left with upstream's default waitGroup = 1 is reported as such.
 // RUN: sed 's/waitGroup = 0 : i64/waitGroup = 1 : i64/' %examples/hgemm_wgmma_f16_128x128x64.mlir | pk-opt --pk-analyze-kloops='arch=sm_90a report=-' -o /dev/null 2>&1 | FileCheck %s --check-prefix=WGMMA-WAIT1
 // WGMMA-WAIT1: remark: K-loop: {{.*}}, 128 accumulator registers/thread, wait_group 1

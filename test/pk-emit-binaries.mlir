@@ -140,23 +140,80 @@
 // WGMMA-NEXT: wgmma.wait_group.sync.aligned 0;
 // WGMMA-FILES: wgmma_minimal.sm_90a.cubin
 // WGMMA-FILES-NEXT: wgmma_minimal.sm_90a.ptx
-// The generated wgmma HGEMM (docs/hopper.md) through pipeline-kernel: pk
-// declines to pipeline it and emits it unchanged for sm_90a.
-// RUN: pk-opt %examples/hgemm_wgmma_f16_128x128x64.mlir --pipeline-kernel='arch=sm_90a emit=cubin bare-ptr=1 out-dir=%t/wgmma-gen cuda-path=%cuda_path' -o /dev/null 2>&1 | FileCheck %s --check-prefix=WGMMA-GEN
+// The generated wgmma HGEMM (docs/hopper.md) unpipelined, for sm_90a.
+// RUN: pk-opt %examples/hgemm_wgmma_f16_128x128x64.mlir --pk-emit-binaries='arch=sm_90a emit=cubin bare-ptr=1 out-dir=%t/wgmma-gen cuda-path=%cuda_path' -o /dev/null 2>&1 | FileCheck %s --check-prefix=WGMMA-GEN
 // RUN: FileCheck %s --check-prefix=WGMMA-GEN-PTX --input-file=%t/wgmma-gen/hgemm_wgmma_f16_128x128x64.sm_90a.ptx
-// WGMMA-GEN: remark: not pipelined: wgmma reads shared memory asynchronously
 // WGMMA-GEN: remark: ptxas (sm_90a): {{[0-9]+}} registers, 0 bytes spill stores, 0 bytes spill loads, 0 bytes stack frame, 32768 bytes shared memory
 // WGMMA-GEN-PTX: .target sm_90a
 // WGMMA-GEN-PTX: .shared .align 1024 .b8 {{.*}}[16384];
 // WGMMA-GEN-PTX: .shared .align 1024 .b8 {{.*}}[16384];
 // WGMMA-GEN-PTX: ld.global.nc.v4
-// WGMMA-GEN-PTX: st.shared.v4
-// WGMMA-GEN-PTX: bar.sync 0;
+// WGMMA-GEN-PTX-COUNT-16: st.shared.v4
+// WGMMA-GEN-PTX-NEXT: fence.proxy.async.shared::cta;
+// WGMMA-GEN-PTX-NEXT: bar.sync 0;
 // WGMMA-GEN-PTX-NEXT: wgmma.fence.sync.aligned;
 // WGMMA-GEN-PTX-COUNT-8: wgmma.mma_async.sync.aligned.m64n128k16.f32.f16.f16 {{.*}}, p, 1, 1, 0, 1;
 // WGMMA-GEN-PTX: wgmma.commit_group.sync.aligned;
 // WGMMA-GEN-PTX-NEXT: wgmma.wait_group.sync.aligned 0;
 // WGMMA-GEN-PTX-NEXT: bar.sync 0;
+// Pipelined (ldg-register, 2 x 32 KB in dynamic shared memory): the PTX
+// keeps the tiles in shared memory (no malloc, no local memory), builds each
+// descriptor from the dynamic base plus the stage's offset (A at stage x
+// 16384 bytes, B 32768 bytes further), and fences each tile's st.shared
+// before the barrier that precedes its wgmma.
+// RUN: pk-opt %examples/hgemm_wgmma_f16_128x128x64.mlir --pipeline-kernel='arch=sm_90a variant=ldg-register emit=cubin bare-ptr=1 out-dir=%t/wgmma-ldg cuda-path=%cuda_path' -o /dev/null 2>&1 | FileCheck %s --check-prefix=WGMMA-LDG
+// RUN: FileCheck %s --check-prefix=WGMMA-LDG-PTX --input-file=%t/wgmma-ldg/hgemm_wgmma_f16_128x128x64.sm_90a.ptx
+// RUN: FileCheck %s --check-prefix=NOLOCAL --input-file=%t/wgmma-ldg/hgemm_wgmma_f16_128x128x64.sm_90a.ptx
+// WGMMA-LDG: remark: pipelined: variant ldg-register, 2 shared buffer(s)
+// WGMMA-LDG: remark: ptxas (sm_90a): {{[0-9]+}} registers, 0 bytes spill stores, 0 bytes spill loads, 0 bytes stack frame, 1 bytes shared memory + 65536 bytes dynamic shared memory
+// WGMMA-LDG-PTX: .shared .align 16 .b8 __dynamic_shmem__0;
+// WGMMA-LDG-PTX: mov.b64 %[[BASE:rd[0-9]+]], __dynamic_shmem__0;
+// WGMMA-LDG-PTX-COUNT-16: st.shared.v4
+// WGMMA-LDG-PTX-NEXT: fence.proxy.async.shared::cta;
+// WGMMA-LDG-PTX-NEXT: bar.sync 0;
+// WGMMA-LDG-PTX: and.b64 %[[STAGE:rd[0-9]+]], %{{rd[0-9]+}}, 8192;
+// WGMMA-LDG-PTX-NEXT: shl.b64 %[[SOFF:rd[0-9]+]], %[[STAGE]], 1;
+// WGMMA-LDG-PTX-NEXT: add.s64 %[[ADDRA:rd[0-9]+]], %[[BASE]], %[[SOFF]];
+// WGMMA-LDG-PTX-NEXT: bfe.u64 %{{rd[0-9]+}}, %[[ADDRA]], 4, 14;
+// WGMMA-LDG-PTX-NEXT: or.b64
+// WGMMA-LDG-PTX-NEXT: add.s64 %[[ADDRB:rd[0-9]+]], %[[ADDRA]], 32768;
+// WGMMA-LDG-PTX-NEXT: bfe.u64 %{{rd[0-9]+}}, %[[ADDRB]], 4, 14;
+// WGMMA-LDG-PTX: wgmma.fence.sync.aligned;
+// WGMMA-LDG-PTX-COUNT-8: wgmma.mma_async.sync.aligned.m64n128k16.f32.f16.f16
+// WGMMA-LDG-PTX: wgmma.wait_group.sync.aligned 0;
+// WGMMA-LDG-PTX-NEXT: bar.sync 0;
+// WGMMA-LDG-PTX-COUNT-16: st.shared.v4
+// WGMMA-LDG-PTX-NEXT: fence.proxy.async.shared::cta;
+// WGMMA-LDG-PTX-NEXT: bar.sync 0;
+// cp.async, 3 stages (96 KB dynamic): at the top of the steady state the
+// wait for the tile, the fence, the barrier; then the copies of tile k+2
+// and the wgmma of tile k, which retires before the loop's back edge.
+// RUN: pk-opt %examples/hgemm_wgmma_f16_128x128x64.mlir --pipeline-kernel='arch=sm_90a variant=cp-async stages=3 emit=cubin bare-ptr=1 out-dir=%t/wgmma-cp3 cuda-path=%cuda_path' -o /dev/null 2>&1 | FileCheck %s --check-prefix=WGMMA-CP3
+// RUN: FileCheck %s --check-prefix=WGMMA-CP3-PTX --input-file=%t/wgmma-cp3/hgemm_wgmma_f16_128x128x64.sm_90a.ptx
+// RUN: FileCheck %s --check-prefix=NOLOCAL --input-file=%t/wgmma-cp3/hgemm_wgmma_f16_128x128x64.sm_90a.ptx
+// WGMMA-CP3: remark: pipelined: variant cp-async, 3 shared buffer(s)
+// WGMMA-CP3: remark: ptxas (sm_90a): {{[0-9]+}} registers, 0 bytes spill stores, 0 bytes spill loads, 0 bytes stack frame, 1 bytes shared memory + 98304 bytes dynamic shared memory
+// WGMMA-CP3-PTX: .shared .align 16 .b8 __dynamic_shmem__0;
+// WGMMA-CP3-PTX: cp.async.commit_group;
+// WGMMA-CP3-PTX: cp.async.commit_group;
+// WGMMA-CP3-PTX: $L__BB0_[[LOOP:[0-9]+]]:
+// WGMMA-CP3-PTX-NEXT: cp.async.wait_group 1;
+// WGMMA-CP3-PTX-NEXT: fence.proxy.async.shared::cta;
+// WGMMA-CP3-PTX-NEXT: bar.sync 0;
+// WGMMA-CP3-PTX-COUNT-16: cp.async.cg.shared.global
+// WGMMA-CP3-PTX: cp.async.commit_group;
+// WGMMA-CP3-PTX: wgmma.fence.sync.aligned;
+// WGMMA-CP3-PTX: wgmma.wait_group.sync.aligned 0;
+// WGMMA-CP3-PTX: bra {{.*}}$L__BB0_[[LOOP]];
+// WGMMA-CP3-PTX-NEXT: cp.async.wait_group 1;
+// WGMMA-CP3-PTX-NEXT: fence.proxy.async.shared::cta;
+// WGMMA-CP3-PTX-NEXT: bar.sync 0;
+// WGMMA-CP3-PTX: cp.async.wait_group 0;
+// WGMMA-CP3-PTX-NEXT: fence.proxy.async.shared::cta;
+// WGMMA-CP3-PTX-NEXT: bar.sync 0;
+// NOLOCAL-NOT: malloc
+// NOLOCAL-NOT: __local_depot
+// NOLOCAL-NOT: .local
 // The IR itself is unchanged.
 // RUN: pk-opt %s --pk-emit-binaries='emit=ptx out-dir=%t/same' | FileCheck %s --check-prefix=IR
 

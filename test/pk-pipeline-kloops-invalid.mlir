@@ -16,6 +16,23 @@
 // RUN: pk-opt %S/Inputs/near-limit-loops.mlir --pk-pipeline-kloops=variant=ldg-register -o /dev/null 2>&1 | FileCheck %s --check-prefix=LIMITS
 // RUN: pk-opt %S/Inputs/near-limit-loops.mlir --pk-pipeline-kloops=variant=register-prefetch -o /dev/null 2>&1 | FileCheck %s --check-prefix=LIMITS
 // RUN: pk-opt %S/Inputs/near-limit-loops.mlir --pk-pipeline-kloops=stages=4 --canonicalize --cse 2>/dev/null | pk-opt - | FileCheck %s --check-prefix=LIMITS4
+// wgmma loops pk cannot prove safe (docs/hopper.md): a wgmma that leaves its
+// group in flight (upstream's default waitGroup = 1) may still read a stage
+// when it is refilled; a descriptor generated outside the loop cannot be
+// pointed at each tile's stage.
+// RUN: sed 's/waitGroup = 0 : i64/waitGroup = 1 : i64/' %examples/hgemm_wgmma_f16_128x128x64.mlir | pk-opt --pk-pipeline-kloops='arch=sm_90a' 2>&1 | FileCheck %s --check-prefix=WGMMA-WAIT1
+// RUN: sed 's/waitGroup = 0 : i64/waitGroup = 1 : i64/' %examples/hgemm_wgmma_f16_128x128x64.mlir | pk-opt --pk-pipeline-kloops='arch=sm_90a variant=register-prefetch' -o /dev/null 2>&1 | FileCheck %s --check-prefix=WGMMA-WAIT1-RPF
+// RUN: python3 %S/Inputs/hoist_descriptors.py %examples/hgemm_wgmma_f16_128x128x64.mlir | pk-opt --pk-pipeline-kloops='arch=sm_90a' 2>&1 | FileCheck %s --check-prefix=WGMMA-HOIST
+// WGMMA-WAIT1: remark: not pipelined: the nvgpu.warpgroup.mma at <stdin>:{{[0-9]+}}:{{[0-9]+}} leaves 1 wgmma group(s) in flight (waitGroup = 1): its reads of a stage may outlast the barrier before that stage's refill; pk pipelines wgmma loops with waitGroup = 0 only; the decision was variant cp-async with 2 buffer(s)
+// WGMMA-WAIT1-NOT: pk.pipelined
+// WGMMA-WAIT1-RPF: remark: not pipelined: the nvgpu.warpgroup.mma at <stdin>:{{[0-9]+}}:{{[0-9]+}} leaves 1 wgmma group(s) in flight
+// WGMMA-HOIST: remark: not pipelined: the nvgpu.warpgroup.generate.descriptor of workgroup attribution #0 at <stdin>:{{[0-9]+}}:{{[0-9]+}} is not in the compute phase; pk points the descriptors of the compute phase at the stage being computed; the decision was variant cp-async
+// WGMMA-HOIST-NOT: pk.pipelined
+// The swizzle proof needs `row % 8` of rows that differ by multiples of 8:
+// with one row taken modulo 16 the xor values differ, the copies may
+// overlap, and cp.async is declined (ldg-register keeps the stores' order).
+// RUN: sed 's/%%a_r8_1 = arith.remui %%a_row1, %%c8/%%a_r8_1 = arith.remui %%a_row1, %%c16/' %examples/hgemm_wgmma_f16_128x128x64.mlir | pk-opt --pk-pipeline-kloops='arch=sm_90a variant=cp-async' -o /dev/null 2>&1 | FileCheck %s --check-prefix=WGMMA-SWIZZLE
+// WGMMA-SWIZZLE: remark: pipelined: variant ldg-register, 2 shared buffer(s); variant=cp-async requested (auto would pick ldg-register); cp.async not possible: cp.async copies of one tile are unordered: pk cannot prove that this shared store and the one at <stdin>:{{[0-9]+}}:{{[0-9]+}} write disjoint elements
 
 // BADVARIANT: for the --variant option: Cannot find option named 'fastest'!
 // NOCPASYNC: error: variant=cp-async needs cp.async (sm_80 and later); sm_75 has none
@@ -1138,6 +1155,41 @@ module attributes {gpu.container_module} {
       }
       %e = vector.extract %r[0] : f32 from vector<4xf32>
       memref.store %e, %out[%row] : memref<64xf32>
+      gpu.return
+    }
+  }
+}
+
+// -----
+
+// wgmma: a stage of 68 rows of 128 bytes (8704 bytes) would put the next
+// stage of the 128B-swizzled operand off its 1024-byte alignment.
+!tmA = !nvgpu.tensormap.descriptor<tensor = memref<64x64xf16, 3>, swizzle = swizzle_128b, l2promo = none, oob = zero, interleave = none>
+!dA = !nvgpu.warpgroup.descriptor<tensor = memref<64x64xf16, 3>>
+!acc = !nvgpu.warpgroup.accumulator<fragmented = vector<64x64xf32>>
+module attributes {gpu.container_module} {
+  gpu.module @m {
+    gpu.func @wgmma_odd_stage(%A: memref<64x512xf16>)
+        workgroup(%sA: memref<68x64xf16, #gpu.address_space<workgroup>> {llvm.align = 1024 : i64})
+        kernel attributes {known_block_size = array<i32: 128, 1, 1>} {
+      %c0 = arith.constant 0 : index
+      %c64 = arith.constant 64 : index
+      %c512 = arith.constant 512 : index
+      %tid = gpu.thread_id x
+      %null = llvm.mlir.zero : !llvm.ptr
+      %tm = builtin.unrealized_conversion_cast %null : !llvm.ptr to !tmA
+      %acc0 = nvgpu.warpgroup.mma.init.accumulator -> !acc
+      // expected-remark @below {{not pipelined: one stage of workgroup attribution #0 is 8704 bytes, not a multiple of 1024: the stages of a wgmma operand would not stay 1024-byte aligned for the 128B swizzle; the decision was variant}}
+      %r = scf.for %k = %c0 to %c512 step %c64 iter_args(%acc = %acc0) -> (!acc) {
+        %v = vector.load %A[%c0, %k] : memref<64x512xf16>, vector<8xf16>
+        vector.store %v, %sA[%tid, %c0] : memref<68x64xf16, #gpu.address_space<workgroup>>, vector<8xf16>
+        nvvm.fence.proxy {kind = #nvvm.proxy_kind<async.shared>, space = #nvvm.shared_space<cta>}
+        gpu.barrier
+        %dA = nvgpu.warpgroup.generate.descriptor %sA, %tm : memref<68x64xf16, #gpu.address_space<workgroup>>, !tmA -> !dA
+        %d = nvgpu.warpgroup.mma %dA, %dA, %acc {transposeB, waitGroup = 0 : i64} : !dA, !dA, !acc -> !acc
+        gpu.barrier
+        scf.yield %d : !acc
+      }
       gpu.return
     }
   }

@@ -10,22 +10,102 @@
 // RUN: pk-opt %s -split-input-file --pk-pipeline-kloops 2>/dev/null | mlir-opt -split-input-file -o /dev/null 2>&1 | FileCheck %s --check-prefix=VERIFY --allow-empty
 // RUN: pk-opt %s -split-input-file --pk-pipeline-kloops=variant=ldg-register 2>/dev/null | mlir-opt -split-input-file -o /dev/null 2>&1 | FileCheck %s --check-prefix=VERIFY --allow-empty
 // RUN: pk-opt %s -split-input-file --pk-pipeline-kloops=stages=4 -o /dev/null 2>&1 | FileCheck %s --check-prefix=ALLPIPELINED
-// wgmma (docs/hopper.md): analysed, declined by every variant, unchanged.
-// RUN: pk-opt %examples/hgemm_wgmma_f16_128x128x64.mlir --pk-pipeline-kloops='arch=sm_90a' 2>&1 | FileCheck %s --check-prefix=WGMMA
-// RUN: pk-opt %examples/hgemm_wgmma_f16_128x128x64.mlir --pk-pipeline-kloops='arch=sm_90a variant=ldg-register' 2>&1 | FileCheck %s --check-prefix=WGMMA-LDG
-// RUN: pk-opt %examples/hgemm_wgmma_f16_128x128x64.mlir --pk-pipeline-kloops='arch=sm_90a variant=register-prefetch' -o /dev/null 2>&1 | FileCheck %s --check-prefix=WGMMA-RPF
-// WGMMA: remark: not pipelined: wgmma reads shared memory asynchronously; the ldg-register variant would refill a stage while the nvgpu.warpgroup.mma reading it may still be in flight, and pk has no async-MMA-safe schedule yet (docs/hopper.md); the decision was variant ldg-register with 2 buffer(s)
-// The 128B-swizzled stores (xor of the row) are beyond the disjointness
-// proof of cp.async copies (issue 12), so auto falls back to ldg-register.
-// WGMMA-SAME: cp.async not possible: cp.async copies of one tile are unordered
+// wgmma (docs/hopper.md), waitGroup = 0 and the proxy fence after the
+// stores: pipelined. Auto picks cp-async (the 128B-swizzled stores' offsets
+// differ by constants once `row % 8` of rows r + 16i is one value).
+// RUN: pk-opt %examples/hgemm_wgmma_f16_128x128x64.mlir --pk-pipeline-kloops='arch=sm_90a' -o /dev/null 2>&1 | FileCheck %s --check-prefix=WGMMA-AUTO
+// WGMMA-AUTO: remark: pipelined: variant cp-async, 2 shared buffer(s); 2 stages need 65536 bytes
+// ldg-register: 2 x 32 KB move to dynamic shared memory, the wgmma operands
+// at 1024-byte aligned offsets. In the steady state the descriptors point at
+// the stage being computed (a subview of the stage, whose offset the
+// descriptor includes), the wgmma retires before the barrier, then the next
+// tile's stores go to the other stage, followed by the fence and the
+// barrier.
+// RUN: pk-opt %examples/hgemm_wgmma_f16_128x128x64.mlir --pk-pipeline-kloops='arch=sm_90a variant=ldg-register' --canonicalize --cse 2>&1 | FileCheck %s --check-prefix=WGMMA
+// RUN: pk-opt %examples/hgemm_wgmma_f16_128x128x64.mlir --pk-pipeline-kloops='arch=sm_90a variant=register-prefetch' --canonicalize --cse 2>&1 | FileCheck %s --check-prefix=WGMMA-RPF
+// WGMMA: remark: pipelined: variant ldg-register, 2 shared buffer(s); variant=ldg-register requested (auto would pick cp-async)
 // WGMMA-NOT: nvgpu.device_async_copy
-// WGMMA-NOT: pk.pipelined
-// WGMMA: scf.for %{{.*}} = %c0 to %c4096 step %c64
-// WGMMA: gpu.barrier
-// WGMMA: nvgpu.warpgroup.mma %{{.*}} {transposeB, waitGroup = 0 : i64}
-// WGMMA-LDG: remark: not pipelined: wgmma reads shared memory asynchronously; the ldg-register variant would refill
-// WGMMA-LDG-NOT: pk.pipelined
-// WGMMA-RPF: remark: not pipelined: wgmma reads shared memory asynchronously; the register-prefetch variant would refill
+// WGMMA: pk.dynamic_shared_memory_bytes = 65536
+// WGMMA: %[[DSMEM:.*]] = gpu.dynamic_shared_memory
+// WGMMA-DAG: %[[SB:.*]] = memref.view %[[DSMEM]][%c32768][] : memref<?xi8, #gpu.address_space<workgroup>> to memref<2x2x64x64xf16, #gpu.address_space<workgroup>>
+// WGMMA-DAG: %[[SA:.*]] = memref.view %[[DSMEM]][%c0][] : memref<?xi8, #gpu.address_space<workgroup>> to memref<2x128x64xf16, #gpu.address_space<workgroup>>
+// WGMMA: scf.for
+// WGMMA: %[[VA:.*]] = memref.subview %[[SA]][%[[CS:[^,]*]], 0, 0] [1, 128, 64] [1, 1, 1] : memref<2x128x64xf16, #gpu.address_space<workgroup>> to memref<128x64xf16, strided<[64, 1], offset: ?>, #gpu.address_space<workgroup>>
+// WGMMA-NEXT: %[[DA:.*]] = nvgpu.warpgroup.generate.descriptor %[[VA]]
+// WGMMA-NEXT: %[[VB:.*]] = memref.subview %[[SB]][%[[CS]], 0, 0, 0] [1, 2, 64, 64] [1, 1, 1, 1] : memref<2x2x64x64xf16, #gpu.address_space<workgroup>> to memref<2x64x64xf16, strided<[4096, 64, 1], offset: ?>, #gpu.address_space<workgroup>>
+// WGMMA-NEXT: %[[DB:.*]] = nvgpu.warpgroup.generate.descriptor %[[VB]]
+// WGMMA-NEXT: nvgpu.warpgroup.mma %[[DA]], %[[DB]], %{{.*}} {transposeB, waitGroup = 0 : i64}
+// WGMMA-NEXT: gpu.barrier
+// WGMMA-COUNT-8: vector.store %{{.*}}, %[[SA]][%[[LS:[^,]*]],
+// WGMMA-COUNT-8: vector.store %{{.*}}, %[[SB]][%[[LS]],
+// WGMMA-NEXT: nvvm.fence.proxy {kind = #nvvm.proxy_kind<async.shared>, space = #nvvm.shared_space<cta>}
+// WGMMA-NEXT: gpu.barrier
+// WGMMA-NEXT: scf.yield
+// WGMMA-NEXT: } {pk.pipelined}
+// The epilogue computes the last tile from stage 1.
+// WGMMA: memref.subview %[[SA]][1, 0, 0] [1, 128, 64] [1, 1, 1] : memref<2x128x64xf16, #gpu.address_space<workgroup>> to memref<128x64xf16, strided<[64, 1], offset: 8192>
+// WGMMA: nvgpu.warpgroup.mma
+// Register prefetch keeps one buffer: the next tile waits in registers and
+// is stored (then fenced) after the barrier that follows the wgmma.
+// WGMMA-RPF: remark: pipelined: variant register-prefetch, 1 shared buffer(s)
+// WGMMA-RPF: scf.for
+// WGMMA-RPF-COUNT-16: vector.load
+// WGMMA-RPF: nvgpu.warpgroup.generate.descriptor %arg
+// WGMMA-RPF: nvgpu.warpgroup.mma %{{.*}} {transposeB, waitGroup = 0 : i64}
+// WGMMA-RPF-NEXT: gpu.barrier
+// WGMMA-RPF-COUNT-16: vector.store
+// WGMMA-RPF-NEXT: nvvm.fence.proxy
+// WGMMA-RPF-NEXT: gpu.barrier
+// WGMMA-RPF-NEXT: scf.yield
+// Static shared memory (2 x 9216 bytes): the attribution keeps its 1024-byte
+// alignment, and the descriptor takes the stage's subview.
+// RUN: pk-opt %S/Inputs/wgmma-static-stages.mlir --pk-pipeline-kloops='arch=sm_90a variant=ldg-register' --canonicalize --cse 2>&1 | FileCheck %s --check-prefix=WGMMA-STATIC
+// WGMMA-STATIC: remark: pipelined: variant ldg-register, 2 shared buffer(s)
+// WGMMA-STATIC: workgroup(%[[S:.*]] : memref<2x72x64xf16, #gpu.address_space<workgroup>> {llvm.align = 1024 : i64})
+// WGMMA-STATIC-NOT: dynamic_shared
+// WGMMA-STATIC: %[[V:.*]] = memref.subview %[[S]][%{{.*}}, 0, 0] [1, 72, 64] [1, 1, 1] : memref<2x72x64xf16, #gpu.address_space<workgroup>> to memref<72x64xf16, strided<[64, 1], offset: ?>, #gpu.address_space<workgroup>>
+// WGMMA-STATIC-NEXT: %[[D:.*]] = nvgpu.warpgroup.generate.descriptor %[[V]]
+// WGMMA-STATIC-NEXT: nvgpu.warpgroup.mma %[[D]], %[[D]]
+// The fence after the barrier (start of the compute phase) stays there.
+// RUN: python3 %examples/gen_gemm.py --kind hgemm --mma wgmma --M 512 --N 256 --K 1024 --wgmma-proxy-fence after-barrier | pk-opt --pk-pipeline-kloops='arch=sm_90a variant=ldg-register' --canonicalize --cse 2>&1 | FileCheck %s --check-prefix=WGMMA-AFTER
+// WGMMA-AFTER: remark: pipelined: variant ldg-register
+// WGMMA-AFTER: scf.for
+// WGMMA-AFTER: nvvm.fence.proxy
+// WGMMA-AFTER: memref.subview
+// WGMMA-AFTER: nvgpu.warpgroup.mma
+// WGMMA-AFTER-NEXT: gpu.barrier
+// WGMMA-AFTER-COUNT-16: vector.store
+// WGMMA-AFTER-NEXT: gpu.barrier
+// WGMMA-AFTER-NEXT: scf.yield
+// cp.async, 3 stages: each tile's wait, then the fence, then the barrier,
+// before the wgmma reads the stage; the copies of tile k+2 go to the stage
+// tile k-1's wgmma read, after that barrier.
+// RUN: pk-opt %examples/hgemm_wgmma_f16_128x128x64.mlir --pk-pipeline-kloops='arch=sm_90a variant=cp-async stages=3' --canonicalize --cse 2>&1 | FileCheck %s --check-prefix=WGMMA-CP3
+// WGMMA-CP3: remark: pipelined: variant cp-async, 3 shared buffer(s)
+// WGMMA-CP3: = scf.for %arg
+// WGMMA-CP3-NEXT: nvgpu.device_async_wait %{{.*}} {numGroups = 1 : i32}
+// WGMMA-CP3-NEXT: nvvm.fence.proxy
+// WGMMA-CP3-NEXT: gpu.barrier
+// WGMMA-CP3-COUNT-16: nvgpu.device_async_copy
+// WGMMA-CP3: nvgpu.device_async_create_group
+// WGMMA-CP3: memref.subview %{{.*}}[%[[CS3:.*]], 0, 0] [1, 128, 64] [1, 1, 1] : memref<3x128x64xf16
+// WGMMA-CP3-NEXT: nvgpu.warpgroup.generate.descriptor
+// WGMMA-CP3-NEXT: memref.subview %{{.*}}[%[[CS3]], 0, 0, 0] [1, 2, 64, 64] [1, 1, 1, 1] : memref<3x2x64x64xf16
+// WGMMA-CP3-NEXT: nvgpu.warpgroup.generate.descriptor
+// WGMMA-CP3-NEXT: nvgpu.warpgroup.mma
+// WGMMA-CP3-NEXT: scf.yield
+// WGMMA-CP3: nvgpu.device_async_wait %{{.*}} {numGroups = 1 : i32}
+// WGMMA-CP3-NEXT: nvvm.fence.proxy
+// WGMMA-CP3-NEXT: gpu.barrier
+// WGMMA-CP3: nvgpu.device_async_wait %{{.*}} {numGroups = 0 : i32}
+// WGMMA-CP3-NEXT: nvvm.fence.proxy
+// WGMMA-CP3-NEXT: gpu.barrier
+// Without the proxy fence the input races: a warning at the wgmma, and no
+// variant pipelines it.
+// RUN: python3 %examples/gen_gemm.py --kind hgemm --mma wgmma --M 512 --N 256 --K 1024 --wgmma-proxy-fence none | pk-opt --pk-pipeline-kloops='arch=sm_90a variant=ldg-register' 2>&1 | FileCheck %s --check-prefix=WGMMA-RACE
+// WGMMA-RACE: warning: the kernel races: nvgpu.warpgroup.mma reads, through the async proxy, shared tiles the load phase wrote with generic-proxy stores
+// WGMMA-RACE: remark: not pipelined: the nvgpu.warpgroup.mma at <stdin>:{{[0-9]+}}:{{[0-9]+}} reads shared tiles with no fence.proxy.async after their generic-proxy stores: the kernel races, and pk does not pipeline a racing kernel; the decision was variant ldg-register
+// WGMMA-RACE-NOT: pk.pipelined
 // VERIFY-NOT: error
 // ALLPIPELINED-NOT: not pipelined
 // ALLPIPELINED: remark: pipelined
@@ -448,9 +528,9 @@ module attributes {gpu.container_module} {
 // DYN-LABEL: gpu.func @alloc_trip8_mma
 // DYN-SAME:    pk.dynamic_shared_memory_bytes = 65536 : i64
 // DYN-NOT:     memref.alloc
-// DYN:         %[[DYN:.*]] = gpu.dynamic_shared_memory : memref<?xi8, #gpu.address_space<workgroup>>
-// DYN-DAG:     %[[SA:.*]] = memref.view %[[DYN]][%{{.*}}][] : memref<?xi8, #gpu.address_space<workgroup>> to memref<8x64x32xf16, #gpu.address_space<workgroup>>
-// DYN-DAG:     %[[SB:.*]] = memref.view %[[DYN]][%{{.*}}][] : memref<?xi8, #gpu.address_space<workgroup>> to memref<8x64x32xf16, #gpu.address_space<workgroup>>
+// DYN:         %[[DSMEM:.*]] = gpu.dynamic_shared_memory : memref<?xi8, #gpu.address_space<workgroup>>
+// DYN-DAG:     %[[SA:.*]] = memref.view %[[DSMEM]][%{{.*}}][] : memref<?xi8, #gpu.address_space<workgroup>> to memref<8x64x32xf16, #gpu.address_space<workgroup>>
+// DYN-DAG:     %[[SB:.*]] = memref.view %[[DSMEM]][%{{.*}}][] : memref<?xi8, #gpu.address_space<workgroup>> to memref<8x64x32xf16, #gpu.address_space<workgroup>>
 // DYN:         nvgpu.device_async_copy %arg0{{.*}}, %[[SA]]
 // DYN:         nvgpu.ldmatrix %[[SA]]
 

@@ -17,7 +17,9 @@
 //                  memref.load, ...) and mma.sync / vector.contract /
 //                  multiply-adds, possibly in nested scf.for loops; or
 //                  wgmma: nvgpu.warpgroup.generate.descriptor of shared
-//                  buffers and nvgpu.warpgroup.mma (docs/hopper.md)
+//                  buffers and nvgpu.warpgroup.mma (docs/hopper.md), with
+//                  an nvvm.fence.proxy <async.shared> after the stores
+//                  (before or after the barrier)
 //   gpu.barrier
 //   scf.yield      accumulators
 //
@@ -115,6 +117,11 @@ struct WarpgroupMma {
   int64_t accumulatorRegs = 0;
   /// Executions per K-iteration (nested loops inside the K-loop body).
   int64_t executions = 1;
+  /// Whether a proxy fence (KLoopInfo::proxyFences) lies between the load
+  /// phase's shared stores and this op. The stores go through the generic
+  /// proxy, wgmma reads through the async proxy: without
+  /// `fence.proxy.async` it may read stale data (the kernel races).
+  bool proxyFenced = false;
 };
 
 /// The exact trip count of `forOp` when its bounds and step are constants
@@ -137,6 +144,12 @@ struct KLoopInfo {
   /// The `nvgpu.device_async_create_group` / `device_async_wait` of copies
   /// that are already asynchronous; pipelining replaces them.
   SmallVector<Operation *> asyncGroupOps;
+  /// The generic -> async proxy fences (`nvvm.fence.proxy` of kind `async`
+  /// or `async.shared`, fence.proxy.async) directly in the K-loop body, in
+  /// either phase: what makes the load phase's shared stores visible to a
+  /// wgmma (docs/hopper.md). Pipelining keeps each between the stores of a
+  /// tile and the compute that reads it.
+  SmallVector<Operation *> proxyFences;
 
   /// The compute phase keeps (some) accumulators in global memory at fixed
   /// addresses instead of iter_args.
@@ -187,6 +200,12 @@ struct KLoopInfo {
 
 /// Threads of a warpgroup (four warps), the unit that issues wgmma.
 constexpr int64_t kWarpgroupThreads = 128;
+
+/// The alignment in bytes of a 128B-swizzled wgmma operand tile: the
+/// swizzle pattern repeats every 8 rows of 128 bytes, and the descriptor
+/// encodes no offset into it. Multi-buffering keeps every stage of such a
+/// tile at this alignment.
+constexpr int64_t kWgmmaOperandAlignment = 1024;
 
 /// The kernel attribute that records the dynamic shared memory a pipelined
 /// kernel must be launched with (its tiles moved there above 48 KB).

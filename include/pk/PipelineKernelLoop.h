@@ -158,6 +158,12 @@ struct PipelineResult {
   /// The decision's reasons and, when the transform declined, its reason:
   /// what the pk-pipeline-kloops remark lists.
   SmallVector<std::string> reasons;
+  /// Input bugs pk spotted in a matched loop, each with the location of the
+  /// offending operation: a wgmma that reads tiles written by generic-proxy
+  /// stores with no proxy fence in between (the kernel races,
+  /// docs/hopper.md). pk-analyze-kloops and pk-pipeline-kloops emit them as
+  /// warnings.
+  SmallVector<std::pair<Location, std::string>> warnings;
   /// Unless NotAKLoop: the loop's JSON report object (docs/report.md); with
   /// a `decision` object unless analyzeOnly.
   llvm::json::Object report;

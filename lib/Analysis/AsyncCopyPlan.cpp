@@ -30,6 +30,7 @@
 #include "llvm/Support/DebugLog.h"
 #include "llvm/Support/FormatVariadic.h"
 
+#include <map>
 #include <numeric>
 
 #define DEBUG_TYPE "pk-async-copy-plan"
@@ -313,6 +314,12 @@ static AsyncCopyPlan planExistingAsyncCopy(const TileCopy &copy) {
   return plan;
 }
 
+/// `value` modulo `modulus` (> 0), in [0, modulus).
+static int64_t floorMod(int64_t value, int64_t modulus) {
+  int64_t rem = value % modulus;
+  return rem < 0 ? rem + modulus : rem;
+}
+
 namespace {
 /// Builds the element offset a copy's shared store writes at, as an affine
 /// expression whose symbols are the values it cannot look through (thread
@@ -380,11 +387,103 @@ private:
         (i < map.getNumDims() ? dims : syms).push_back(build(v, depth + 1));
       return map.getResult(0).replaceDimsAndSymbols(dims, syms);
     }
+    // The 128B swizzle of wgmma tiles (chunk ^ row % 8): values pk cannot
+    // express affinely, but can prove equal (one symbol for all of them).
+    if (isa<arith::RemUIOp>(def))
+      if (std::optional<std::string> key = getRemainderKey(def, depth))
+        return keyedSymbol(value, *key);
+    if (isa<arith::XOrIOp>(def)) {
+      std::string lhs = print(operand(0)), rhs = print(operand(1));
+      if (rhs < lhs)
+        std::swap(lhs, rhs);
+      return keyedSymbol(value, "xori(" + lhs + ", " + rhs + ")");
+    }
     return symbolFor(value);
+  }
+
+  /// A key that equal `remui x, 2^p` results share: the linear expression of
+  /// x with its coefficients and constant reduced modulo 2^p (exact in the
+  /// integers modulo 2^width, which 2^p divides), or none when x is not
+  /// linear in the symbols or the divisor no power of two in [2, 2^31].
+  std::optional<std::string> getRemainderKey(Operation *rem, unsigned depth) {
+    APInt divisor;
+    if (!matchPattern(rem->getOperand(1), m_ConstantInt(&divisor)) ||
+        !divisor.isPowerOf2() || divisor.getActiveBits() > 32 ||
+        divisor.getZExtValue() < 2)
+      return std::nullopt;
+    int64_t modulus = divisor.getZExtValue();
+    std::map<unsigned, int64_t> coefficients;
+    int64_t constant = 0;
+    if (failed(collectLinearTerms(simplify(build(rem->getOperand(0),
+                                                 depth + 1)),
+                                  1, coefficients, constant)))
+      return std::nullopt;
+    std::string key = "remui" + std::to_string(modulus) + "(";
+    for (auto [symbol, coefficient] : coefficients)
+      if (int64_t reduced = floorMod(coefficient, modulus))
+        key += std::to_string(reduced) + "*s" + std::to_string(symbol) + "+";
+    return key + std::to_string(floorMod(constant, modulus)) + ")";
+  }
+
+  /// Adds `scale` x `expr`, a sum of symbols times constants, to
+  /// `coefficients` (by symbol position) and `constant` (wrapping like the
+  /// index arithmetic it stands for); fails on anything else.
+  static LogicalResult
+  collectLinearTerms(AffineExpr expr, int64_t scale,
+                     std::map<unsigned, int64_t> &coefficients,
+                     int64_t &constant) {
+    auto wrapMul = [](int64_t a, int64_t b) {
+      return static_cast<int64_t>(static_cast<uint64_t>(a) *
+                                  static_cast<uint64_t>(b));
+    };
+    auto wrapAdd = [](int64_t a, int64_t b) {
+      return static_cast<int64_t>(static_cast<uint64_t>(a) +
+                                  static_cast<uint64_t>(b));
+    };
+    if (auto cst = dyn_cast<AffineConstantExpr>(expr)) {
+      constant = wrapAdd(constant, wrapMul(scale, cst.getValue()));
+      return success();
+    }
+    if (auto symbol = dyn_cast<AffineSymbolExpr>(expr)) {
+      int64_t &c = coefficients[symbol.getPosition()];
+      c = wrapAdd(c, scale);
+      return success();
+    }
+    auto binary = dyn_cast<AffineBinaryOpExpr>(expr);
+    if (!binary)
+      return failure();
+    if (binary.getKind() == AffineExprKind::Add)
+      return success(
+          succeeded(collectLinearTerms(binary.getLHS(), scale, coefficients,
+                                       constant)) &&
+          succeeded(collectLinearTerms(binary.getRHS(), scale, coefficients,
+                                       constant)));
+    auto factor = dyn_cast<AffineConstantExpr>(binary.getRHS());
+    if (binary.getKind() != AffineExprKind::Mul || !factor)
+      return failure();
+    return collectLinearTerms(binary.getLHS(),
+                              wrapMul(scale, factor.getValue()), coefficients,
+                              constant);
+  }
+
+  /// The symbol of the first value seen with `key`.
+  AffineExpr keyedSymbol(Value value, const std::string &key) {
+    auto [it, inserted] = keyed.try_emplace(key, value);
+    return symbolFor(it->second);
+  }
+
+  std::string print(AffineExpr expr) const {
+    std::string text;
+    llvm::raw_string_ostream os(text);
+    simplify(expr).print(os);
+    return text;
   }
 
   MLIRContext *ctx;
   SmallVector<Value> leaves;
+  /// Values proven equal share the symbol of the first one (getRemainderKey,
+  /// xori of equal operands).
+  std::map<std::string, Value> keyed;
 };
 } // namespace
 

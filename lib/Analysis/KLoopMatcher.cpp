@@ -16,6 +16,7 @@
 #include "pk/Support.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
@@ -106,6 +107,8 @@ private:
   LogicalResult addAsyncCopies();
   LogicalResult checkMemoryAccumulators();
   LogicalResult checkNoLoopCarriedUse(Operation *op);
+  FailureOr<bool> matchProxyFence(Operation *op, StringRef phase);
+  void checkProxyFences();
   FailureOr<unsigned> findDescriptorBuffer(Operation *user, Value descriptor);
   LogicalResult matchWarpgroupMma(nvgpu::WarpgroupMmaOp mma,
                                   int64_t executions);
@@ -369,6 +372,11 @@ LogicalResult KLoopMatcher::walkLoadPhase(ArrayRef<Operation *> ops,
     }
     if (isa<gpu::BarrierOp>(op))
       return fail(op, "load phase: gpu.barrier inside a nested region");
+    FailureOr<bool> fence = matchProxyFence(op, "load");
+    if (failed(fence))
+      return failure();
+    if (*fence)
+      continue;
     if (auto copy = dyn_cast<nvgpu::DeviceAsyncCopyOp>(op)) {
       if (!isGlobalMemory(copy.getSrc().getType()) ||
           !isSharedMemory(copy.getDst().getType()))
@@ -442,6 +450,11 @@ LogicalResult KLoopMatcher::walkComputePhase(ArrayRef<Operation *> ops,
     }
     if (isa<gpu::BarrierOp>(op))
       return fail(op, "compute phase: gpu.barrier inside a nested region");
+    FailureOr<bool> fence = matchProxyFence(op, "compute");
+    if (failed(fence))
+      return failure();
+    if (*fence)
+      continue;
     if (std::optional<MemoryAccess> access = getMemoryAccess(op)) {
       auto type = cast<MemRefType>(access->memref.getType());
       // Global accesses may hold the accumulator (checkMemoryAccumulators).
@@ -517,6 +530,49 @@ LogicalResult KLoopMatcher::walkComputePhase(ArrayRef<Operation *> ops,
                       op->getName().getStringRef() + "'");
   }
   return success();
+}
+
+/// Whether `op` is a generic -> async proxy fence for shared memory
+/// (`nvvm.fence.proxy` of kind `async` or `async.shared`), recorded in
+/// KLoopInfo::proxyFences; it must sit directly in the K-loop body, where
+/// pipelining can keep it between the stores and the compute of a tile.
+FailureOr<bool> KLoopMatcher::matchProxyFence(Operation *op, StringRef phase) {
+  auto fence = dyn_cast<NVVM::FenceProxyOp>(op);
+  if (!fence || (fence.getKind() != NVVM::ProxyKind::async &&
+                 fence.getKind() != NVVM::ProxyKind::async_shared))
+    return false;
+  if (op->getParentOp() != forOp.getOperation())
+    return fail(op, phase + " phase: nvvm.fence.proxy inside a nested region");
+  info.proxyFences.push_back(op);
+  return true;
+}
+
+/// Marks each warpgroup MMA that a proxy fence separates from the load
+/// phase's shared stores (and from the wait of already-async copies): one
+/// directly in the body after all of them and before the MMA.
+void KLoopMatcher::checkProxyFences() {
+  Block *body = forOp.getBody();
+  Operation *lastWrite = nullptr;
+  auto noteWrite = [&](Operation *op) {
+    Operation *top = body->findAncestorOpInBlock(*op);
+    if (!lastWrite || lastWrite->isBeforeInBlock(top))
+      lastWrite = top;
+  };
+  for (const TileCopy &copy : info.copies)
+    for (Operation *store : copy.stores)
+      noteWrite(store);
+  for (Operation *op : info.asyncGroupOps)
+    noteWrite(op);
+  for (WarpgroupMma &wgmma : info.warpgroupMmas) {
+    Operation *top = body->findAncestorOpInBlock(*wgmma.op);
+    wgmma.proxyFenced = llvm::any_of(info.proxyFences, [&](Operation *fence) {
+      return (!lastWrite || lastWrite->isBeforeInBlock(fence)) &&
+             fence->isBeforeInBlock(top);
+    });
+    if (!wgmma.proxyFenced)
+      LDBG() << "wgmma at " << locationToString(wgmma.op->getLoc())
+             << " reads the tiles with no proxy fence after their stores";
+  }
 }
 
 /// The shared buffer behind a warpgroup descriptor: the operand of the
@@ -843,6 +899,7 @@ LogicalResult KLoopMatcher::match(int64_t threadsOverride) {
     return fail(info.computeBarrier,
                 "compute phase has no nvgpu.mma.sync, vector.contract, fma or "
                 "multiply-add");
+  checkProxyFences();
   if (!info.warpgroupMmas.empty() && info.threadsPerBlock % kWarpgroupThreads)
     return fail(info.kernel, "nvgpu.warpgroup.mma needs whole warpgroups of " +
                                  Twine(kWarpgroupThreads) +

@@ -38,16 +38,18 @@ static std::string describeValue(Value value) {
 }
 
 /// ", wgmma m128n128k64 on <A> x <B>, 64 accumulator registers/thread,
-/// wait_group 0" for each warpgroup MMA of the compute phase.
+/// wait_group 0, proxy-fenced" (or "no proxy fence") for each warpgroup MMA
+/// of the compute phase.
 static std::string summarizeWarpgroupMmas(const KLoopInfo &info) {
   std::string text;
   for (const WarpgroupMma &wgmma : info.warpgroupMmas)
     text += llvm::formatv(", wgmma m{0}n{1}k{2} on {3} x {4}, {5} accumulator "
-                          "registers/thread, wait_group {6}",
+                          "registers/thread, wait_group {6}, {7}",
                           wgmma.m, wgmma.n, wgmma.k,
                           info.buffers[wgmma.bufferA].name,
                           info.buffers[wgmma.bufferB].name,
-                          wgmma.accumulatorRegs, wgmma.waitGroup)
+                          wgmma.accumulatorRegs, wgmma.waitGroup,
+                          wgmma.proxyFenced ? "proxy-fenced" : "no proxy fence")
                 .str();
   return text;
 }
@@ -123,6 +125,7 @@ static llvm::json::Array warpgroupMmasToJSON(const KLoopInfo &info) {
         {"operand_b", info.buffers[wgmma.bufferB].name},
         {"accumulator_regs_per_thread", wgmma.accumulatorRegs},
         {"wait_group", wgmma.waitGroup},
+        {"proxy_fenced", wgmma.proxyFenced},
         {"executions", wgmma.executions},
     });
   return wgmmas;

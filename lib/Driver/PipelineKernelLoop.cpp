@@ -318,6 +318,15 @@ mlir::pk::pipelineKernelLoop(RewriterBase &rewriter, scf::ForOp forOp,
     return result;
   }
 
+  for (const WarpgroupMma &wgmma : info->warpgroupMmas)
+    if (!wgmma.proxyFenced)
+      result.warnings.push_back(
+          {wgmma.op->getLoc(),
+           "the kernel races: nvgpu.warpgroup.mma reads, through the async "
+           "proxy, shared tiles the load phase wrote with generic-proxy "
+           "stores, and no fence.proxy.async (nvvm.fence.proxy <async.shared>) "
+           "lies between them; put one after the stores (docs/hopper.md)"});
+
   DecisionOptions options;
   options.stages = request.stages;
   options.minBlocksPerSM = request.minBlocksPerSM;

@@ -69,6 +69,8 @@ struct AnalyzeKLoopsPass final
           diag.attachNote(result->where) << "here";
         continue;
       }
+      for (const auto &[where, warning] : result->warnings)
+        mlir::emitWarning(where) << warning;
       InFlightDiagnostic diag = mlir::emitRemark(loc) << result->summary;
       for (const std::string &reason : result->decision->ruleReasons)
         diag.attachNote(loc) << reason;

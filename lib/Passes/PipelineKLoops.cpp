@@ -94,6 +94,11 @@ struct PipelineKLoopsPass final
         return signalPassFailure();
       if (result->outcome == PipelineOutcome::NotAKLoop && !remarkMismatches)
         continue;
+      // Inside pipeline-kernel (remarkMismatches off) pk-analyze-kloops
+      // already warned.
+      if (remarkMismatches)
+        for (const auto &[where, warning] : result->warnings)
+          mlir::emitWarning(where) << warning;
       InFlightDiagnostic diag = mlir::emitRemark(loc)
                                 << describePipelineResult(*result);
       if (result->where != loc)

@@ -78,6 +78,12 @@ static SmallVector<Value> getBufferHandles(const SharedBuffer &buffer,
   return handles;
 }
 
+/// Whether `op` is an `nvgpu.warpgroup.generate.descriptor` of `memref`.
+static bool isWarpgroupDescriptorOf(Operation *op, Value memref) {
+  auto gen = dyn_cast<nvgpu::WarpgroupGenerateDescriptorOp>(op);
+  return gen && gen.getTensor() == memref;
+}
+
 /// The accesses of `memref`, directly or through `memref.subview`s (which
 /// are appended to `subviews`); returns the first other user, or null.
 static Operation *collectAccesses(Value memref,
@@ -89,6 +95,12 @@ static Operation *collectAccesses(Value memref,
       if (Operation *other =
               collectAccesses(subview.getResult(), accesses, subviews))
         return other;
+      continue;
+    }
+    // A wgmma descriptor reads the buffer through the wgmma that uses it;
+    // it is pointed at a stage like an access.
+    if (isWarpgroupDescriptorOf(user, memref)) {
+      accesses.push_back(user);
       continue;
     }
     if (getAccessedMemRef(user) != memref)
@@ -238,8 +250,7 @@ class MultiBuffering {
 public:
   MultiBuffering(RewriterBase &rewriter, const KLoopInfo &info, int64_t stages)
       : rewriter(rewriter), info(info), stages(stages), kernel(info.kernel),
-        module(kernel->getParentOfType<gpu::GPUModuleOp>()),
-        alignAttr(rewriter.getI64IntegerAttr(kBaseAlignment)) {}
+        module(kernel->getParentOfType<gpu::GPUModuleOp>()) {}
 
   /// Multi-buffers every copied buffer in its own allocation form.
   void runInPlace();
@@ -251,6 +262,8 @@ private:
   Value stageFor(Operation *user);
   void redirectUses(Value handle, Value newMemRef);
   void redirectSubView(memref::SubViewOp subview, Value newSource, Value stage);
+  void redirectDescriptor(nvgpu::WarpgroupGenerateDescriptorOp gen,
+                          Value newMemRef, Value stage);
   MemRefType getMultiBufferedType(const SharedBuffer &buffer,
                                   Attribute memorySpace) const;
   void multiBufferAttribution(const SharedBuffer &buffer, MemRefType type);
@@ -260,13 +273,13 @@ private:
                      SmallVectorImpl<unsigned> &erasedAttributions);
   void dropAttributions(SmallVectorImpl<unsigned> &erasedAttributions,
                         int64_t dynamicBytes);
+  int64_t getAlignment(const SharedBuffer &buffer, int64_t floor) const;
 
   RewriterBase &rewriter;
   const KLoopInfo &info;
   int64_t stages;
   gpu::GPUFuncOp kernel;
   gpu::GPUModuleOp module;
-  IntegerAttr alignAttr;
   Value loadStage, computeStage, zero;
 };
 } // namespace
@@ -299,9 +312,41 @@ void MultiBuffering::redirectUses(Value handle, Value newMemRef) {
   for (Operation *user : users) {
     if (auto subview = dyn_cast<memref::SubViewOp>(user))
       redirectSubView(subview, newMemRef, stageFor(subview));
+    else if (auto gen = dyn_cast<nvgpu::WarpgroupGenerateDescriptorOp>(user))
+      redirectDescriptor(gen, newMemRef, stageFor(gen));
     else
       redirectAccess(rewriter, user, newMemRef, stageFor(user));
   }
+}
+
+/// Points the wgmma descriptor `gen` at slice `stage` of `newMemRef` (the
+/// buffer with its leading stage dimension): a rank-reducing
+/// `memref.subview` whose dynamic offset the descriptor's start address
+/// includes (NVGPU's lowering adds the view's offset to its base).
+void MultiBuffering::redirectDescriptor(nvgpu::WarpgroupGenerateDescriptorOp gen,
+                                        Value newMemRef, Value stage) {
+  // One stage: the buffer's own shape (an attribution's type has already
+  // changed, so take it from the multi-buffered type).
+  auto newType = cast<MemRefType>(newMemRef.getType());
+  ArrayRef<int64_t> shape = newType.getShape().drop_front();
+  int64_t rank = newType.getRank();
+  SmallVector<OpFoldResult> offsets(rank, rewriter.getIndexAttr(0));
+  offsets.front() = stage;
+  SmallVector<OpFoldResult> sizes{rewriter.getIndexAttr(1)};
+  for (int64_t dim : shape)
+    sizes.push_back(rewriter.getIndexAttr(dim));
+  SmallVector<OpFoldResult> strides(rank, rewriter.getIndexAttr(1));
+  auto [stageStrides, stageOffset] =
+      MemRefType::get(shape, newType.getElementType()).getStridesAndOffset();
+  auto type = MemRefType::get(
+      shape, newType.getElementType(),
+      StridedLayoutAttr::get(rewriter.getContext(), ShapedType::kDynamic,
+                             stageStrides),
+      newType.getMemorySpace());
+  rewriter.setInsertionPoint(gen);
+  auto view = memref::SubViewOp::create(rewriter, gen.getLoc(), type,
+                                        newMemRef, offsets, sizes, strides);
+  rewriter.modifyOpInPlace(gen, [&] { gen.getTensorMutable().assign(view); });
 }
 
 /// Re-creates `subview` on `newSource` (a view of the same data with a new
@@ -355,12 +400,14 @@ void MultiBuffering::multiBufferAttribution(const SharedBuffer &buffer,
                                             MemRefType type) {
   auto arg = cast<BlockArgument>(buffer.root);
   unsigned index = arg.getArgNumber() - kernel.getNumArguments();
+  int64_t alignment = getAlignment(buffer, kBaseAlignment);
   rewriter.modifyOpInPlace(kernel, [&] {
     arg.setType(type);
     auto align = dyn_cast_or_null<IntegerAttr>(
         kernel.getWorkgroupAttributionAttr(index, "llvm.align"));
-    if (!align || align.getInt() < kBaseAlignment)
-      kernel.setWorkgroupAttributionAttr(index, "llvm.align", alignAttr);
+    if (!align || align.getInt() < alignment)
+      kernel.setWorkgroupAttributionAttr(
+          index, "llvm.align", rewriter.getI64IntegerAttr(alignment));
   });
   redirectUses(arg, arg);
 }
@@ -372,8 +419,9 @@ void MultiBuffering::multiBufferAlloc(const SharedBuffer &buffer,
   Operation *old = buffer.root.getDefiningOp();
   BlockArgument arg = kernel.addWorkgroupAttribution(type, old->getLoc());
   rewriter.modifyOpInPlace(kernel, [&] {
-    kernel.setWorkgroupAttributionAttr(kernel.getNumWorkgroupAttributions() - 1,
-                                       "llvm.align", alignAttr);
+    kernel.setWorkgroupAttributionAttr(
+        kernel.getNumWorkgroupAttributions() - 1, "llvm.align",
+        rewriter.getI64IntegerAttr(getAlignment(buffer, kBaseAlignment)));
   });
   redirectUses(buffer.root, arg);
   rewriter.eraseOp(old);
@@ -389,7 +437,8 @@ void MultiBuffering::multiBufferGlobal(const SharedBuffer &buffer,
       rewriter.getStringAttr(oldGlobal.getSymName() + "_pk" + Twine(stages) +
                              "stages"),
       rewriter.getStringAttr("private"), TypeAttr::get(type),
-      rewriter.getUnitAttr(), UnitAttr(), alignAttr);
+      rewriter.getUnitAttr(), UnitAttr(),
+      rewriter.getI64IntegerAttr(getAlignment(buffer, kBaseAlignment)));
   SymbolTable symbols(module);
   symbols.remove(newGlobal);
   symbols.insert(newGlobal, Block::iterator(oldGlobal));
@@ -476,9 +525,21 @@ void MultiBuffering::dropAttributions(
   });
 }
 
+/// The alignment of `buffer`'s stages: `floor`, or kWgmmaOperandAlignment
+/// for a wgmma operand (its stages are multiples of it,
+/// checkPipelineKLoop).
+int64_t MultiBuffering::getAlignment(const SharedBuffer &buffer,
+                                     int64_t floor) const {
+  bool wgmmaOperand = llvm::any_of(info.warpgroupMmas, [&](const auto &mma) {
+    return &info.buffers[mma.bufferA] == &buffer ||
+           &info.buffers[mma.bufferB] == &buffer;
+  });
+  return wgmmaOperand ? std::max(floor, kWgmmaOperandAlignment) : floor;
+}
+
 /// Above the 48 KB static limit the multi-buffered tiles become views of
 /// dynamic shared memory, laid out one after the other at 128-byte
-/// boundaries, after the dynamic shared memory an earlier K-loop of the
+/// boundaries (1024 for wgmma operands), after the dynamic shared memory an earlier K-loop of the
 /// kernel took; the kernel records the size to launch with.
 void MultiBuffering::runInDynamicSharedMemory() {
   createStageIndices();
@@ -498,7 +559,7 @@ void MultiBuffering::runInDynamicSharedMemory() {
     if (!buffer.copied)
       continue;
     MemRefType type = getMultiBufferedType(buffer, workgroup);
-    dynamicBytes = llvm::alignTo(dynamicBytes, 128);
+    dynamicBytes = llvm::alignTo(dynamicBytes, getAlignment(buffer, 128));
     OpBuilder::InsertionGuard guard(rewriter);
     rewriter.setInsertionPointAfter(base.getDefiningOp());
     Value offset =

@@ -39,6 +39,7 @@
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "mlir/IR/Verifier.h"
 #include "llvm/Support/DebugLog.h"
@@ -226,6 +227,76 @@ static LogicalResult checkStoresInBody(const KLoopInfo &info,
   return success();
 }
 
+/// The checks of one wgmma descriptor operand with `stages` > 1 buffers:
+/// generated in the compute phase (pk points it at the stage being
+/// computed), from a buffer whose stages stay 1024-byte aligned.
+static LogicalResult checkDescriptor(const KLoopInfo &info, Value descriptor,
+                                     unsigned bufferIndex,
+                                     std::string &reason) {
+  // The matcher traced every descriptor to its generate.descriptor.
+  auto gen = descriptor.getDefiningOp<nvgpu::WarpgroupGenerateDescriptorOp>();
+  const SharedBuffer &buffer = info.buffers[bufferIndex];
+  if (!buffer.copied)
+    return success();
+  scf::ForOp forOp = info.forOp;
+  Operation *top = forOp.getBody()->findAncestorOpInBlock(*gen);
+  if (!top || top->isBeforeInBlock(info.loadBarrier)) {
+    reason = "the nvgpu.warpgroup.generate.descriptor of " + buffer.name +
+             " at " + locationToString(gen->getLoc()) +
+             " is not in the compute phase; pk points the descriptors of the "
+             "compute phase at the stage being computed";
+    return failure();
+  }
+  if (buffer.bytes % kWgmmaOperandAlignment != 0) {
+    reason = "one stage of " + buffer.name + " is " +
+             std::to_string(buffer.bytes) +
+             " bytes, not a multiple of 1024: the stages of a wgmma operand "
+             "would not stay 1024-byte aligned for the 128B swizzle";
+    return failure();
+  }
+  return success();
+}
+
+/// wgmma loops (docs/hopper.md). Pipelining them is safe when (a) every
+/// wgmma waits for its own group (waitGroup = 0), so that the reads of a
+/// stage are over before the barrier that precedes its refill, which is
+/// where every schedule refills a stage, and (b) a proxy fence separates
+/// each tile's stores from the wgmma that reads them (the schedules keep
+/// it there, Schedule.cpp). With more than one stage, every descriptor must
+/// be pointed at the stage being computed.
+static LogicalResult checkWarpgroupMmas(const KLoopInfo &info, int64_t stages,
+                                        std::string &reason) {
+  for (const WarpgroupMma &wgmma : info.warpgroupMmas) {
+    std::string where = locationToString(wgmma.op->getLoc());
+    if (!wgmma.proxyFenced) {
+      reason = "the nvgpu.warpgroup.mma at " + where +
+               " reads shared tiles with no fence.proxy.async after their "
+               "generic-proxy stores: the kernel races, and pk does not "
+               "pipeline a racing kernel";
+      return failure();
+    }
+    if (wgmma.waitGroup != 0) {
+      reason = "the nvgpu.warpgroup.mma at " + where + " leaves " +
+               std::to_string(wgmma.waitGroup) +
+               " wgmma group(s) in flight (waitGroup = " +
+               std::to_string(wgmma.waitGroup) +
+               "): its reads of a stage may outlast the barrier before that "
+               "stage's refill; pk pipelines wgmma loops with waitGroup = 0 "
+               "only";
+      return failure();
+    }
+    if (stages < 2)
+      continue;
+    auto mma = cast<nvgpu::WarpgroupMmaOp>(wgmma.op);
+    if (failed(checkDescriptor(info, mma.getDescriptorA(), wgmma.bufferA,
+                               reason)) ||
+        failed(checkDescriptor(info, mma.getDescriptorB(), wgmma.bufferB,
+                               reason)))
+      return failure();
+  }
+  return success();
+}
+
 LogicalResult mlir::pk::checkPipelineKLoop(const KLoopInfo &info,
                                            const PipelineKLoopOptions &options,
                                            std::string &reason) {
@@ -236,14 +307,6 @@ LogicalResult mlir::pk::checkPipelineKLoop(const KLoopInfo &info,
   };
   if (variant == PipelineVariant::None || variant == PipelineVariant::Auto)
     return fail("no variant selected");
-  // wgmma (docs/hopper.md): every variant refills a tile's buffer while the
-  // compute of an earlier tile may still be reading it asynchronously.
-  if (!info.warpgroupMmas.empty())
-    return fail("wgmma reads shared memory asynchronously; the " +
-                stringifyPipelineVariant(variant) +
-                " variant would refill a stage while the nvgpu.warpgroup.mma "
-                "reading it may still be in flight, and pk has no "
-                "async-MMA-safe schedule yet (docs/hopper.md)");
   if (info.tripCount && *info.tripCount < 2)
     return fail("trip count " + Twine(*info.tripCount) +
                 " < 2: no next tile to overlap");
@@ -252,6 +315,8 @@ LogicalResult mlir::pk::checkPipelineKLoop(const KLoopInfo &info,
   if (options.stages < kMinStages || options.stages > kMaxStages)
     return fail("stages=" + Twine(options.stages) + ": pk supports 2 to 8");
   int64_t stages = getEffectiveStages(info, variant, options.stages);
+  if (failed(checkWarpgroupMmas(info, stages, reason)))
+    return failure();
   if (variant == PipelineVariant::CpAsync &&
       options.schedule == PipelineSchedule::Seed && stages != 2)
     return fail("schedule=seed is the seed's two-stage order; stages=" +

@@ -11,11 +11,18 @@
 // epilogue:
 //
 //   multistage (cp-async, N stages; docs/pipelining.md):
-//     [wait all but N-2, barrier]^(N-1) [load phase, commit]^0 [compute]^(N-1)
+//     [wait all but N-2, fence, barrier]^(N-1) [load phase, commit]^0
+//     [compute]^(N-1)
 //   seed (cp-async, 2 stages):
-//     [load phase, commit]^0 [compute]^1 [wait all, barrier]^0
+//     [load phase, commit]^0 [compute]^1 [wait all, fence, barrier]^0
 //   register (ldg-register, register-prefetch):
-//     [global loads]^0 [compute, barrier]^1 [shared stores, barrier]^0
+//     [global loads]^0 [compute, barrier]^1 [shared stores, fence,
+//     barrier]^0
+//
+// "fence" is the load phase's proxy fences (nvvm.fence.proxy <async.shared>,
+// wgmma loops, docs/hopper.md): they stay after the writes of the tile the
+// next compute reads (its stores, or the wait that completes its copies)
+// and before the barrier. A fence in the compute phase stays there.
 //
 // Tests: test/pk-pipeline-kloops.mlir (CHECK-NEXT on each schedule's loop).
 //
@@ -23,6 +30,7 @@
 
 #include "PipeliningInternal.h"
 
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
 #include "mlir/Dialect/SCF/Transforms/Transforms.h"
@@ -43,9 +51,10 @@ static bool isSharedStore(Operation *op) {
 }
 
 namespace {
-/// The body of the K-loop split at its two barriers.
+/// The body of the K-loop split at its two barriers; the load phase's proxy
+/// fences on their own.
 struct Phases {
-  SmallVector<Operation *> load, compute;
+  SmallVector<Operation *> load, compute, loadFences;
 };
 } // namespace
 
@@ -56,8 +65,12 @@ static Phases splitPhases(scf::ForOp forOp, gpu::BarrierOp loadBarrier,
     if (&op == loadBarrier.getOperation() ||
         &op == computeBarrier.getOperation())
       continue;
-    (op.isBeforeInBlock(loadBarrier) ? phases.load : phases.compute)
-        .push_back(&op);
+    if (!op.isBeforeInBlock(loadBarrier))
+      phases.compute.push_back(&op);
+    else if (isa<NVVM::FenceProxyOp>(op))
+      phases.loadFences.push_back(&op);
+    else
+      phases.load.push_back(&op);
   }
   return phases;
 }
@@ -100,7 +113,9 @@ Schedule mlir::pk::detail::buildMultistageSchedule(
   Schedule schedule;
   // The loads run stages - 1 tiles ahead of the compute.
   schedule.computeStage = static_cast<unsigned>(stages - 1);
-  append(schedule, {wait, computeBarrier}, schedule.computeStage);
+  append(schedule, {wait}, schedule.computeStage);
+  append(schedule, phases.loadFences, schedule.computeStage);
+  append(schedule, {computeBarrier}, schedule.computeStage);
   append(schedule, phases.load, 0);
   append(schedule, phases.compute, schedule.computeStage);
   // The wait uses the group defined later in the schedule: keep the body in
@@ -121,7 +136,9 @@ Schedule mlir::pk::detail::buildSeedSchedule(RewriterBase &rewriter,
   Schedule schedule;
   append(schedule, phases.load, 0);
   append(schedule, phases.compute, 1);
-  append(schedule, {wait, computeBarrier}, 0);
+  append(schedule, {wait}, 0);
+  append(schedule, phases.loadFences, 0);
+  append(schedule, {computeBarrier}, 0);
   return schedule;
 }
 
@@ -138,6 +155,7 @@ mlir::pk::detail::buildRegisterSchedule(scf::ForOp forOp,
   append(schedule, phases.compute, 1);
   append(schedule, {computeBarrier}, 1);
   append(schedule, stores, 0);
+  append(schedule, phases.loadFences, 0);
   append(schedule, {loadBarrier}, 0);
   return schedule;
 }
