@@ -760,6 +760,12 @@ def gen_wgmma(a):
     assert BM in (64, 128) and BN % 64 == 0 and 64 <= BN <= 256 and BM * BN <= 16384, \
         "--mma wgmma: BM 64 or 128, BN a multiple of 64 up to 256, BM*BN <= 16384"
     assert BN <= 128 or BM == 64, "MLIR 22's warpgroup.mma.store needs N <= 128 when M = 128"
+    # Measured on the H200 (integration/results/2026-12-01-h200-wgmma-pipelined):
+    # 128x64x64 computes wrong C (a quarter unwritten) unpipelined as well as
+    # pipelined; only the 128x128x64 tile is checked correct.
+    assert (BM, BN) == (128, 128) or a.allow_unchecked_wgmma, \
+        "--mma wgmma: only 128x128x64 is checked correct on a GPU (128x64x64 computes wrong C); " \
+        "--allow-unchecked-wgmma generates the others anyway"
     assert M % BM == 0 and N % BN == 0 and K % BK == 0, "wgmma kernels need whole tiles"
     name = a.name or "hgemm_wgmma_f16_{}x{}x{}".format(BM, BN, BK)
     slabs = BN // 64
@@ -938,6 +944,9 @@ def main(argv=None):
                         "(generic proxy) and the wgmma's reads (async proxy), before or after the "
                         "load barrier; none reproduces the race the H200 showed (wrong results, "
                         "integration/results/2026-12-01-h200-wgmma-fix/)")
+    p.add_argument("--allow-unchecked-wgmma", action="store_true",
+                   help="--mma wgmma: generate tiles other than 128x128x64, which no GPU run has "
+                        "checked correct (128x64x64 computes wrong C on the H200)")
     p.add_argument("--wgmma-desc", choices=["generate"] + sorted(WGMMA_DESC_FIELDS), default="generate",
                    help="wgmma: descriptors from nvgpu.warpgroup.generate.descriptor (default) or "
                         "built by hand with the fields of WGMMA_DESC_FIELDS")
