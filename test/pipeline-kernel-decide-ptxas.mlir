@@ -64,3 +64,12 @@
 // with none left the loop is left alone (found by the fuzzer, issue 12).
 // RUN: env CUDA_HOME=%cuda_path pk-opt %examples/hgemm_f16_128x128x32.mlir --pipeline-kernel='arch=sm_75 stages=auto' -o /dev/null 2>&1 | FileCheck %s --check-prefix=SM75
 // SM75: remark: not pipelined: no pipelined candidate compiles ({{[a-z-]+}} @2 block(s)/SM: nvgpu.mma.sync m16n8k16 needs sm_80 or later; sm_75 supports m16n8k8 (f16) and m8n8k16 (i8)) (rule never-worse);
+//
+// The wgmma kernel (sm_90a): the model counts the warpgroup accumulator's
+// 128 registers per thread and the wgmma rate (twice mma.sync's); cp-async
+// with 3 stages, the measured best on the H200 (567 TFLOP/s against 404 for
+// register-prefetch; integration/results/2026-12-01-h200-wgmma-pipelined),
+// is chosen.
+// RUN: env CUDA_HOME=%cuda_path pk-opt %examples/hgemm_wgmma_f16_128x128x64.mlir --pipeline-kernel='arch=sm_90a stages=auto min-blocks-per-sm=auto' -o /dev/null 2>&1 | FileCheck %s --check-prefix=WGMMA
+// WGMMA: remark: pipelined: variant cp-async, 3 shared buffer(s);
+// WGMMA-SAME: chosen: cp-async x3 @1 block(s)/SM

@@ -78,6 +78,10 @@ static int64_t getAccumulatorRegisters(const KLoopInfo &info) {
     int64_t bits = type.isIndex() ? 64 : type.getIntOrFloatBitWidth();
     words += llvm::divideCeil(count * bits, 32);
   }
+  // A warpgroup MMA's accumulator (!nvgpu.warpgroup.accumulator) is not a
+  // vector: the analysis counts its registers per thread.
+  for (const WarpgroupMma &wgmma : info.warpgroupMmas)
+    words += wgmma.accumulatorRegs;
   return words;
 }
 

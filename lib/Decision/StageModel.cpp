@@ -21,7 +21,10 @@ using namespace mlir::pk;
 int64_t mlir::pk::detail::computeCyclesPerTile(const KLoopInfo &info,
                                                const TargetInfo &target,
                                                int64_t blocks) {
-  int64_t mmaRate = target.mmaFlopsPerCycle * (info.mmaInt8 ? 2 : 1);
+  // INT8 mma runs at twice the FP16 rate, and so does a warpgroup MMA
+  // (Hopper's dense wgmma peak is about twice what mma.sync reaches).
+  int64_t mmaRate = target.mmaFlopsPerCycle * (info.mmaInt8 ? 2 : 1) *
+                    (info.warpgroupMmas.empty() ? 1 : 2);
   return std::max<int64_t>(
       1, saturatingAdd(
              llvm::divideCeil(saturatingMul(info.mmaFlopsPerTile, blocks),
