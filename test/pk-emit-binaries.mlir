@@ -166,7 +166,7 @@
 // RUN: FileCheck %s --check-prefix=NOLOCAL --input-file=%t/wgmma-ldg/hgemm_wgmma_f16_128x128x64.sm_90a.ptx
 // WGMMA-LDG: remark: pipelined: variant ldg-register, 2 shared buffer(s)
 // WGMMA-LDG: remark: ptxas (sm_90a): {{[0-9]+}} registers, 0 bytes spill stores, 0 bytes spill loads, 0 bytes stack frame, 1 bytes shared memory + 65536 bytes dynamic shared memory
-// WGMMA-LDG-PTX: .shared .align 16 .b8 __dynamic_shmem__0;
+// WGMMA-LDG-PTX: .shared .align 1024 .b8 __dynamic_shmem__0;
 // WGMMA-LDG-PTX: mov.b64 %[[BASE:rd[0-9]+]], __dynamic_shmem__0;
 // WGMMA-LDG-PTX-COUNT-16: st.shared.v4
 // WGMMA-LDG-PTX-NEXT: fence.proxy.async.shared::cta;
@@ -174,10 +174,14 @@
 // WGMMA-LDG-PTX: and.b64 %[[STAGE:rd[0-9]+]], %{{rd[0-9]+}}, 8192;
 // WGMMA-LDG-PTX-NEXT: shl.b64 %[[SOFF:rd[0-9]+]], %[[STAGE]], 1;
 // WGMMA-LDG-PTX-NEXT: add.s64 %[[ADDRA:rd[0-9]+]], %[[BASE]], %[[SOFF]];
-// WGMMA-LDG-PTX-NEXT: bfe.u64 %{{rd[0-9]+}}, %[[ADDRA]], 4, 14;
+// The descriptor's start address field: bits 4..17 of the address (with the
+// 1024-aligned base LLVM knows the low bits: a shift and a mask of 16320).
+// WGMMA-LDG-PTX-NEXT: shr.u64 %[[SA:rd[0-9]+]], %[[ADDRA]], 4;
+// WGMMA-LDG-PTX-NEXT: and.b64 %{{rd[0-9]+}}, %[[SA]], 16320;
 // WGMMA-LDG-PTX-NEXT: or.b64
 // WGMMA-LDG-PTX-NEXT: add.s64 %[[ADDRB:rd[0-9]+]], %[[ADDRA]], 32768;
-// WGMMA-LDG-PTX-NEXT: bfe.u64 %{{rd[0-9]+}}, %[[ADDRB]], 4, 14;
+// WGMMA-LDG-PTX-NEXT: shr.u64 %[[SB:rd[0-9]+]], %[[ADDRB]], 4;
+// WGMMA-LDG-PTX-NEXT: and.b64 %{{rd[0-9]+}}, %[[SB]], 16320;
 // WGMMA-LDG-PTX: wgmma.fence.sync.aligned;
 // WGMMA-LDG-PTX-COUNT-8: wgmma.mma_async.sync.aligned.m64n128k16.f32.f16.f16
 // WGMMA-LDG-PTX: wgmma.wait_group.sync.aligned 0;
@@ -193,7 +197,7 @@
 // RUN: FileCheck %s --check-prefix=NOLOCAL --input-file=%t/wgmma-cp3/hgemm_wgmma_f16_128x128x64.sm_90a.ptx
 // WGMMA-CP3: remark: pipelined: variant cp-async, 3 shared buffer(s)
 // WGMMA-CP3: remark: ptxas (sm_90a): {{[0-9]+}} registers, 0 bytes spill stores, 0 bytes spill loads, 0 bytes stack frame, 1 bytes shared memory + 98304 bytes dynamic shared memory
-// WGMMA-CP3-PTX: .shared .align 16 .b8 __dynamic_shmem__0;
+// WGMMA-CP3-PTX: .shared .align 1024 .b8 __dynamic_shmem__0;
 // WGMMA-CP3-PTX: cp.async.commit_group;
 // WGMMA-CP3-PTX: cp.async.commit_group;
 // WGMMA-CP3-PTX: $L__BB0_[[LOOP:[0-9]+]]:

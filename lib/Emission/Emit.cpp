@@ -9,10 +9,12 @@
 #include "mlir/Conversion/Passes.h"
 #include "mlir/Conversion/VectorToSCF/VectorToSCF.h"
 #include "mlir/Dialect/GPU/Transforms/Passes.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/LLVMIR/Transforms/Passes.h"
 #include "mlir/Dialect/MemRef/Transforms/Passes.h"
 #include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
 #include "mlir/IR/BuiltinOps.h"
+#include "mlir/Pass/Pass.h"
 #include "mlir/Transforms/Passes.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FileSystem.h"
@@ -25,6 +27,41 @@
 
 using namespace mlir;
 using namespace mlir::pk;
+
+/// The alignment wgmma's 128B-swizzled operands need (docs/hopper.md).
+static constexpr uint64_t kWgmmaOperandAlignment = 1024;
+
+namespace {
+/// Raises the alignment of the dynamic shared-memory base (the
+/// `__dynamic_shmem__*` globals convert-gpu-to-nvvm creates with 16) to 1024
+/// in a gpu.module that runs wgmma: pk places 1024-byte aligned wgmma
+/// operands at offsets of that base, which holds only if the base is.
+struct AlignDynamicSharedMemoryPass
+    : PassWrapper<AlignDynamicSharedMemoryPass,
+                  OperationPass<gpu::GPUModuleOp>> {
+  MLIR_DEFINE_EXPLICIT_INTERNAL_INLINE_TYPE_ID(AlignDynamicSharedMemoryPass)
+
+  StringRef getArgument() const final { return "pk-align-dynamic-smem"; }
+
+  void runOnOperation() override {
+    gpu::GPUModuleOp module = getOperation();
+    bool wgmma =
+        module
+            .walk([](Operation *op) {
+              return op->getName().getStringRef().starts_with("nvvm.wgmma.")
+                         ? WalkResult::interrupt()
+                         : WalkResult::advance();
+            })
+            .wasInterrupted();
+    if (!wgmma)
+      return;
+    for (auto global : module.getOps<LLVM::GlobalOp>())
+      if (global.getSymName().starts_with("__dynamic_shmem__") &&
+          global.getAlignment().value_or(0) < kWgmmaOperandAlignment)
+        global.setAlignment(kWgmmaOperandAlignment);
+  }
+};
+} // namespace
 
 void mlir::pk::buildLoweringPipeline(OpPassManager &pm,
                                      const TargetInfo &target, bool barePtr,
@@ -63,6 +100,7 @@ void mlir::pk::buildLoweringPipeline(OpPassManager &pm,
   gpuPm.addPass(createCanonicalizerPass());
   gpuPm.addPass(createCSEPass());
   gpuPm.addPass(createReconcileUnrealizedCastsPass());
+  gpuPm.addPass(std::make_unique<AlignDynamicSharedMemoryPass>());
 
   GpuModuleToBinaryPassOptions toBinary;
   toBinary.compilationTarget = format == LoweringFormat::PTX ? "isa" : "llvm";
