@@ -5,6 +5,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "pk/Emit.h"
+#include "pk/KLoopMatcher.h"
 
 #include "mlir/Conversion/Passes.h"
 #include "mlir/Conversion/VectorToSCF/VectorToSCF.h"
@@ -27,9 +28,6 @@
 
 using namespace mlir;
 using namespace mlir::pk;
-
-/// The alignment wgmma's 128B-swizzled operands need (docs/hopper.md).
-static constexpr uint64_t kWgmmaOperandAlignment = 1024;
 
 namespace {
 /// Raises the alignment of the dynamic shared-memory base (the
@@ -57,7 +55,8 @@ struct AlignDynamicSharedMemoryPass
       return;
     for (auto global : module.getOps<LLVM::GlobalOp>())
       if (global.getSymName().starts_with("__dynamic_shmem__") &&
-          global.getAlignment().value_or(0) < kWgmmaOperandAlignment)
+          global.getAlignment().value_or(0) <
+              static_cast<uint64_t>(kWgmmaOperandAlignment))
         global.setAlignment(kWgmmaOperandAlignment);
   }
 };
