@@ -215,6 +215,29 @@
 // WGMMA-CP3-PTX: cp.async.wait_group 0;
 // WGMMA-CP3-PTX-NEXT: fence.proxy.async.shared::cta;
 // WGMMA-CP3-PTX-NEXT: bar.sync 0;
+// schedule=mma-in-flight, 4 stages: the loop's wgmma leaves one group in
+// flight (wait_group 1 before the back edge), the copies run two tiles
+// ahead, and wait_group 0 retires the last group after the epilogue.
+// RUN: pk-opt %examples/hgemm_wgmma_f16_128x128x64.mlir --pipeline-kernel='arch=sm_90a variant=cp-async stages=4 schedule=mma-in-flight min-blocks-per-sm=1 emit=ptx bare-ptr=1 out-dir=%t/wgmma-mif cuda-path=%cuda_path' -o /dev/null 2>&1 | FileCheck %s --check-prefix=WGMMA-MIF
+// RUN: FileCheck %s --check-prefix=WGMMA-MIF-PTX --input-file=%t/wgmma-mif/hgemm_wgmma_f16_128x128x64.sm_90a.ptx
+// RUN: FileCheck %s --check-prefix=NOLOCAL --input-file=%t/wgmma-mif/hgemm_wgmma_f16_128x128x64.sm_90a.ptx
+// WGMMA-MIF: remark: pipelined: variant cp-async, 4 shared buffer(s)
+// WGMMA-MIF-PTX: .shared .align 1024 .b8 __dynamic_shmem__0;
+// WGMMA-MIF-PTX-COUNT-2: cp.async.commit_group;
+// WGMMA-MIF-PTX: $L__BB0_[[LOOP:[0-9]+]]:
+// WGMMA-MIF-PTX-NEXT: cp.async.wait_group 1;
+// WGMMA-MIF-PTX-NEXT: fence.proxy.async.shared::cta;
+// WGMMA-MIF-PTX-NEXT: bar.sync 0;
+// WGMMA-MIF-PTX-COUNT-16: cp.async.cg.shared.global
+// WGMMA-MIF-PTX: cp.async.commit_group;
+// WGMMA-MIF-PTX: wgmma.fence.sync.aligned;
+// WGMMA-MIF-PTX: wgmma.commit_group.sync.aligned;
+// WGMMA-MIF-PTX-NEXT: wgmma.wait_group.sync.aligned 1;
+// WGMMA-MIF-PTX: bra {{.*}}$L__BB0_[[LOOP]];
+// WGMMA-MIF-PTX: wgmma.wait_group.sync.aligned 1;
+// WGMMA-MIF-PTX: wgmma.wait_group.sync.aligned 1;
+// WGMMA-MIF-PTX-NEXT: wgmma.wait_group.sync.aligned 0;
+// WGMMA-MIF-PTX-NEXT: bar.sync 0;
 // NOLOCAL-NOT: malloc
 // NOLOCAL-NOT: __local_depot
 // NOLOCAL-NOT: .local

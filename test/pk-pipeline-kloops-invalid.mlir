@@ -22,6 +22,20 @@
 // pointed at each tile's stage.
 // RUN: sed 's/waitGroup = 0 : i64/waitGroup = 1 : i64/' %examples/hgemm_wgmma_f16_128x128x64.mlir | pk-opt --pk-pipeline-kloops='arch=sm_90a' 2>&1 | FileCheck %s --check-prefix=WGMMA-WAIT1
 // RUN: sed 's/waitGroup = 0 : i64/waitGroup = 1 : i64/' %examples/hgemm_wgmma_f16_128x128x64.mlir | pk-opt --pk-pipeline-kloops='arch=sm_90a variant=register-prefetch' -o /dev/null 2>&1 | FileCheck %s --check-prefix=WGMMA-WAIT1-RPF
+// schedule=mma-in-flight: a cp-async order with at least 3 stages, for wgmma
+// loops whose accumulator only the next wgmma touches.
+// RUN: pk-opt %examples/hgemm_wgmma_f16_128x128x64.mlir --pk-pipeline-kloops='arch=sm_90a variant=cp-async stages=2 schedule=mma-in-flight' -o /dev/null 2>&1 | FileCheck %s --check-prefix=MIF-STAGES
+// RUN: pk-opt %examples/hgemm_wgmma_f16_128x128x64.mlir --pk-pipeline-kloops='arch=sm_90a variant=ldg-register schedule=mma-in-flight' -o /dev/null 2>&1 | FileCheck %s --check-prefix=MIF-LDG
+// RUN: pk-opt %examples/hgemm_f16_128x128x32.mlir --pk-pipeline-kloops='arch=sm_90a stages=3 schedule=mma-in-flight' -o /dev/null 2>&1 | FileCheck %s --check-prefix=MIF-NOWGMMA
+// RUN: sed 's/^\( *\)%%acc_next = nvgpu.warpgroup.mma .*$/&\n\1%%peek = builtin.unrealized_conversion_cast %%acc_next : !nvgpu.warpgroup.accumulator<fragmented = vector<128x128xf32>> to i32/' %examples/hgemm_wgmma_f16_128x128x64.mlir | pk-opt --pk-pipeline-kloops='arch=sm_90a variant=cp-async stages=3 schedule=mma-in-flight' -o /dev/null 2>&1 | FileCheck %s --check-prefix=MIF-CHAIN
+// RUN: not pk-opt %examples/hgemm_wgmma_f16_128x128x64.mlir --pk-pipeline-kloops='arch=sm_90 stages=3 schedule=mma-in-flight' -o /dev/null 2>&1 | FileCheck %s --check-prefix=MIF-ARCH
+// MIF-STAGES: remark: not pipelined: schedule=mma-in-flight is a cp-async order with at least 3 stages (the tile whose wgmma is in flight, the tile being computed, the copies); got cp-async with 2 buffer(s)
+// MIF-STAGES-NOT: pk.pipelined
+// MIF-LDG: remark: not pipelined: schedule=mma-in-flight is a cp-async order with at least 3 stages (the tile whose wgmma is in flight, the tile being computed, the copies); got ldg-register with 2 buffer(s)
+// MIF-NOWGMMA: remark: not pipelined: schedule=mma-in-flight keeps wgmma groups in flight; the loop has no nvgpu.warpgroup.mma
+// MIF-CHAIN: remark: not pipelined: schedule=mma-in-flight leaves the group of the nvgpu.warpgroup.mma at <stdin>:{{[0-9]+}}:{{[0-9]+}} in flight into the next iteration, so its accumulator must be a loop-carried value that only this wgmma reads and only the yield uses; it is not
+// MIF-CHAIN-NOT: pk.pipelined
+// MIF-ARCH: error: schedule=mma-in-flight keeps wgmma groups in flight (sm_90a); sm_90 has no wgmma
 // RUN: python3 %S/Inputs/hoist_descriptors.py %examples/hgemm_wgmma_f16_128x128x64.mlir | pk-opt --pk-pipeline-kloops='arch=sm_90a' 2>&1 | FileCheck %s --check-prefix=WGMMA-HOIST
 // WGMMA-WAIT1: remark: not pipelined: the nvgpu.warpgroup.mma at <stdin>:{{[0-9]+}}:{{[0-9]+}} leaves 1 wgmma group(s) in flight (waitGroup = 1): its reads of a stage may outlast the barrier before that stage's refill; pk pipelines wgmma loops with waitGroup = 0 only; the decision was variant cp-async with 2 buffer(s)
 // WGMMA-WAIT1-NOT: pk.pipelined

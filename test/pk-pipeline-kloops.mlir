@@ -100,6 +100,34 @@
 // WGMMA-CP3: nvgpu.device_async_wait %{{.*}} {numGroups = 0 : i32}
 // WGMMA-CP3-NEXT: nvvm.fence.proxy
 // WGMMA-CP3-NEXT: gpu.barrier
+// schedule=mma-in-flight, 4 stages: the wgmma of tile k stays in flight
+// (waitGroup 1, the default, so not printed) while the loop goes on; the
+// copies run 2 tiles ahead (wait for all but 1 group) into the stage of tile
+// k-2, and after the epilogue's two computes a wait_group 0 retires the last
+// group before the barrier and the store.
+// RUN: pk-opt %examples/hgemm_wgmma_f16_128x128x64.mlir --pk-pipeline-kloops='arch=sm_90a variant=cp-async stages=4 schedule=mma-in-flight' --canonicalize --cse 2>&1 | FileCheck %s --check-prefix=WGMMA-MIF
+// WGMMA-MIF: remark: pipelined: variant cp-async, 4 shared buffer(s)
+// WGMMA-MIF-COUNT-2: nvgpu.device_async_create_group
+// WGMMA-MIF-NOT: nvgpu.device_async_create_group
+// WGMMA-MIF: = scf.for %arg
+// WGMMA-MIF-NEXT: nvgpu.device_async_wait %{{.*}} {numGroups = 1 : i32}
+// WGMMA-MIF-NEXT: nvvm.fence.proxy
+// WGMMA-MIF-NEXT: gpu.barrier
+// WGMMA-MIF-COUNT-16: nvgpu.device_async_copy
+// WGMMA-MIF: nvgpu.device_async_create_group
+// WGMMA-MIF: memref.subview %{{.*}} : memref<4x128x64xf16
+// WGMMA-MIF-NEXT: nvgpu.warpgroup.generate.descriptor
+// WGMMA-MIF-NEXT: memref.subview %{{.*}} : memref<4x2x64x64xf16
+// WGMMA-MIF-NEXT: nvgpu.warpgroup.generate.descriptor
+// WGMMA-MIF-NEXT: nvgpu.warpgroup.mma %{{.*}}, %{{.*}}, %{{.*}} {transposeB} :
+// WGMMA-MIF-NEXT: scf.yield
+// WGMMA-MIF: nvgpu.device_async_wait %{{.*}} {numGroups = 1 : i32}
+// WGMMA-MIF: nvgpu.warpgroup.mma %{{.*}} {transposeB} :
+// WGMMA-MIF: nvgpu.device_async_wait %{{.*}} {numGroups = 0 : i32}
+// WGMMA-MIF: nvgpu.warpgroup.mma %{{.*}} {transposeB} :
+// WGMMA-MIF-NEXT: nvvm.wgmma.wait.group.sync.aligned 0
+// WGMMA-MIF-NEXT: gpu.barrier
+// WGMMA-MIF: nvgpu.warpgroup.mma.store
 // Without the proxy fence the input races: a warning at the wgmma, and no
 // variant pipelines it.
 // RUN: python3 %examples/gen_gemm.py --kind hgemm --mma wgmma --M 512 --N 256 --K 1024 --wgmma-proxy-fence none | pk-opt --pk-pipeline-kloops='arch=sm_90a variant=ldg-register' 2>&1 | FileCheck %s --check-prefix=WGMMA-RACE

@@ -366,7 +366,7 @@ module attributes {transform.with_named_sequence} {
 
 module attributes {transform.with_named_sequence} {
   transform.named_sequence @__transform_main(%loop: !transform.any_op {transform.consumed}) {
-    // expected-error @below {{'transform.pk.pipeline_kloop' op schedule must be auto, seed or multistage, got 'fancy'}}
+    // expected-error @below {{'transform.pk.pipeline_kloop' op schedule must be auto, seed, multistage or mma-in-flight, got 'fancy'}}
     %steady, %prologue, %epilogue = transform.pk.pipeline_kloop %loop {schedule = "fancy"} : (!transform.any_op) -> (!transform.any_op, !transform.any_op, !transform.any_op)
     transform.yield
   }

@@ -50,9 +50,14 @@ enum class PipelineSchedule {
   /// The CUDA guide's multistage order: wait for all but N-2 groups,
   /// barrier, issue tile t+N-1, commit, compute tile t.
   Multistage,
+  /// wgmma loops (docs/hopper.md): the multistage order with the wgmma group
+  /// of tile t left in flight until tile t+1's compute (`wgmma.wait_group
+  /// 1`): wait for all but N-3 groups, barrier, issue tile t+N-2 into the
+  /// stage of tile t-2, compute tile t. Needs N >= 3.
+  MmaInFlight,
 };
 
-/// Returns "auto", "seed" or "multistage".
+/// Returns "auto", "seed", "multistage" or "mma-in-flight".
 llvm::StringRef stringifyPipelineSchedule(PipelineSchedule schedule);
 
 /// The seed procedure's compute/load ratio thresholds (FLOP per byte

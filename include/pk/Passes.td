@@ -56,7 +56,12 @@ defvar pkDecisionOptions = [
              clEnumValN(::mlir::pk::PipelineSchedule::Multistage,
                         "multistage",
                         "wait all but N-2, barrier, issue tile t+N-1, "
-                        "compute"))}]>,
+                        "compute"),
+             clEnumValN(::mlir::pk::PipelineSchedule::MmaInFlight,
+                        "mma-in-flight",
+                        "wgmma loops, N >= 3: multistage with tile t's "
+                        "wgmma group in flight until tile t+1's, copies "
+                        "N-2 tiles ahead"))}]>,
     Option<"skipHighRatio", "skip-high-ratio", "bool", /*default=*/"false",
            "With variant=auto, do not pipeline loops whose compute/load "
            "ratio exceeds 20 (the seed's literal rule)">,

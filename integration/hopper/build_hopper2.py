@@ -26,10 +26,13 @@ Entries (id stem: tile, pk options; what a PASS shows):
 
 run.sh (repo root of the GPU machine; RUNNER overrides the runner, OUT is
 the device tool's output folder):
-  1. every 512^3 entry: full check; 2. every 4096^3 entry: 64-row check and
-  timing (5 warm-up, 20 timed); 3. compute-sanitizer memcheck, racecheck and
-  synccheck on every 512^3 entry, one launch each (warmup 0, iters 1: the
-  RUN_REPS=1 of test/upstream/run); 4. summary.py's table.
+  1. every 512^3 entry: full check; 2. every larger entry (--sizes; 4096
+  and 8192): 64-row check and timing (5 warm-up, 20 timed); 3. cuBLAS and
+  Triton at each larger size (vendor_bench.py, vendor-SIZE.json); 4.
+  compute-sanitizer memcheck, racecheck and synccheck on every 512^3 entry
+  (SAN_WHERE=filter narrows them, e.g. variant~mma-in-flight), one launch each
+  (warmup 0, iters 1: the RUN_REPS=1 of test/upstream/run), until 560 s
+  after the start; 5. summary.py's table.
 """
 
 import os
@@ -61,6 +64,12 @@ KERNELS = [
      "variant=cp-async stages=%d" % s + (" min-blocks-per-sm=1" if s == 4 else ""),
      "pipelined: variant cp-async, %d shared buffer" % s, dict(variant="cp-async-s%d" % s))
     for s in (2, 3, 4)
+] + [
+    # schedule=mma-in-flight: one wgmma group in flight, copies N-2 ahead
+    ("wgmma_mif-s%d" % s, WGMMA, GEN,
+     "variant=cp-async schedule=mma-in-flight stages=%d min-blocks-per-sm=1" % s,
+     "pipelined: variant cp-async, %d shared buffer" % s, dict(variant="mma-in-flight-s%d" % s))
+    for s in (3, 4, 5)
 ]
 SANITIZERS = "memcheck,racecheck,synccheck"
 
@@ -93,10 +102,13 @@ def run_script(rel):
         "rc=0",
         "python3 integration/pkint.py run --dir $D --out $R --tag check --where size=512 --check full "
         "--warmup 0 --iters 1 --seed 1 --runner $RUNNER --timeout-s 60 --allow-failures || rc=1",
-        "python3 integration/pkint.py run --dir $D --out $R --tag bench --where size=4096 --check rows:64 "
+        "python3 integration/pkint.py run --dir $D --out $R --tag bench --where size!=512 --check rows:64 "
         "--warmup 5 --iters 20 --seed 2 --runner $RUNNER --timeout-s 90 --allow-failures || rc=1",
-        "python3 integration/pkint.py sanitize --dir $D --out $R --jobs '%s@size=512' --runner $RUNNER "
-        "--timeout-s 240 --deadline $((START + 540)) || rc=1" % SANITIZERS,
+        "for s in $(python3 integration/pkint.py entries --dir $D --fields size | sort -un | grep -vx 512); do",
+        "  timeout 150 python3 integration/hopper/vendor_bench.py --size $s --json $R/vendor-$s.json || rc=1",
+        "done",
+        "python3 integration/pkint.py sanitize --dir $D --out $R --jobs \"%s@size=512,${SAN_WHERE:-size=512}\" "
+        "--runner $RUNNER --timeout-s 240 --deadline $((START + 560)) || rc=1" % SANITIZERS,
         "python3 integration/hopper/summary.py $D $R | tee $R/results.md",
         "echo \"== hopper2 done (rc $rc)\"",
         "cp $R/results.md $R/run.log $OUT/; tar cf $OUT/hopper2-results.tar -C $(dirname $R) hopper2-results",

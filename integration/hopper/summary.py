@@ -28,9 +28,9 @@ def main(art, res):
             "%.3f" % ms if isinstance(ms, (int, float)) else "-",
             "%.1f" % (rate / 1000.0) if isinstance(rate, (int, float)) else "-",
             e["ptxas"].get("registers")))
-    vpath = os.path.join(res, "vendor.json")
-    if os.path.exists(vpath):
-        v = pkint.load_json(vpath)
+    vendor = sorted(f for f in os.listdir(res) if f.startswith("vendor") and f.endswith(".json"))
+    for name in vendor:
+        v = pkint.load_json(os.path.join(res, name))
         for r in v.get("results", []):
             print("| %s | %s | %d | %s | %s | %s | - |" % (
                 r["name"], v.get("device"), v["size"],

@@ -61,6 +61,8 @@ StringRef mlir::pk::stringifyPipelineSchedule(PipelineSchedule schedule) {
     return "seed";
   case PipelineSchedule::Multistage:
     return "multistage";
+  case PipelineSchedule::MmaInFlight:
+    return "mma-in-flight";
   }
   llvm_unreachable("unknown schedule");
 }

@@ -60,7 +60,7 @@ std::optional<PipelineSchedule>
 mlir::pk::parsePipelineSchedule(StringRef name) {
   for (PipelineSchedule schedule :
        {PipelineSchedule::Auto, PipelineSchedule::Seed,
-        PipelineSchedule::Multistage})
+        PipelineSchedule::Multistage, PipelineSchedule::MmaInFlight})
     if (name == stringifyPipelineSchedule(schedule))
       return schedule;
   return std::nullopt;
@@ -95,6 +95,10 @@ mlir::pk::verifyPipelineRequest(const PipelineRequest &request,
   if (request.variant == PipelineVariant::CpAsync && !target->hasCpAsync)
     return emitError() << "variant=cp-async needs cp.async (sm_80 and later); "
                        << target->arch << " has none";
+  if (request.schedule == PipelineSchedule::MmaInFlight && !target->hasWgmma)
+    return emitError() << "schedule=mma-in-flight keeps wgmma groups in "
+                          "flight (sm_90a); "
+                       << target->arch << " has no wgmma";
   return success();
 }
 

@@ -77,8 +77,9 @@ LogicalResult transform::PipelineKLoopOp::verify() {
                             "register-prefetch, got '"
                          << getVariant() << "'";
   if (!parsePipelineSchedule(getSchedule()))
-    return emitOpError() << "schedule must be auto, seed or multistage, got '"
-                         << getSchedule() << "'";
+    return emitOpError()
+           << "schedule must be auto, seed, multistage or mma-in-flight, got '"
+           << getSchedule() << "'";
   return verifyPipelineRequest(getRequest(*this),
                                [&] { return emitOpError(); });
 }

@@ -290,10 +290,70 @@ static LogicalResult checkWarpgroupMmas(const KLoopInfo &info, int64_t stages,
     auto mma = cast<nvgpu::WarpgroupMmaOp>(wgmma.op);
     if (failed(checkDescriptor(info, mma.getDescriptorA(), wgmma.bufferA,
                                reason)) ||
-        failed(checkDescriptor(info, mma.getDescriptorB(), wgmma.bufferB,
-                               reason)))
+        failed(
+            checkDescriptor(info, mma.getDescriptorB(), wgmma.bufferB, reason)))
       return failure();
   }
+  return success();
+}
+
+/// schedule=mma-in-flight leaves each wgmma group in flight while the loop
+/// goes on to the next tile, so nothing but the next wgmma may touch its
+/// accumulator (the hardware orders accumulations into the same registers by
+/// wgmma ops of one shape): the accumulator must be an iter_arg that only
+/// this wgmma uses, and its result only the yield that carries it to the
+/// next iteration. After the loop pk waits for every group.
+static LogicalResult checkAccumulatorChain(const KLoopInfo &info,
+                                           const WarpgroupMma &wgmma,
+                                           std::string &reason) {
+  auto mma = cast<nvgpu::WarpgroupMmaOp>(wgmma.op);
+  scf::ForOp forOp = info.forOp;
+  auto iterArg = dyn_cast<BlockArgument>(mma.getMatrixC());
+  Value result = mma.getMatrixD();
+  auto yieldUse = [&](OpOperand &use) {
+    return use.getOwner() == forOp.getBody()->getTerminator() &&
+           iterArg.getArgNumber() ==
+               use.getOperandNumber() + forOp.getNumInductionVars();
+  };
+  bool chain = mma->getParentOp() == forOp.getOperation() && iterArg &&
+               iterArg.getOwner() == forOp.getBody() &&
+               iterArg.getArgNumber() >= forOp.getNumInductionVars() &&
+               iterArg.hasOneUse() && result.hasOneUse() &&
+               yieldUse(*result.use_begin());
+  if (chain)
+    return success();
+  reason = "schedule=mma-in-flight leaves the group of the "
+           "nvgpu.warpgroup.mma at " +
+           locationToString(wgmma.op->getLoc()) +
+           " in flight into the next iteration, so its accumulator must be "
+           "a loop-carried value that only this wgmma reads and only the "
+           "yield uses; it is not";
+  return failure();
+}
+
+/// The preconditions of schedule=mma-in-flight: cp-async, at least 3
+/// buffers (one for the tile whose wgmma is in flight, one being computed,
+/// one being copied), a wgmma loop whose accumulators form chains.
+static LogicalResult checkMmaInFlight(const KLoopInfo &info,
+                                      PipelineVariant variant, int64_t stages,
+                                      std::string &reason) {
+  if (info.warpgroupMmas.empty()) {
+    reason = "schedule=mma-in-flight keeps wgmma groups in flight; the loop "
+             "has no nvgpu.warpgroup.mma";
+    return failure();
+  }
+  if (variant != PipelineVariant::CpAsync || stages < 3) {
+    reason = ("schedule=mma-in-flight is a cp-async order with at least 3 "
+              "stages (the tile whose wgmma is in flight, the tile being "
+              "computed, the copies); got " +
+              stringifyPipelineVariant(variant) + " with " + Twine(stages) +
+              " buffer(s)")
+                 .str();
+    return failure();
+  }
+  for (const WarpgroupMma &wgmma : info.warpgroupMmas)
+    if (failed(checkAccumulatorChain(info, wgmma, reason)))
+      return failure();
   return success();
 }
 
@@ -316,6 +376,9 @@ LogicalResult mlir::pk::checkPipelineKLoop(const KLoopInfo &info,
     return fail("stages=" + Twine(options.stages) + ": pk supports 2 to 8");
   int64_t stages = getEffectiveStages(info, variant, options.stages);
   if (failed(checkWarpgroupMmas(info, stages, reason)))
+    return failure();
+  if (options.schedule == PipelineSchedule::MmaInFlight &&
+      failed(checkMmaInFlight(info, variant, stages, reason)))
     return failure();
   if (variant == PipelineVariant::CpAsync &&
       options.schedule == PipelineSchedule::Seed && stages != 2)
@@ -362,9 +425,10 @@ applyPipelining(RewriterBase &rewriter, const KLoopInfo &info,
     schedule = buildSeedSchedule(rewriter, info.forOp, info.loadBarrier,
                                  info.computeBarrier, tokens);
   else
-    schedule = buildMultistageSchedule(rewriter, info.forOp, info.loadBarrier,
-                                       info.computeBarrier, stages, tokens);
-  return runPipeliner(rewriter, info.forOp, schedule, stages,
+    schedule = buildMultistageSchedule(
+        rewriter, info.forOp, info.loadBarrier, info.computeBarrier, stages,
+        options.schedule == PipelineSchedule::MmaInFlight ? 1 : 0, tokens);
+  return runPipeliner(rewriter, info.forOp, schedule,
                       /*insertFinalBarrier=*/variant ==
                           PipelineVariant::CpAsync,
                       options.testFailLate, reason);

@@ -51,12 +51,19 @@ struct Schedule {
   /// Whether to move the body into the schedule's order before pipelining
   /// (not when an op uses a value defined later in the schedule).
   bool reorderBody = true;
+  /// wgmma groups the steady state leaves in flight (schedule=mma-in-flight):
+  /// the epilogue then waits for all of them.
+  int64_t mmaGroupsInFlight = 0;
 };
 
-/// The CUDA guide's multistage cp-async order with `stages` buffers.
+/// The CUDA guide's multistage cp-async order with `stages` buffers; with
+/// `mmaGroupsInFlight` > 0 (schedule=mma-in-flight) the wgmma ops of `forOp`
+/// leave that many groups in flight and the copies run
+/// `stages - 1 - mmaGroupsInFlight` tiles ahead.
 Schedule buildMultistageSchedule(RewriterBase &rewriter, scf::ForOp forOp,
                                  gpu::BarrierOp loadBarrier,
                                  gpu::BarrierOp computeBarrier, int64_t stages,
+                                 int64_t mmaGroupsInFlight,
                                  ArrayRef<Value> tokens);
 
 /// The seed's two-stage cp-async order.
@@ -73,7 +80,7 @@ Schedule buildRegisterSchedule(scf::ForOp forOp, gpu::BarrierOp loadBarrier,
 /// `insertFinalBarrier` adds a barrier after the epilogue. Returns the new
 /// loop with the prologue and epilogue ops; on failure sets `reason`.
 FailureOr<PipelinedKLoop> runPipeliner(RewriterBase &rewriter, scf::ForOp forOp,
-                                       const Schedule &schedule, int64_t stages,
+                                       const Schedule &schedule,
                                        bool insertFinalBarrier,
                                        bool testFailLate, std::string &reason);
 

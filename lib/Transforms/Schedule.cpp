@@ -101,18 +101,34 @@ createGroupAndWait(RewriterBase &rewriter, scf::ForOp forOp,
   return {group, wait};
 }
 
+/// Makes every wgmma of `forOp` leave `groups` groups in flight.
+static void setMmaGroupsInFlight(RewriterBase &rewriter, scf::ForOp forOp,
+                                 int64_t groups) {
+  forOp.getBody()->walk([&](nvgpu::WarpgroupMmaOp mma) {
+    rewriter.modifyOpInPlace(
+        mma, [&] { mma.setWaitGroupAttr(rewriter.getI64IntegerAttr(groups)); });
+  });
+}
+
 Schedule mlir::pk::detail::buildMultistageSchedule(
     RewriterBase &rewriter, scf::ForOp forOp, gpu::BarrierOp loadBarrier,
-    gpu::BarrierOp computeBarrier, int64_t stages, ArrayRef<Value> tokens) {
+    gpu::BarrierOp computeBarrier, int64_t stages, int64_t mmaGroupsInFlight,
+    ArrayRef<Value> tokens) {
   Phases phases = splitPhases(forOp, loadBarrier, computeBarrier);
+  // The loads run `distance` tiles ahead of the compute: the copy issued
+  // while tile t computes refills the stage of tile t - 1 - groups in
+  // flight, whose wgmma every warp retired before the barrier above it.
+  int64_t distance = stages - 1 - mmaGroupsInFlight;
   // Waits on tile t's group (carried from stage 0 by the pipeliner); the
   // token only orders the IR, cp.async.wait_group counts groups.
   auto [group, wait] = createGroupAndWait(rewriter, forOp, loadBarrier,
-                                          computeBarrier, tokens, stages - 2);
+                                          computeBarrier, tokens, distance - 1);
   phases.load.push_back(group);
+  if (mmaGroupsInFlight > 0)
+    setMmaGroupsInFlight(rewriter, forOp, mmaGroupsInFlight);
   Schedule schedule;
-  // The loads run stages - 1 tiles ahead of the compute.
-  schedule.computeStage = static_cast<unsigned>(stages - 1);
+  schedule.mmaGroupsInFlight = mmaGroupsInFlight;
+  schedule.computeStage = static_cast<unsigned>(distance);
   append(schedule, {wait}, schedule.computeStage);
   append(schedule, phases.loadFences, schedule.computeStage);
   append(schedule, {computeBarrier}, schedule.computeStage);
@@ -160,11 +176,9 @@ mlir::pk::detail::buildRegisterSchedule(scf::ForOp forOp,
   return schedule;
 }
 
-FailureOr<PipelinedKLoop>
-mlir::pk::detail::runPipeliner(RewriterBase &rewriter, scf::ForOp forOp,
-                               const Schedule &schedule, int64_t stages,
-                               bool insertFinalBarrier, bool testFailLate,
-                               std::string &reason) {
+FailureOr<PipelinedKLoop> mlir::pk::detail::runPipeliner(
+    RewriterBase &rewriter, scf::ForOp forOp, const Schedule &schedule,
+    bool insertFinalBarrier, bool testFailLate, std::string &reason) {
   Block *body = forOp.getBody();
   if (schedule.reorderBody)
     for (auto &[op, stage] : schedule.order)
@@ -178,8 +192,9 @@ mlir::pk::detail::runPipeliner(RewriterBase &rewriter, scf::ForOp forOp,
         if (testFailLate && !s.empty())
           s.pop_back();
       };
-  // Epilogue iteration k (0-based) computes tile n-N+1+k; no group is
-  // committed after the loop, so its wait allows N-2-k pending groups.
+  // Epilogue iteration k (0-based) computes tile n-D+k (D: the compute
+  // stage, the copies' distance); no group is committed after the loop, so
+  // its wait allows D-1-k pending groups.
   // The callback also collects the ops of the prologue and the epilogue.
   unsigned computeStage = schedule.computeStage;
   PipelinedKLoop result;
@@ -194,7 +209,8 @@ mlir::pk::detail::runPipeliner(RewriterBase &rewriter, scf::ForOp forOp,
     if (!wait || part != scf::PipeliningOption::PipelinerPart::Epilogue ||
         computeStage < 2)
       return;
-    int64_t pending = std::max<int64_t>(stages - 2 - iteration, 0);
+    int64_t pending = std::max<int64_t>(
+        static_cast<int64_t>(computeStage) - 1 - iteration, 0);
     wait.setNumGroupsAttr(rewriter.getI32IntegerAttr(pending));
   };
   options.peelEpilogue = true;
@@ -214,6 +230,13 @@ mlir::pk::detail::runPipeliner(RewriterBase &rewriter, scf::ForOp forOp,
     LDBG() << reason << " (it " << (pipelinerModified ? "had" : "had not")
            << " changed the IR) -> BAIL";
     return failure();
+  }
+  if (schedule.mmaGroupsInFlight > 0) {
+    // Retire the groups the last computes left in flight before anything
+    // reads the accumulators or refills shared memory.
+    rewriter.setInsertionPoint(afterLoop);
+    result.epilogue.push_back(
+        NVVM::WgmmaWaitGroupSyncOp::create(rewriter, loc, 0));
   }
   if (insertFinalBarrier) {
     // The original loop ended with a barrier: keep one after the epilogue's
