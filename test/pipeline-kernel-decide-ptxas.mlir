@@ -26,7 +26,7 @@
 // AUTO-SAME: chosen: cp-async x4 @1 block(s)/SM (min-blocks-per-sm=auto: the kernel gets nvvm.minctasm = 1)
 // AUTO-IR: nvvm.minctasm = 1 : i32
 // AUTO-IR: pk.pipelined
-// AUTO-JSON: "candidates":{"compile_seconds":{{[0-9.]+}},"compiled_with_ptxas":true,"rows":[{"blocks_per_sm":1,"chosen":true,"compiled":true,"model_cycles_per_tile":1024,"registers":{{[0-9]+}},"shared_bytes":{{[0-9]+}},"spill_bytes":0,"stages":4,"target_blocks_per_sm":1,"variant":"cp-async"}
+// AUTO-JSON: "candidates":{"compile_seconds":{{[0-9.]+}},"compiled_with_ptxas":true,"rows":[{"blocks_per_sm":1,"chosen":true,"compiled":true,"model_cycles_per_tile":1024,"registers":{{[0-9]+}},"schedule":"multistage","shared_bytes":{{[0-9]+}},"spill_bytes":0,"stages":4,"target_blocks_per_sm":1,"variant":"cp-async"}
 // AUTO-JSON-SAME: "set_minctasm":1
 //
 // The example HGEMM (128x128x32, nvvm.minctasm = 2): the first candidate

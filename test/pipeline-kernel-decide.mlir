@@ -80,6 +80,25 @@
 // compute; every candidate that hides the latency ties there and the one
 // with the most resident blocks, then the fewest stages, wins. With the same
 // resident blocks the lower blocks/SM target ranks first (rule loose-cap).
+// wgmma loops (docs/hopper.md): the search weighs the multistage order and,
+// from 3 buffers, mma-in-flight (one wgmma group in flight, copies N-2
+// ahead); the model adds the wgmma drain to multistage at 1 block/SM, so
+// for the one-warpgroup 128x128x64 kernel 3 multistage buffers at 2
+// resident blocks stay first (the measured best). Forcing the order keeps
+// only its rows.
+// RUN: pk-opt %examples/hgemm_wgmma_f16_128x128x64.mlir --pipeline-kernel='arch=sm_90a stages=auto min-blocks-per-sm=auto cuda-path=%t.nocuda report=%t.wgmma.json' -o /dev/null 2>&1 | FileCheck %s --check-prefix=WGMMA
+// RUN: FileCheck %s --check-prefix=WGMMA-JSON < %t.wgmma.json
+// RUN: pk-opt %examples/hgemm_wgmma_f16_128x128x64.mlir --pipeline-kernel='arch=sm_90a stages=auto min-blocks-per-sm=auto schedule=mma-in-flight cuda-path=%t.nocuda report=-' -o /dev/null 2>&1 | FileCheck %s --check-prefix=WGMMA-MIF
+// WGMMA: remark: pipelined: variant cp-async, 3 shared buffer(s);
+// WGMMA-SAME: cp-async x3 @1 block(s)/SM, ~910 cycles/tile (chosen)
+// WGMMA-SAME: chosen: cp-async x3 @1 block(s)/SM
+// WGMMA-JSON: "schedule":"multistage"
+// WGMMA-JSON-SAME: "stages":3
+// WGMMA-JSON: "schedule":"mma-in-flight"
+// WGMMA-JSON-SAME: "variant":"cp-async"
+// WGMMA-MIF: remark: pipelined: variant cp-async, 6 shared buffer(s), schedule mma-in-flight;
+// WGMMA-MIF-SAME: chosen: cp-async x6 mma-in-flight @1 block(s)/SM
+// WGMMA-MIF-NOT: "schedule":"multistage"
 // RUN: python3 %examples/gen_gemm.py --kind hgemm --BM 64 --BN 64 --BK 64 --threads 128 -o %t.h64.mlir
 // RUN: pk-opt %t.h64.mlir --pipeline-kernel='arch=sm_90 stages=auto min-blocks-per-sm=auto cuda-path=%t.nocuda' -o /dev/null 2>&1 | FileCheck %s --check-prefix=FLOOR
 // FLOOR: remark: pipelined: variant cp-async, 3 shared buffer(s);

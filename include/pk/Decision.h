@@ -101,13 +101,24 @@ constexpr int64_t kRegEstimateMarginDivisor = 8;
 constexpr int64_t kMaxCompiledCandidates = 3;
 
 /// One configuration the decision considers: a variant, its shared buffers
-/// (1 for register-prefetch and the unpipelined kernel) and the resident
-/// blocks per SM it is compiled for (`nvvm.minctasm`).
+/// (1 for register-prefetch and the unpipelined kernel), the resident
+/// blocks per SM it is compiled for (`nvvm.minctasm`) and, for cp-async, its
+/// order (Multistage or, on wgmma loops, MmaInFlight).
 struct Candidate {
   PipelineVariant variant = PipelineVariant::None;
   int64_t stages = 1;
   int64_t blocksPerSM = 1;
+  PipelineSchedule schedule = PipelineSchedule::Multistage;
 };
+
+/// The model's wgmma drain (docs/stages.md): with `waitGroup = 0` a block
+/// issues tile t+1's wgmma only after tile t's retired, so one block's tile
+/// takes at least its MMA cycles plus 1/kWgmmaDrainDivisor of them; another
+/// resident block fills that time, schedule=mma-in-flight removes it.
+/// Calibrated on the H200 (integration/results/2026-12-01-h200-wgmma-2wg/):
+/// the smallest drain with which the model ranks the measured best of each
+/// of the three wgmma kernels first.
+constexpr int64_t kWgmmaDrainDivisor = 2;
 
 /// What compiling a candidate gave (ptxas' resource usage).
 struct CompiledResources {

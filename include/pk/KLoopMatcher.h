@@ -122,6 +122,11 @@ struct WarpgroupMma {
   /// proxy, wgmma reads through the async proxy: without
   /// `fence.proxy.async` it may read stale data (the kernel races).
   bool proxyFenced = false;
+  /// Whether the accumulator is a chain only wgmma ops touch: an iter_arg of
+  /// the K-loop that only this op (directly in the body) uses, whose result
+  /// only the yield carries to the next iteration. Then the op may leave its
+  /// group in flight into the next iteration (schedule=mma-in-flight).
+  bool accumulatorChained = false;
 };
 
 /// The exact trip count of `forOp` when its bounds and step are constants

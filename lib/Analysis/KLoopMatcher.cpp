@@ -590,6 +590,21 @@ FailureOr<unsigned> KLoopMatcher::findDescriptorBuffer(Operation *user,
   return findBuffer(gen, gen.getTensor());
 }
 
+/// Whether `mma`'s accumulator is an iter_arg of `forOp` used by `mma` alone
+/// (directly in the body), whose result only the yield carries back to it.
+static bool isAccumulatorChain(scf::ForOp forOp, nvgpu::WarpgroupMmaOp mma) {
+  auto iterArg = dyn_cast<BlockArgument>(mma.getMatrixC());
+  if (mma->getParentOp() != forOp.getOperation() || !iterArg ||
+      iterArg.getOwner() != forOp.getBody() ||
+      iterArg.getArgNumber() < forOp.getNumInductionVars() ||
+      !iterArg.hasOneUse() || !mma.getMatrixD().hasOneUse())
+    return false;
+  OpOperand &use = *mma.getMatrixD().use_begin();
+  return use.getOwner() == forOp.getBody()->getTerminator() &&
+         use.getOperandNumber() + forOp.getNumInductionVars() ==
+             iterArg.getArgNumber();
+}
+
 /// The wgmma form of the compute phase: the warpgroup MMAs with their FLOPs
 /// (per warpgroup), the shared buffers they read, wait depth and
 /// accumulator registers. Descriptors are checked where they are used.
@@ -616,6 +631,7 @@ LogicalResult KLoopMatcher::matchWarpgroupMma(nvgpu::WarpgroupMmaOp mma,
                           llvm::divideCeil(acc.getElementTypeBitWidth(), 32) /
                           kWarpgroupThreads;
   wgmma.executions = executions;
+  wgmma.accumulatorChained = isAccumulatorChain(info.forOp, mma);
   info.warpgroupMmas.push_back(wgmma);
   flopsPerWarpgroup = saturatingAdd(
       flopsPerWarpgroup,

@@ -40,6 +40,8 @@ std::string mlir::pk::describeCandidate(const Candidate &candidate) {
                          : stringifyPipelineVariant(candidate.variant).str();
   if (candidate.variant == PipelineVariant::CpAsync)
     text += llvm::formatv(" x{0}", candidate.stages).str();
+  if (candidate.schedule == PipelineSchedule::MmaInFlight)
+    text += " mma-in-flight";
   return text + llvm::formatv(" @{0} block(s)/SM", candidate.blocksPerSM).str();
 }
 
@@ -114,21 +116,33 @@ static double floorCycles(const KLoopInfo &info, const TargetInfo &target) {
   return std::max(compute, stream);
 }
 
-/// The model's cycles per tile per SM for `stages` buffers (1: unpipelined)
-/// with `blocks` resident blocks: a block has stages - 1 tiles in flight,
-/// the blocks share the pipes and the L2 bandwidth (docs/stages.md).
+/// The model's cycles per tile per SM for `candidate` with `stages` buffers
+/// (1: unpipelined) and `blocks` resident blocks: a block has stages - 1
+/// tiles in flight (stages - 2 with mma-in-flight), the blocks share the
+/// pipes and the L2 bandwidth; on wgmma loops a block's tile takes at least
+/// its MMA time plus the drain unless its group stays in flight
+/// (kWgmmaDrainDivisor; docs/stages.md).
 static double modelCycles(const KLoopInfo &info, const TargetInfo &target,
-                          PipelineVariant variant, int64_t stages,
+                          const Candidate &candidate, int64_t stages,
                           int64_t blocks) {
   blocks = std::max<int64_t>(blocks, 1);
   double compute = static_cast<double>(
       pk::detail::computeCyclesPerTile(info, target, blocks));
   double latency = static_cast<double>(target.memoryLatencyCycles);
   double floor = floorCycles(info, target);
+  PipelineVariant variant = candidate.variant;
   if (variant == PipelineVariant::None)
     return std::max((latency + compute) / blocks, floor);
-  int64_t inFlight = variant == PipelineVariant::CpAsync ? stages - 1 : 1;
-  return std::max(std::max(compute, latency / inFlight) / blocks, floor);
+  bool mmaInFlight = candidate.schedule == PipelineSchedule::MmaInFlight;
+  int64_t inFlight =
+      variant == PipelineVariant::CpAsync ? stages - (mmaInFlight ? 2 : 1) : 1;
+  double perBlock = std::max(compute, latency / std::max<int64_t>(inFlight, 1));
+  if (!info.warpgroupMmas.empty() && !mmaInFlight) {
+    double own = static_cast<double>(
+        pk::detail::computeCyclesPerTile(info, target, /*blocks=*/1));
+    perBlock = std::max(perBlock, own + own / kWgmmaDrainDivisor);
+  }
+  return std::max(perBlock / blocks, floor);
 }
 
 /// The start of a row's `dropped` when compiling it failed.
@@ -150,6 +164,8 @@ public:
 
 private:
   SmallVector<PipelineVariant> getVariants() const;
+  SmallVector<PipelineSchedule> getSchedules(PipelineVariant variant,
+                                             int64_t stages) const;
   SmallVector<int64_t> getBlockTargets() const;
   int64_t maxStages() const;
   /// A model row for `candidate`, or nullopt when the budget rules it out.
@@ -181,6 +197,28 @@ SmallVector<PipelineVariant> CandidateSearch::getVariants() const {
     variants.push_back(PipelineVariant::LdgRegister);
   }
   return variants;
+}
+
+/// The cp-async orders a candidate with `stages` buffers may take: the
+/// multistage order unless the caller forced mma-in-flight, and
+/// mma-in-flight on wgmma loops whose accumulators form chains, from 3
+/// buffers, unless the caller forced another order.
+SmallVector<PipelineSchedule>
+CandidateSearch::getSchedules(PipelineVariant variant, int64_t stages) const {
+  if (variant != PipelineVariant::CpAsync)
+    return {PipelineSchedule::Multistage};
+  SmallVector<PipelineSchedule> schedules;
+  if (options.schedule != PipelineSchedule::MmaInFlight)
+    schedules.push_back(PipelineSchedule::Multistage);
+  bool chained = !info.warpgroupMmas.empty() &&
+                 llvm::all_of(info.warpgroupMmas, [](const WarpgroupMma &mma) {
+                   return mma.accumulatorChained;
+                 });
+  if (chained && target.hasWgmma && stages >= 3 &&
+      (options.schedule == PipelineSchedule::Auto ||
+       options.schedule == PipelineSchedule::MmaInFlight))
+    schedules.push_back(PipelineSchedule::MmaInFlight);
+  return schedules;
 }
 
 SmallVector<int64_t> CandidateSearch::getBlockTargets() const {
@@ -233,7 +271,7 @@ CandidateSearch::makeRow(const Candidate &candidate) const {
     return std::nullopt;
   row.blocksPerSM = occ.blocksPerSM;
   row.modelCycles =
-      modelCycles(info, target, candidate.variant, buffers, occ.blocksPerSM);
+      modelCycles(info, target, candidate, buffers, occ.blocksPerSM);
   return row;
 }
 
@@ -255,8 +293,8 @@ void CandidateSearch::compileRow(CandidateRow &row) {
                         ? 1
                         : getEffectiveStages(info, row.candidate.variant,
                                              row.candidate.stages);
-  row.modelCycles = modelCycles(info, target, row.candidate.variant, buffers,
-                                occ.blocksPerSM);
+  row.modelCycles =
+      modelCycles(info, target, row.candidate, buffers, occ.blocksPerSM);
   if (res->spillBytes > 0)
     row.dropped = llvm::formatv("spills {0} bytes", res->spillBytes).str();
   else if (occ.blocksPerSM < row.candidate.blocksPerSM)
@@ -326,6 +364,9 @@ static bool ranksBefore(const CandidateRow &a, const CandidateRow &b) {
   if (a.candidate.variant != b.candidate.variant)
     return getVariantRank(a.candidate.variant) <
            getVariantRank(b.candidate.variant);
+  // The multistage order needs a buffer fewer for the same copy distance.
+  if (a.candidate.schedule != b.candidate.schedule)
+    return a.candidate.schedule == PipelineSchedule::Multistage;
   // The stage index is `k mod stages`: a mask for a power of two, a
   // multiply-shift sequence (and registers) otherwise.
   bool aPow2 = llvm::isPowerOf2_64(a.candidate.stages);
@@ -344,8 +385,10 @@ int64_t CandidateSearch::run(CandidateTable &table, std::string &why) {
                           : 1;
       int64_t last = variant == PipelineVariant::CpAsync ? maxStages() : 1;
       for (int64_t n = first; n <= last; ++n)
-        if (std::optional<CandidateRow> row = makeRow({variant, n, b}))
-          table.rows.push_back(std::move(*row));
+        for (PipelineSchedule schedule : getSchedules(variant, n))
+          if (std::optional<CandidateRow> row =
+                  makeRow({variant, n, b, schedule}))
+            table.rows.push_back(std::move(*row));
     }
   llvm::stable_sort(table.rows, ranksBefore);
   if (table.rows.empty()) {
@@ -483,7 +526,8 @@ bool mlir::pk::detail::searchCandidates(const KLoopInfo &info,
   std::string replaced;
   if (best.variant != decision.variant ||
       getEffectiveStages(info, best.variant, best.stages) != decision.buffers ||
-      best.blocksPerSM != decision.minBlocksPerSM)
+      best.blocksPerSM != decision.minBlocksPerSM ||
+      best.schedule == PipelineSchedule::MmaInFlight)
     replaced = llvm::formatv("; it replaces the rules' first estimate "
                              "above, {0} with {1} buffer(s) at {2} "
                              "block(s)/SM",
@@ -492,6 +536,8 @@ bool mlir::pk::detail::searchCandidates(const KLoopInfo &info,
                    .str();
   decision.variant = best.variant;
   decision.buffers = getEffectiveStages(info, best.variant, best.stages);
+  if (best.variant == PipelineVariant::CpAsync)
+    decision.schedule = best.schedule;
   BudgetOptions budgetOptions{best.variant == PipelineVariant::CpAsync
                                   ? decision.buffers
                                   : std::max<int64_t>(best.stages, 2),

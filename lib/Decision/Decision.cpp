@@ -336,15 +336,16 @@ KLoopDecision mlir::pk::decide(const KLoopInfo &info, const TargetInfo &target,
       decision.variant == PipelineVariant::None
           ? 0
           : getEffectiveStages(info, decision.variant, decision.budget.stages);
+  // Rule `schedule-multistage`: auto is the multistage order (the search
+  // below may pick mma-in-flight on wgmma loops).
+  decision.schedule = options.schedule == PipelineSchedule::Auto
+                          ? PipelineSchedule::Multistage
+                          : options.schedule;
   // Step 6: the register-aware search (rule never-worse declines).
   bool search =
       blocks == kMinBlocksAuto || (options.stages == 0 && options.compiler);
   if (search && decision.variant != PipelineVariant::None)
     pk::detail::searchCandidates(info, target, options, blocks, decision);
-  // Rule `schedule-multistage`: auto is the multistage order.
-  decision.schedule = options.schedule == PipelineSchedule::Auto
-                          ? PipelineSchedule::Multistage
-                          : options.schedule;
   LDBG() << "decision: " << stringifyPipelineVariant(decision.variant) << ", "
          << decision.buffers << " buffer(s), schedule "
          << stringifyPipelineSchedule(decision.schedule);

@@ -224,6 +224,9 @@ static llvm::json::Object candidateTableToJSON(const CandidateTable &table) {
                         ? "none"
                         : stringifyPipelineVariant(row.candidate.variant)},
         {"stages", row.candidate.stages},
+        {"schedule", row.candidate.variant == PipelineVariant::CpAsync
+                         ? stringifyPipelineSchedule(row.candidate.schedule)
+                         : StringRef("none")},
         {"target_blocks_per_sm", row.candidate.blocksPerSM},
         {"blocks_per_sm", row.blocksPerSM},
         {"model_cycles_per_tile", std::round(row.modelCycles)},
@@ -258,6 +261,9 @@ llvm::json::Object mlir::pk::decisionToJSON(const KLoopDecision &decision,
       {"pipelined", pipelined},
       {"variant", stringifyPipelineVariant(decision.variant)},
       {"stages", decision.buffers},
+      {"schedule", decision.variant == PipelineVariant::CpAsync
+                       ? stringifyPipelineSchedule(decision.schedule)
+                       : StringRef("none")},
       {"min_blocks_per_sm", decision.minBlocksPerSM},
       {"min_blocks_source", decision.minBlocksSource},
       {"reasons", std::move(jsonReasons)},

@@ -118,6 +118,10 @@ std::string mlir::pk::describePipelineResult(const PipelineResult &result) {
                       result.isPipelined() ? "pipelined" : "analyzed",
                       stringifyPipelineVariant(result.decision->variant),
                       result.decision->buffers);
+    // The default orders go without saying; a wgmma group in flight does not.
+    if (result.decision->variant == PipelineVariant::CpAsync &&
+        result.decision->schedule == PipelineSchedule::MmaInFlight)
+      text += ", schedule mma-in-flight";
     if (!result.reasons.empty())
       text += "; " + joinReasons(result.reasons);
     return text;
@@ -235,7 +239,9 @@ CandidateCompilerImpl::operator()(const Candidate &candidate,
     options.variant = candidate.variant;
     // The register variants ignore the count (getEffectiveStages).
     options.stages = std::max<int64_t>(candidate.stages, kMinStages);
-    options.schedule = request.schedule;
+    options.schedule = candidate.schedule == PipelineSchedule::MmaInFlight
+                           ? PipelineSchedule::MmaInFlight
+                           : request.schedule;
     options.staticSharedMemoryLimit = target->smemPerBlockDefault;
     IRRewriter rewriter(forOp.getContext());
     if (failed(pipelineKLoop(rewriter, *info, options, reason))) {

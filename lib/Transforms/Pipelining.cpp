@@ -300,27 +300,11 @@ static LogicalResult checkWarpgroupMmas(const KLoopInfo &info, int64_t stages,
 /// schedule=mma-in-flight leaves each wgmma group in flight while the loop
 /// goes on to the next tile, so nothing but the next wgmma may touch its
 /// accumulator (the hardware orders accumulations into the same registers by
-/// wgmma ops of one shape): the accumulator must be an iter_arg that only
-/// this wgmma uses, and its result only the yield that carries it to the
-/// next iteration. After the loop pk waits for every group.
-static LogicalResult checkAccumulatorChain(const KLoopInfo &info,
-                                           const WarpgroupMma &wgmma,
+/// wgmma ops of one shape): WarpgroupMma::accumulatorChained. After the loop
+/// pk waits for every group.
+static LogicalResult checkAccumulatorChain(const WarpgroupMma &wgmma,
                                            std::string &reason) {
-  auto mma = cast<nvgpu::WarpgroupMmaOp>(wgmma.op);
-  scf::ForOp forOp = info.forOp;
-  auto iterArg = dyn_cast<BlockArgument>(mma.getMatrixC());
-  Value result = mma.getMatrixD();
-  auto yieldUse = [&](OpOperand &use) {
-    return use.getOwner() == forOp.getBody()->getTerminator() &&
-           iterArg.getArgNumber() ==
-               use.getOperandNumber() + forOp.getNumInductionVars();
-  };
-  bool chain = mma->getParentOp() == forOp.getOperation() && iterArg &&
-               iterArg.getOwner() == forOp.getBody() &&
-               iterArg.getArgNumber() >= forOp.getNumInductionVars() &&
-               iterArg.hasOneUse() && result.hasOneUse() &&
-               yieldUse(*result.use_begin());
-  if (chain)
+  if (wgmma.accumulatorChained)
     return success();
   reason = "schedule=mma-in-flight leaves the group of the "
            "nvgpu.warpgroup.mma at " +
@@ -352,7 +336,7 @@ static LogicalResult checkMmaInFlight(const KLoopInfo &info,
     return failure();
   }
   for (const WarpgroupMma &wgmma : info.warpgroupMmas)
-    if (failed(checkAccumulatorChain(info, wgmma, reason)))
+    if (failed(checkAccumulatorChain(wgmma, reason)))
       return failure();
   return success();
 }
