@@ -91,6 +91,13 @@ struct PipelinedPayload {
 };
 } // namespace
 
+/// Emits the warnings pk found while matching a loop (a racing wgmma
+/// kernel), as the passes do.
+static void emitWarnings(const PipelineResult &result) {
+  for (const auto &[where, warning] : result.warnings)
+    mlir::emitWarning(where) << warning;
+}
+
 /// Pipelines one target of `op` and appends what pk made of it to
 /// `payload`; a decline is a silenceable failure, an internal error a
 /// definite one.
@@ -112,6 +119,7 @@ static DiagnosedSilenceableFailure pipelineTarget(transform::PipelineKLoopOp op,
   // An internal error after the IR changed; pipelineKernelLoop emitted it.
   if (failed(result))
     return DiagnosedSilenceableFailure::definiteFailure();
+  emitWarnings(*result);
   if (!result->isPipelined())
     return emitDeclined(op, *result, describePipelineResult(*result));
   payload.loops.push_back(result->loop);
@@ -211,6 +219,7 @@ transform::AnalyzeKLoopOp::applyToOne(transform::TransformRewriter &rewriter,
       pipelineKernelLoop(rewriter, forOp, request);
   if (failed(result))
     return DiagnosedSilenceableFailure::definiteFailure();
+  emitWarnings(*result);
   if (result->outcome == PipelineOutcome::NotAKLoop)
     return emitDeclined(*this, *result, result->reason);
   Attribute analysis =
