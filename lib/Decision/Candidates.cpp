@@ -122,9 +122,10 @@ static double floorCycles(const KLoopInfo &info, const TargetInfo &target) {
 /// pipes and the L2 bandwidth; on wgmma loops a block's tile takes at least
 /// its MMA time plus the drain unless its group stays in flight
 /// (kWgmmaDrainDivisor; docs/stages.md).
-static double modelCycles(const KLoopInfo &info, const TargetInfo &target,
-                          const Candidate &candidate, int64_t stages,
-                          int64_t blocks) {
+double mlir::pk::detail::modelCycles(const KLoopInfo &info,
+                                     const TargetInfo &target,
+                                     const Candidate &candidate, int64_t stages,
+                                     int64_t blocks) {
   blocks = std::max<int64_t>(blocks, 1);
   double compute = static_cast<double>(
       pk::detail::computeCyclesPerTile(info, target, blocks));
@@ -199,6 +200,15 @@ SmallVector<PipelineVariant> CandidateSearch::getVariants() const {
   return variants;
 }
 
+bool mlir::pk::detail::allowsMmaInFlight(const KLoopInfo &info,
+                                         const TargetInfo &target,
+                                         int64_t stages) {
+  return target.hasWgmma && stages >= 3 && !info.warpgroupMmas.empty() &&
+         llvm::all_of(info.warpgroupMmas, [](const WarpgroupMma &mma) {
+           return mma.accumulatorChained;
+         });
+}
+
 /// The cp-async orders a candidate with `stages` buffers may take: the
 /// multistage order unless the caller forced mma-in-flight, and
 /// mma-in-flight on wgmma loops whose accumulators form chains, from 3
@@ -210,11 +220,7 @@ CandidateSearch::getSchedules(PipelineVariant variant, int64_t stages) const {
   SmallVector<PipelineSchedule> schedules;
   if (options.schedule != PipelineSchedule::MmaInFlight)
     schedules.push_back(PipelineSchedule::Multistage);
-  bool chained = !info.warpgroupMmas.empty() &&
-                 llvm::all_of(info.warpgroupMmas, [](const WarpgroupMma &mma) {
-                   return mma.accumulatorChained;
-                 });
-  if (chained && target.hasWgmma && stages >= 3 &&
+  if (pk::detail::allowsMmaInFlight(info, target, stages) &&
       (options.schedule == PipelineSchedule::Auto ||
        options.schedule == PipelineSchedule::MmaInFlight))
     schedules.push_back(PipelineSchedule::MmaInFlight);
@@ -270,8 +276,8 @@ CandidateSearch::makeRow(const Candidate &candidate) const {
   if (occ.bySharedMemory < candidate.blocksPerSM)
     return std::nullopt;
   row.blocksPerSM = occ.blocksPerSM;
-  row.modelCycles =
-      modelCycles(info, target, candidate, buffers, occ.blocksPerSM);
+  row.modelCycles = pk::detail::modelCycles(info, target, candidate, buffers,
+                                            occ.blocksPerSM);
   return row;
 }
 
@@ -293,8 +299,8 @@ void CandidateSearch::compileRow(CandidateRow &row) {
                         ? 1
                         : getEffectiveStages(info, row.candidate.variant,
                                              row.candidate.stages);
-  row.modelCycles =
-      modelCycles(info, target, row.candidate, buffers, occ.blocksPerSM);
+  row.modelCycles = pk::detail::modelCycles(info, target, row.candidate,
+                                            buffers, occ.blocksPerSM);
   if (res->spillBytes > 0)
     row.dropped = llvm::formatv("spills {0} bytes", res->spillBytes).str();
   else if (occ.blocksPerSM < row.candidate.blocksPerSM)

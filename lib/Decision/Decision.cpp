@@ -298,6 +298,33 @@ static void noteRuntimeAlignment(ArrayRef<Value> memrefs, int64_t width,
       width, names));
 }
 
+/// Rule `mma-in-flight` without a candidate search: with the decided
+/// cp-async buffers and blocks/SM, a wgmma loop takes schedule=mma-in-flight
+/// when the model predicts it faster than the multistage order
+/// (docs/hopper.md).
+static void chooseMmaOrder(const KLoopInfo &info, const TargetInfo &target,
+                           KLoopDecision &decision) {
+  if (decision.variant != PipelineVariant::CpAsync ||
+      !pk::detail::allowsMmaInFlight(info, target, decision.buffers))
+    return;
+  int64_t blocks = std::max<int64_t>(decision.budget.multi.blocksPerSM, 1);
+  Candidate multistage{PipelineVariant::CpAsync, decision.buffers, blocks,
+                       PipelineSchedule::Multistage};
+  Candidate inFlight = multistage;
+  inFlight.schedule = PipelineSchedule::MmaInFlight;
+  double msCycles = pk::detail::modelCycles(info, target, multistage,
+                                            decision.buffers, blocks);
+  double mifCycles =
+      pk::detail::modelCycles(info, target, inFlight, decision.buffers, blocks);
+  if (mifCycles >= msCycles)
+    return;
+  decision.schedule = PipelineSchedule::MmaInFlight;
+  decision.reasons.push_back(llvm::formatv(
+      "schedule=auto: mma-in-flight (~{0:F0} cycles/tile) beats multistage "
+      "(~{1:F0}) with {2} buffers at {3} block(s)/SM (rule mma-in-flight)",
+      mifCycles, msCycles, decision.buffers, blocks));
+}
+
 KLoopDecision mlir::pk::decide(const KLoopInfo &info, const TargetInfo &target,
                                const DecisionOptions &requested) {
   KLoopDecision decision;
@@ -346,6 +373,8 @@ KLoopDecision mlir::pk::decide(const KLoopInfo &info, const TargetInfo &target,
       blocks == kMinBlocksAuto || (options.stages == 0 && options.compiler);
   if (search && decision.variant != PipelineVariant::None)
     pk::detail::searchCandidates(info, target, options, blocks, decision);
+  else if (options.schedule == PipelineSchedule::Auto)
+    chooseMmaOrder(info, target, decision);
   LDBG() << "decision: " << stringifyPipelineVariant(decision.variant) << ", "
          << decision.buffers << " buffer(s), schedule "
          << stringifyPipelineSchedule(decision.schedule);

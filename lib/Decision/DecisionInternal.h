@@ -43,6 +43,16 @@ bool searchCandidates(const KLoopInfo &info, const TargetInfo &target,
                       const DecisionOptions &options, int64_t blocks,
                       KLoopDecision &decision);
 
+/// The model's cycles per tile per SM of `candidate` with `stages` buffers
+/// and `blocks` resident blocks (docs/stages.md).
+double modelCycles(const KLoopInfo &info, const TargetInfo &target,
+                   const Candidate &candidate, int64_t stages, int64_t blocks);
+
+/// Whether `info` may take schedule=mma-in-flight on `target` with `stages`
+/// buffers: a wgmma loop whose accumulators form chains, 3 or more buffers.
+bool allowsMmaInFlight(const KLoopInfo &info, const TargetInfo &target,
+                       int64_t stages);
+
 /// The candidate table as one reason.
 std::string describeCandidateTable(const CandidateTable &table);
 

@@ -54,7 +54,8 @@ PK_OPT = os.environ.get("PK_OPT") or os.path.join(ROOT, "build", "bin", "pk-opt"
 MLIR_OPT = os.environ.get("MLIR_OPT") or shutil.which("mlir-opt-22") or "/usr/lib/llvm-22/bin/mlir-opt"
 LOWER = "--gpu-lower-to-nvvm-pipeline=cubin-chip=sm_86 cubin-features=+ptx80 cubin-format=isa"
 
-ARCHS = ["sm_86", "sm_80", "sm_90", "sm_75", "sm_89"]
+ARCHS = ["sm_86", "sm_80", "sm_90", "sm_75", "sm_89", "sm_90a"]
+SCHEDULES = ["auto", "auto", "multistage", "mma-in-flight"]
 VARIANTS = ["auto", "cp-async", "ldg-register", "register-prefetch"]
 FINDINGS = ("crash", "timeout", "unlocated-error", "verify-fail", "lower-fail", "wrong-code", "silent")
 
@@ -105,7 +106,8 @@ def pass_configs(rng, emit):
             ["--pk-check-smem-budget=arch=%s stages=%s" % (arch, rng.choice(["2", "3", "4"]))],
             ["--pk-normalize-workgroup-storage"],
             ["--pk-pipeline-kloops=arch=%s variant=%s" % (arch, var)],
-            ["--pipeline-kernel=arch=%s variant=%s stages=%s" % (arch, var, stages)]]
+            ["--pipeline-kernel=arch=%s variant=%s stages=%s schedule=%s"
+             % (arch, var, stages, rng.choice(SCHEDULES))]]
     if var != "cp-async":
         cfgs[-1][0] = cfgs[-1][0].replace("stages=%s" % stages, "stages=2" if stages not in ("2", "auto") else "stages=" + stages)
     if emit:

@@ -33,6 +33,19 @@ abstracted to the set of K tiles they were loaded from.
      unordered-writes    a shared write over a byte a cp.async copy still in
                          flight writes (two copies to one location)
      out-of-bounds       a shared access outside its buffer
+     write-during-mma    a shared write over a byte a wgmma group in flight
+                         reads (sm_90a: `nvgpu.warpgroup.mma` reads its
+                         descriptors' views, as its warpgroup, until its
+                         group retires: at most `waitGroup` of a
+                         warpgroup's groups stay in flight after it,
+                         `nvvm.wgmma.wait.group.sync.aligned N` retires all
+                         but N; the read counts as made in the epoch of
+                         the retirement, and what other threads wrote
+                         needs a barrier before the wgmma)
+     accumulator-in-flight  `nvgpu.warpgroup.mma.store` of an accumulator
+                         whose warpgroup still has groups in flight
+   The proxy fence (`nvvm.fence.proxy`) is not modelled: pk's matcher
+   checks it (docs/hopper.md).
    An input with any of these (the probe) is "unknown": pk is held to the
    input's meaning.
      tile-count          a K tile read or computed a different number of
@@ -309,7 +322,8 @@ PROPAGATE = ("vector.extract", "vector.insert", "vector.broadcast", "vector.shap
              "vector.shuffle", "llvm.bitcast", "builtin.unrealized_conversion_cast", "vector.interleave",
              "vector.deinterleave", "arith.index_cast", "vector.extractelement", "vector.insertelement")
 SKIP = ("gpu.return", "func.return", "memref.dealloc", "gpu.terminator", "llvm.intr.assume",
-        "memref.assume_alignment", "nvvm.barrier0")
+        "memref.assume_alignment", "nvvm.barrier0", "nvvm.fence.proxy")
+WARPGROUP = 128     # threads of a warpgroup (wgmma)
 
 
 class Machine:
@@ -343,6 +357,8 @@ class Machine:
         self.granule = 1                # bytes followed as one (the smallest shared element)
         self.period = JUMP              # iterations after which the stage slots repeat
         self.dyn_smem = None            # the Root of gpu.dynamic_shared_memory
+        self.wg_groups = {}             # warpgroup -> its wgmma groups in flight: [[byte keys]]
+        self.mma_reading = collections.Counter()   # byte key -> wgmma groups in flight reading it
 
     # ---- values
     def get(self, name):
@@ -723,8 +739,12 @@ class Machine:
             lr = self.lastread.get(k)
             if lr and lr[0] == ep and lr[1] != t:
                 self.finding("write-before-read", op, "thread %d overwrites shared byte %d of a buffer that "
-                             "thread %s read in the same barrier epoch" % (t, b, "s" if lr[1] < 0 else lr[1]))
+                             "%s read in the same barrier epoch"
+                             % (t, b, "threads" if lr[1] == -1 else self.who(lr[1])))
                 self.lastread.pop(k)
+            if self.mma_reading[k]:
+                self.finding("write-during-mma", op, "thread %d overwrites shared byte %d that a wgmma group "
+                             "in flight still reads (no wgmma wait retired it)" % (t, b))
             cur = self.mem.get(k)
             if cur and cur[4] and cur[3] not in self.done_epoch:
                 self.finding("unordered-writes", op, "shared byte %d is written while a cp.async copy to it "
@@ -734,37 +754,53 @@ class Machine:
             if is_async:
                 self.pending.append(rec)
 
-    def read_bytes(self, op, m, base, n, t):
+    @staticmethod
+    def who(t):
+        """A reader's name: a thread, or (t <= -100) a warpgroup's wgmma."""
+        return "thread %d" % t if t > -100 else "the wgmma of warpgroup %d" % (-100 - t)
+
+    def read_bytes(self, op, m, base, n, t, record=True, reader=None):
+        """Reads n bytes at `base` of m as thread t computes the address;
+        the reader is t, or `reader` (a wgmma: -100 - its warpgroup, which
+        reads what any thread wrote only after a barrier). `record` False
+        checks readiness only (a wgmma's read ends when its group retires)."""
         ep = self.epoch
         got = frozenset()
         if not self.in_bounds(op, m, base, n, t):
             return got
+        r = t if reader is None else reader
         root = m.root
         g = self.granule
         for b in range(base - base % g, base + n, g):
             k = (id(root), b)
             cur = self.mem.get(k)
-            lr = self.lastread.get(k)
-            self.lastread[k] = (ep, t if not lr or lr[0] != ep or lr[1] == t else -1)
+            if record:
+                self.note_read(k, r)
             if cur is None:
                 self.uninit_reads += 1
                 continue
             tag, w, wep, g, is_async = cur
             if is_async:
                 if g is None or g not in self.done_epoch:
-                    self.finding("read-before-ready", op, "thread %d reads shared byte %d before the cp.async "
-                                 "copy of tile %s completes (no wait covers its group)" % (t, b, sorted(tag)))
+                    self.finding("read-before-ready", op, "%s reads shared byte %d before the cp.async "
+                                 "copy of tile %s completes (no wait covers its group)"
+                                 % (self.who(r), b, sorted(tag)))
                     cur[4] = False
-                elif w != t and self.done_epoch[g] >= ep:
-                    self.finding("read-before-ready", op, "thread %d reads shared byte %d copied by thread %d "
-                                 "(tile %s) with no barrier after the wait" % (t, b, w, sorted(tag)))
+                elif w != r and self.done_epoch[g] >= ep:
+                    self.finding("read-before-ready", op, "%s reads shared byte %d copied by thread %d "
+                                 "(tile %s) with no barrier after the wait" % (self.who(r), b, w, sorted(tag)))
                     cur[2] = -1
-            elif w != t and wep >= ep:
-                self.finding("read-before-ready", op, "thread %d reads shared byte %d stored by thread %d "
-                             "(tile %s) with no barrier in between" % (t, b, w, sorted(tag)))
+            elif w != r and wep >= ep:
+                self.finding("read-before-ready", op, "%s reads shared byte %d stored by thread %d "
+                             "(tile %s) with no barrier in between" % (self.who(r), b, w, sorted(tag)))
                 cur[2] = -1
             got |= tag
         return got
+
+    def note_read(self, k, t):
+        """Byte k was read by thread t in this epoch (-1: by several)."""
+        lr = self.lastread.get(k)
+        self.lastread[k] = (self.epoch, t if not lr or lr[0] != self.epoch or lr[1] == t else -1)
 
     def count_read(self, tag, nthreads):
         if len(tag) > 1:
@@ -894,6 +930,82 @@ class Machine:
         for g in done:
             self.done_epoch.setdefault(g, self.epoch)
         self.committed = self.committed[len(done):]
+
+    # ---- wgmma (sm_90a): a warpgroup's MMA reads its shared tiles through
+    # the descriptors until a wgmma wait retires its group
+    def op_nvgpu_warpgroup_generate_descriptor(self, op, mask):
+        m = self.get(op.operands[0])
+        if not isinstance(m, Mem) or m.space != "workgroup":
+            raise Unknown("wgmma descriptor of non-shared memory")
+        self.env[op.results[0]] = ("wgdesc", m)
+
+    @staticmethod
+    def warpgroups(mask):
+        wgs = collections.OrderedDict()
+        for t in mask:
+            wgs.setdefault(t // WARPGROUP, []).append(t)
+        return wgs
+
+    def desc_rows(self, name, t):
+        """The view a wgmma descriptor points at, as thread t computes it:
+        (Mem, [(byte base, bytes)] one per contiguous innermost row)."""
+        d = self.get(name)
+        if not (isinstance(d, tuple) and d[0] == "wgdesc"):
+            raise Unknown("wgmma operand %s is not a generated descriptor" % name)
+        m = d[1]
+        if not m.shape or m.strides[-1] != 1 or any(x <= 0 for x in m.shape):
+            raise Unknown("wgmma descriptor of a non-contiguous or dynamic view")
+        offs = [0]
+        for dim, st in zip(m.shape[:-1], m.strides[:-1]):
+            offs = [o + i * st for o in offs for i in range(dim)]
+        base = self.per_thread(m.off, t)
+        return m, [(base + o * m.ebytes, m.shape[-1] * m.ebytes) for o in offs]
+
+    def op_nvgpu_warpgroup_mma(self, op, mask):
+        if len(mask) != self.T or self.T % WARPGROUP:
+            raise Unknown("wgmma under a thread mask or in a partial warpgroup")
+        keep = attr_int(op, "waitGroup", 1)
+        got = frozenset()
+        for w, threads in self.warpgroups(mask).items():
+            keys = set()
+            for name in op.operands[:2]:
+                m, rows = self.desc_rows(name, threads[0])
+                for base, n in rows:
+                    got |= self.read_bytes(op, m, base, n, threads[0], record=False, reader=-100 - w)
+                    g = self.granule
+                    keys.update((id(m.root), b) for b in range(base - base % g, base + n, g))
+            for k in keys:
+                self.mma_reading[k] += 1
+            self.wg_groups.setdefault(w, []).append(keys)
+            self.retire(w, keep)
+        self.count_read(got, len(mask))
+        for t in got:
+            self.computes[t] += len(mask)
+        self.env[op.results[0]] = frozenset()
+
+    def retire(self, w, keep):
+        """Warpgroup w waits until at most `keep` of its groups are in flight:
+        the others' reads end now (in this barrier epoch)."""
+        groups = self.wg_groups.get(w, [])
+        while len(groups) > keep:
+            for k in groups.pop(0):
+                self.mma_reading[k] -= 1
+                self.note_read(k, -100 - w)
+
+    def op_nvvm_wgmma_wait_group_sync_aligned(self, op, mask):
+        keep = attr_int(op, "group", 0)
+        for w in self.warpgroups(mask):
+            self.retire(w, keep)
+
+    def op_nvgpu_warpgroup_mma_store(self, op, mask):
+        m = self.get(op.operands[1])
+        if not isinstance(m, Mem) or m.space == "workgroup":
+            raise Unknown("warpgroup.mma.store to shared memory")
+        for w in self.warpgroups(mask):
+            if self.wg_groups.get(w):
+                self.finding("accumulator-in-flight", op, "warpgroup %d stores its accumulator while %d wgmma "
+                             "group(s) writing it are in flight (no wgmma wait retired them)"
+                             % (w, len(self.wg_groups[w])))
 
     # ---- control flow
     def op_scf_for(self, op, mask):
