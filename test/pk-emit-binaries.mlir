@@ -285,6 +285,32 @@
 // WG2-128-PTX-COUNT-4: wgmma.mma_async.sync.aligned.m64n128k16.f32.f16.f16
 // WG2-128-PTX-COUNT-32: st.global.v2.b32
 // WG2-128-PTX-NOT: st.global
+// Two warpgroups, 128x256x64, cp.async x3 (144 KB dynamic): warpgroup w's A
+// descriptor starts at the dynamic base + 64w x 128 bytes + stage x 16384,
+// B's at base + 49152 + stage x 32768.
+// RUN: pk-opt %t.wg2-256.mlir --pipeline-kernel='arch=sm_90a variant=cp-async stages=3 emit=cubin bare-ptr=1 out-dir=%t/wg2-cp3 cuda-path=%cuda_path' -o /dev/null 2>&1 | FileCheck %s --check-prefix=WG2-CP3
+// RUN: FileCheck %s --check-prefix=WG2-CP3-PTX --input-file=%t/wg2-cp3/hgemm_wgmma_f16_128x256x64.sm_90a.ptx
+// RUN: FileCheck %s --check-prefix=NOLOCAL --input-file=%t/wg2-cp3/hgemm_wgmma_f16_128x256x64.sm_90a.ptx
+// WG2-CP3: remark: pipelined: variant cp-async, 3 shared buffer(s)
+// WG2-CP3: remark: ptxas (sm_90a): {{[0-9]+}} registers, 0 bytes spill stores, 0 bytes spill loads, 0 bytes stack frame, 1 bytes shared memory + 147456 bytes dynamic shared memory; 1 blocks/SM
+// WG2-CP3-PTX: .shared .align 1024 .b8 __dynamic_shmem__0;
+// WG2-CP3-PTX: shr.u64 %[[HALF:rd[0-9]+]], %{{rd[0-9]+}}, 1;
+// WG2-CP3-PTX-NEXT: and.b64 %[[WGROW:rd[0-9]+]], %[[HALF]], 64;
+// WG2-CP3-PTX: mov.b64 %[[BASE:rd[0-9]+]], __dynamic_shmem__0;
+// WG2-CP3-PTX: shl.b64 %[[WGOFF:rd[0-9]+]], %[[WGROW]], 7;
+// WG2-CP3-PTX-NEXT: add.s64 %[[ABASE:rd[0-9]+]], %[[BASE]], %[[WGOFF]];
+// WG2-CP3-PTX: cp.async.wait_group 1;
+// WG2-CP3-PTX-NEXT: fence.proxy.async.shared::cta;
+// WG2-CP3-PTX-NEXT: bar.sync 0;
+// WG2-CP3-PTX: shl.b64 %[[SA:rd[0-9]+]], %[[STAGE:rd[0-9]+]], 14;
+// WG2-CP3-PTX-NEXT: add.s64 %{{rd[0-9]+}}, %[[ABASE]], %[[SA]];
+// WG2-CP3-PTX: shl.b64 %[[SB:rd[0-9]+]], %[[STAGE]], 15;
+// WG2-CP3-PTX-NEXT: add.s64 %[[BST:rd[0-9]+]], %[[BASE]], %[[SB]];
+// WG2-CP3-PTX-NEXT: add.s64 %{{rd[0-9]+}}, %[[BST]], 49152;
+// WG2-CP3-PTX: wgmma.fence.sync.aligned;
+// WG2-CP3-PTX-COUNT-4: wgmma.mma_async.sync.aligned.m64n256k16.f32.f16.f16
+// WG2-CP3-PTX: wgmma.wait_group.sync.aligned 0;
+// WG2-CP3-PTX: st.global.v2.b32
 // NOLOCAL-NOT: malloc
 // NOLOCAL-NOT: __local_depot
 // NOLOCAL-NOT: .local
