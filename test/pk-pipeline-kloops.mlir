@@ -151,6 +151,25 @@
 // WG2-LDG: memref.subview %{{.*}}[1, %[[ROW]], 0] [1, 64, 64]
 // WG2: nvgpu.warpgroup.mma
 // WG2: builtin.unrealized_conversion_cast %{{.*}} : !nvgpu.warpgroup.accumulator<fragmented = vector<64x256xf32>> to !llvm.struct
+// schedule=mma-in-flight on two warpgroups (4 x 48 KB, one block per SM):
+// the block-wide barrier at the top of iteration t follows both warpgroups'
+// wait_group 1 of t-1, so the stage of tile t-2 is free for the copies; the
+// last group is retired before the barrier and the fragment epilogue.
+// RUN: pk-opt %t.wg2.mlir --pk-pipeline-kloops='arch=sm_90a variant=cp-async schedule=mma-in-flight stages=4' --canonicalize --cse 2>&1 | FileCheck %s --check-prefix=WG2-MIF
+// WG2-MIF: remark: pipelined: variant cp-async, 4 shared buffer(s)
+// WG2-MIF: %[[ROW:.*]] = arith.muli %{{.*}}, %c64 : index
+// WG2-MIF: = scf.for %arg
+// WG2-MIF: memref.subview %{{.*}}[%[[S:.*]], %[[ROW]], 0] [1, 64, 64] [1, 1, 1] : memref<4x128x64xf16
+// WG2-MIF-NEXT: nvgpu.warpgroup.generate.descriptor
+// WG2-MIF-NEXT: memref.subview %{{.*}}[%[[S]], 0, 0, 0] [1, 4, 64, 64]
+// WG2-MIF-NEXT: nvgpu.warpgroup.generate.descriptor
+// WG2-MIF-NEXT: nvgpu.warpgroup.mma %{{.*}}, %{{.*}}, %{{.*}} {transposeB} :
+// WG2-MIF-NEXT: scf.yield
+// WG2-MIF: nvgpu.device_async_wait %{{.*}} {numGroups = 0 : i32}
+// WG2-MIF: nvgpu.warpgroup.mma %{{.*}} {transposeB} :
+// WG2-MIF-NEXT: nvvm.wgmma.wait.group.sync.aligned 0
+// WG2-MIF-NEXT: gpu.barrier
+// WG2-MIF-NEXT: builtin.unrealized_conversion_cast
 // The per-warpgroup subview hoisted out of the loop (a mutant): the tile is
 // used outside its loop, so pk declines to multi-buffer it; with the
 // descriptors hoisted too, the descriptor is not in the compute phase.
