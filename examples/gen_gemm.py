@@ -968,7 +968,7 @@ def main(argv=None):
     p.add_argument("--BK", type=int, default=None,
                    help="default: 32 (hgemm), 64 (igemm), 8 (sgemm)")
     p.add_argument("--threads", type=int, default=None,
-                   help="threads per block (default: 256; 128 = one warpgroup with --mma wgmma)")
+                   help="threads per block (default: 256; with --mma wgmma 128 = one warpgroup, the default, or 256 = two)")
     p.add_argument("--warps-m", type=int, default=None,
                    help="mma kernels: warps along M (default 2)")
     p.add_argument("--pad", type=int, default=None,
