@@ -19,9 +19,12 @@ Entries (id stem: tile, pk options; what a PASS shows):
                      warpgroup's descriptor on its stage (128x256 x4 is
                      192 KB, one block per SM)
   wgmma2_128x{128,256}_auto  stages=auto min-blocks-per-sm=auto
-  wgmma2_128x256_mif-s{3,4}  schedule=mma-in-flight (one wgmma group in
-                     flight; both warpgroups' wait_group 1 precede the
-                     barrier before a refill)
+  wgmma2_128x128_mif-s{3,4,5}, wgmma2_128x256_mif-s{3,4}
+                     schedule=mma-in-flight (one wgmma group in flight;
+                     both warpgroups' wait_group 1 precede the barrier
+                     before a refill)
+(48 entries at 512, 4096 and 8192: the H200 run of
+integration/results/2026-12-01-h200-wgmma-2wg/, all correct)
   wgmma_cp-async-s3  the one-warpgroup 128x128x64 kernel, cp.async x3
                      (567 TFLOP/s on the H200 before): the reference
 
@@ -69,8 +72,9 @@ def kernels(first):
         if not first:
             out.append((stem + "_auto", kernel, gen, "stages=auto min-blocks-per-sm=auto",
                         "pipelined: variant cp-async", dict(tile, variant="auto")))
-        # one wgmma group in flight: faster at one block per SM (128x256 has one)
-        for s in (3, 4) if bn == 256 and not first else ():
+        # one wgmma group in flight (faster at one block per SM; 128x256 has one);
+        # x5 of 128x128 is 160 KB, x5 of 128x256 would be 240 KB > 227 KB
+        for s in ((3, 4, 5) if bn == 128 else (3, 4)) if not first else ():
             out.append(("%s_mif-s%d" % (stem, s), kernel, gen,
                         "variant=cp-async schedule=mma-in-flight stages=%d min-blocks-per-sm=1" % s,
                         "pipelined: variant cp-async, %d shared buffer" % s, dict(tile, variant="mma-in-flight-s%d" % s)))
