@@ -692,7 +692,11 @@ contiguous), because MLIR 22's nvgpu.warpgroup.mma steps the B descriptor
 only for an N-major B (`transposeB`, as upstream's sm90 tests use it).
   A : memref<MxKxf16>  row-major,  B : memref<KxNxf16> row-major,
   C : memref<MxNxf32>  row-major,  C[m][n] = sum_k A[m][k] * B[k][n].
-One consumer warpgroup (128 threads), tile BM x BN x 64, grid (N/BN, M/BM).
+One consumer warpgroup (128 threads), tile BM x BN x 64, grid (N/BN, M/BM);
+or two (--threads 256, BM = 128, BN 128 or 256): warpgroup w = tid / 128
+computes rows 64w..64w+63 of the block, m64nBNk16 on its own 64-row subview
+of sA (descriptor 64w x 128 B further in), on all of sB; all 256 threads copy
+the tiles.
 Shared tiles, 128-byte rows with the 128B swizzle wgmma descriptors expect
 (16-byte chunk c of row r stored at chunk c ^ (r % 8); tiles 1024-aligned):
   sA : memref<BMx64xf16>        (K-major A, row m = 64 k values)
@@ -711,13 +715,25 @@ K-loop (pk's unpipelined input form):
   c. nvgpu.warpgroup.generate.descriptor of sA and sB (the tensor-map operand
      only carries the swizzle mode: an unrealized cast of a null pointer) and
      one nvgpu.warpgroup.mma {transposeB, waitGroup = 0} on the accumulator
-     iter_arg: wgmma.fence, BM/64 x 4 wgmma.mma_async m64nBNk16,
+     iter_arg (64 x BN per warpgroup with two): wgmma.fence,
+     rows/64 x 4 wgmma.mma_async m64nBNk16,
      commit_group, wait_group 0. waitGroup must be 0 here: the barrier after
      the compute lets the next copies overwrite the tiles, and wgmma reads
      shared memory asynchronously until its group has retired;
   d. gpu.barrier.
-Epilogue: nvgpu.warpgroup.mma.store of the accumulator to the C block
-(scalar st.global; MLIR 22's store is correct for N <= 128 with M = 128).
+Epilogue, one warpgroup: nvgpu.warpgroup.mma.store of the accumulator to
+the C block (scalar st.global). MLIR 22's lowering puts register pair
+4j+2i of 64-row half h of warp W, lane L at row 16 W + L/4 + 8i + off_h,
+column 8j + 2 (L%4), with W = tid/32 (not reduced modulo 4) and off_h = h x
+(registers of one half, BN/2): right only for BN = 128 (off_1 = 64), so
+128x256 (also 256 accumulator registers) and 128x64 are refused.
+Two warpgroups: each accumulator is 64 x BN, the store's verifier wants a
+64 x BN destination, and the unreduced warp id would put warpgroup 1's
+rows at 64..127 of it (outside the view); so the kernel stores its
+fragment itself: an unrealized cast of the accumulator to its LLVM struct
+(!frag), llvm.extractvalue of registers 4j+2i, 4j+2i+1 and one 8-byte
+vector.store to C[bm + 64w + 16(W%4) + L/4 + 8i][bn + 8j + 2(L%4)]
+(st.global.v2, every index inside C).
 Lowering: pk-opt --pk-emit-binaries='arch=sm_90a emit=cubin bare-ptr=1'
 (docs/lowering.md: convert-nvvm-to-llvm turns the NVVM wgmma ops into PTX)."""
 
@@ -751,21 +767,59 @@ def wgmma_manual_descriptors(e, mode, BM, sA_t, sB_t, dA, dB):
         e.op(name, "builtin.unrealized_conversion_cast {} : i64 to {}".format(d, dty))
 
 
+def wgmma_fragment_epilogue(e, BN, tid, bm, bn, wg_row, gC, acc):
+    """Two warpgroups: each thread stores its m64nBN accumulator fragment
+    itself (WGMMA_NOTES, Epilogue): the PTX ISA's wgmma D layout, registers
+    d[4j + 2i], d[4j + 2i + 1] at row 16 (warp % 4) + lane / 4 + 8i of the
+    warpgroup's 64 rows, columns 8j + 2 (lane % 4) + {0, 1}; one 8-byte
+    vector.store per pair, every index inside C."""
+    regs = BN // 2
+    st = "!frag"  # type alias, defined before the module (gen_wgmma)
+    e.emit("// epilogue: the m64n{} fragment of this thread, {} f32 registers (struct of "
+           "nvgpu's lowering), stored as pairs".format(BN, regs))
+    frag = e.op("frag", "builtin.unrealized_conversion_cast %res : {} to {}".format(acc, st))
+    lane = e.rem("lane", tid, 32)
+    warp = e.rem("wq", e.div("warp", tid, 32), 4)
+    r0 = e.op("r_blk", "arith.addi {}, {} : index".format(
+        wg_row, e.op("r_w", "arith.addi {}, {} : index".format(e.mul("r_w16", warp, 16),
+                                                                 e.div("r_l", lane, 4)))))
+    row0 = e.op("c_row", "arith.addi {}, {} : index".format(bm, r0))
+    col0 = e.op("c_col", "arith.addi {}, {} : index".format(bn, e.mul("c_l2", e.rem("c_l4", lane, 4), 2)))
+    vt = "vector<2xf32>"
+    for i in range(2):
+        row = e.add("c_row", row0, 8 * i)
+        for j in range(BN // 8):
+            col = e.add("c_col", col0, 8 * j)
+            x0 = e.op("d", "llvm.extractvalue {}[0, {}] : {}".format(frag, 4 * j + 2 * i, st))
+            x1 = e.op("d", "llvm.extractvalue {}[0, {}] : {}".format(frag, 4 * j + 2 * i + 1, st))
+            v = e.op("dv", "vector.from_elements {}, {} : {}".format(x0, x1, vt))
+            e.emit("vector.store {}, %C[{}, {}] {{alignment = 8 : i64}} : {}, {}".format(v, row, col, gC, vt))
+
+
 def gen_wgmma(a):
     """The wgmma HGEMM kernel (WGMMA_NOTES)."""
     M, N, K, BM, BN, BK, T = a.M, a.N, a.K, a.BM, a.BN, a.BK, a.threads
     assert a.kind == "hgemm", "--mma wgmma: hgemm only (f16 -> f32)"
     assert BK == 64, "--mma wgmma: BK must be 64 (128-byte rows, 128B swizzle)"
-    assert T == 128, "--mma wgmma: one consumer warpgroup (128 threads)"
-    assert BM in (64, 128) and BN % 64 == 0 and 64 <= BN <= 256 and BM * BN <= 16384, \
-        "--mma wgmma: BM 64 or 128, BN a multiple of 64 up to 256, BM*BN <= 16384"
-    assert BN <= 128 or BM == 64, "MLIR 22's warpgroup.mma.store needs N <= 128 when M = 128"
-    # Measured on the H200 (integration/results/2026-12-01-h200-wgmma-pipelined):
-    # 128x64x64 computes wrong C (a quarter unwritten) unpipelined as well as
-    # pipelined; only the 128x128x64 tile is checked correct.
-    assert (BM, BN) == (128, 128) or a.allow_unchecked_wgmma, \
-        "--mma wgmma: only 128x128x64 is checked correct on a GPU (128x64x64 computes wrong C); " \
-        "--allow-unchecked-wgmma generates the others anyway"
+    assert T in (128, 256), "--mma wgmma: one or two consumer warpgroups (128 or 256 threads)"
+    WG = T // 128
+    if WG == 2:
+        assert BM == 128 and BN in (128, 256), \
+            "--mma wgmma --threads 256: BM 128 (warpgroup w computes rows 64w..64w+63), BN 128 or 256"
+    else:
+        assert BM in (64, 128) and BN % 64 == 0 and 64 <= BN <= 256, \
+            "--mma wgmma: BM 64 or 128, BN a multiple of 64 up to 256"
+        assert BN <= 128 or BM == 64, \
+            "MLIR 22's warpgroup.mma.store offsets the second 64-row half of a 128-row accumulator " \
+            "by the first half's register count (BN/2), right only for BN = 128; a 128x256 " \
+            "accumulator is also 256 registers per thread: use --threads 256 (two warpgroups)"
+        # Measured on the H200 (integration/results/2026-12-01-h200-wgmma-pipelined):
+        # 128x64x64 computes wrong C (a quarter unwritten) unpipelined as well as
+        # pipelined; only the 128x128x64 tile is checked correct.
+        assert (BM, BN) == (128, 128) or a.allow_unchecked_wgmma, \
+            "--mma wgmma: only 128x128x64 is checked correct on a GPU (128x64x64 computes wrong C); " \
+            "--allow-unchecked-wgmma generates the others anyway"
+    WM = BM // WG  # rows of one warpgroup's accumulator
     assert M % BM == 0 and N % BN == 0 and K % BK == 0, "wgmma kernels need whole tiles"
     name = a.name or "hgemm_wgmma_f16_{}x{}x{}".format(BM, BN, BK)
     slabs = BN // 64
@@ -773,12 +827,14 @@ def gen_wgmma(a):
     sB_t = memref([slabs, 64, 64], "f16", SMEM)
     gA, gB, gC = memref([M, K], "f16"), memref([K, N], "f16"), memref([M, N], "f32")
     tmA = ("!nvgpu.tensormap.descriptor<tensor = memref<{}x64xf16, 3>, swizzle = swizzle_128b, "
-           "l2promo = none, oob = zero, interleave = none>".format(BM))
+           "l2promo = none, oob = zero, interleave = none>".format(WM))
     tmB = ("!nvgpu.tensormap.descriptor<tensor = memref<64x64xf16, 3>, swizzle = swizzle_128b, "
            "l2promo = none, oob = zero, interleave = none>")
-    dA = "!nvgpu.warpgroup.descriptor<tensor = memref<{}x64xf16, 3>>".format(BM)
+    dA = "!nvgpu.warpgroup.descriptor<tensor = memref<{}x64xf16, 3>>".format(WM)
     dB = "!nvgpu.warpgroup.descriptor<tensor = memref<64x{}xf16, 3>>".format(BN)
-    acc = "!nvgpu.warpgroup.accumulator<fragmented = vector<{}x{}xf32>>".format(BM, BN)
+    acc = "!nvgpu.warpgroup.accumulator<fragmented = vector<{}x{}xf32>>".format(WM, BN)
+    # Warpgroup w's rows of sA: a 64-row subview (its descriptor starts 64w x 128 B in).
+    sAw_t = "memref<64x64xf16, strided<[64, 1], offset: ?>, {}>".format(SMEM)
     vt = "vector<8xf16>"
 
     e = Emitter()
@@ -786,6 +842,9 @@ def gen_wgmma(a):
     tid = e.op("tid", "gpu.thread_id x")
     bm = e.mul("bm", e.op("by", "gpu.block_id y"), BM)
     bn = e.mul("bn", e.op("bx", "gpu.block_id x"), BN)
+    if WG == 2:
+        e.emit("// warpgroup w = tid / 128 computes rows 64w .. 64w+63 of the block")
+        wg_row = e.mul("wg_row", e.div("wg", tid, 128), 64)
     e.op("null", "llvm.mlir.zero : !llvm.ptr")
     e.op("tmA", "builtin.unrealized_conversion_cast %null : !llvm.ptr to " + tmA)
     e.op("tmB", "builtin.unrealized_conversion_cast %null : !llvm.ptr to " + tmB)
@@ -839,9 +898,14 @@ def gen_wgmma(a):
         e.emit("// generic-proxy st.shared (all threads, ordered by the barrier) -> async-proxy "
                "wgmma reads: fence.proxy.async")
         e.emit(fence)
-    e.emit("// c. compute phase: wgmma on the shared tiles ({} x 4 m64n{}k16), all retired "
-           "before the barrier (waitGroup = 0)".format(BM // 64, BN))
-    if a.wgmma_desc == "generate":
+    e.emit("// c. compute phase: wgmma on the shared tiles ({} x 4 m64n{}k16{}), all retired "
+           "before the barrier (waitGroup = 0)".format(WM // 64, BN, " per warpgroup" if WG > 1 else ""))
+    if WG == 2:
+        assert a.wgmma_desc == "generate", "--wgmma-desc: one warpgroup only"
+        e.op("sAw", "memref.subview %sA[{}, 0] [64, 64] [1, 1] : {} to {}".format(wg_row, sA_t, sAw_t))
+        e.op("dA", "nvgpu.warpgroup.generate.descriptor %sAw, %tmA : {}, {} -> {}".format(sAw_t, tmA, dA))
+        e.op("dB", "nvgpu.warpgroup.generate.descriptor %sB, %tmB : {}, {} -> {}".format(sB_t, tmB, dB))
+    elif a.wgmma_desc == "generate":
         e.op("dA", "nvgpu.warpgroup.generate.descriptor %sA, %tmA : {}, {} -> {}".format(sA_t, tmA, dA))
         e.op("dB", "nvgpu.warpgroup.generate.descriptor %sB, %tmB : {}, {} -> {}".format(sB_t, tmB, dB))
     else:
@@ -853,9 +917,12 @@ def gen_wgmma(a):
     e.emit("scf.yield %acc_next : " + acc)
     e.ind -= 1
     e.emit("}" + outer_attr(a))
-    cs_t = "memref<{}x{}xf32, strided<[{}, 1], offset: ?>>".format(BM, BN, N)
-    e.op("C_blk", "memref.subview %C[{}, {}] [{}, {}] [1, 1] : {} to {}".format(bm, bn, BM, BN, gC, cs_t))
-    e.emit("nvgpu.warpgroup.mma.store %res, %C_blk : {} to {}".format(acc, cs_t))
+    if WG == 1:
+        cs_t = "memref<{}x{}xf32, strided<[{}, 1], offset: ?>>".format(BM, BN, N)
+        e.op("C_blk", "memref.subview %C[{}, {}] [{}, {}] [1, 1] : {} to {}".format(bm, bn, BM, BN, gC, cs_t))
+        e.emit("nvgpu.warpgroup.mma.store %res, %C_blk : {} to {}".format(acc, cs_t))
+    else:
+        wgmma_fragment_epilogue(e, BN, tid, bm, bn, wg_row, gC, acc)
     e.emit("gpu.return")
 
     out = ["// Generated by examples/gen_gemm.py -- do not edit by hand.",
@@ -865,6 +932,9 @@ def gen_wgmma(a):
                "grid ({}, {}, 1).".format(M, N, K, BM, BN, BK, T, N // BN, M // BM))
     out.append("// Shared memory: A tile {} = {} B, B tile {} = {} B (single buffer, {} B total).".format(
         sA_t, BM * 128, sB_t, BN * 128, (BM + BN) * 128))
+    if WG == 2:
+        out.append("// The accumulator's LLVM form (convert-nvgpu-to-nvvm): one struct per 64 rows.")
+        out.append("!frag = !llvm.struct<(struct<({})>)>".format(", ".join(["f32"] * (BN // 2))))
     out.append("module attributes {gpu.container_module} {")
     out.append("  gpu.module @{} {{".format(name))
     ro = " {llvm.noalias, llvm.readonly}" if a.readonly_inputs else ""
@@ -898,7 +968,7 @@ def main(argv=None):
     p.add_argument("--BK", type=int, default=None,
                    help="default: 32 (hgemm), 64 (igemm), 8 (sgemm)")
     p.add_argument("--threads", type=int, default=None,
-                   help="threads per block (default: 256; 128 = one warpgroup with --mma wgmma)")
+                   help="threads per block (default: 256; with --mma wgmma 128 = one warpgroup, the default, or 256 = two)")
     p.add_argument("--warps-m", type=int, default=None,
                    help="mma kernels: warps along M (default 2)")
     p.add_argument("--pad", type=int, default=None,
@@ -956,10 +1026,13 @@ def main(argv=None):
     mma_kind = a.kind != "sgemm"
     if a.readonly_inputs is None:
         a.readonly_inputs = mma_kind
-    if a.min_blocks is None:
-        a.min_blocks = 2 if mma_kind else 0
     if a.threads is None:
         a.threads = 128 if a.mma == "wgmma" else 256
+    if a.min_blocks is None:
+        # Two warpgroups of 128x256: 128 accumulator registers per thread, so
+        # one block of 256 threads per SM (two would cap them at 128 in all).
+        big_wgmma = a.mma == "wgmma" and a.threads == 256 and a.BN == 256
+        a.min_blocks = (1 if big_wgmma else 2) if mma_kind else 0
     if a.BK is None:
         a.BK = 64 if a.mma == "wgmma" else {"hgemm": 32, "igemm": 64, "sgemm": 8}[a.kind]
     args = sys.argv[1:] if argv is None else argv

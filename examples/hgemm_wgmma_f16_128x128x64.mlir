@@ -5,7 +5,11 @@
 // only for an N-major B (`transposeB`, as upstream's sm90 tests use it).
 //   A : memref<MxKxf16>  row-major,  B : memref<KxNxf16> row-major,
 //   C : memref<MxNxf32>  row-major,  C[m][n] = sum_k A[m][k] * B[k][n].
-// One consumer warpgroup (128 threads), tile BM x BN x 64, grid (N/BN, M/BM).
+// One consumer warpgroup (128 threads), tile BM x BN x 64, grid (N/BN, M/BM);
+// or two (--threads 256, BM = 128, BN 128 or 256): warpgroup w = tid / 128
+// computes rows 64w..64w+63 of the block, m64nBNk16 on its own 64-row subview
+// of sA (descriptor 64w x 128 B further in), on all of sB; all 256 threads copy
+// the tiles.
 // Shared tiles, 128-byte rows with the 128B swizzle wgmma descriptors expect
 // (16-byte chunk c of row r stored at chunk c ^ (r % 8); tiles 1024-aligned):
 //   sA : memref<BMx64xf16>        (K-major A, row m = 64 k values)
@@ -24,13 +28,25 @@
 //   c. nvgpu.warpgroup.generate.descriptor of sA and sB (the tensor-map operand
 //      only carries the swizzle mode: an unrealized cast of a null pointer) and
 //      one nvgpu.warpgroup.mma {transposeB, waitGroup = 0} on the accumulator
-//      iter_arg: wgmma.fence, BM/64 x 4 wgmma.mma_async m64nBNk16,
+//      iter_arg (64 x BN per warpgroup with two): wgmma.fence,
+//      rows/64 x 4 wgmma.mma_async m64nBNk16,
 //      commit_group, wait_group 0. waitGroup must be 0 here: the barrier after
 //      the compute lets the next copies overwrite the tiles, and wgmma reads
 //      shared memory asynchronously until its group has retired;
 //   d. gpu.barrier.
-// Epilogue: nvgpu.warpgroup.mma.store of the accumulator to the C block
-// (scalar st.global; MLIR 22's store is correct for N <= 128 with M = 128).
+// Epilogue, one warpgroup: nvgpu.warpgroup.mma.store of the accumulator to
+// the C block (scalar st.global). MLIR 22's lowering puts register pair
+// 4j+2i of 64-row half h of warp W, lane L at row 16 W + L/4 + 8i + off_h,
+// column 8j + 2 (L%4), with W = tid/32 (not reduced modulo 4) and off_h = h x
+// (registers of one half, BN/2): right only for BN = 128 (off_1 = 64), so
+// 128x256 (also 256 accumulator registers) and 128x64 are refused.
+// Two warpgroups: each accumulator is 64 x BN, the store's verifier wants a
+// 64 x BN destination, and the unreduced warp id would put warpgroup 1's
+// rows at 64..127 of it (outside the view); so the kernel stores its
+// fragment itself: an unrealized cast of the accumulator to its LLVM struct
+// (!frag), llvm.extractvalue of registers 4j+2i, 4j+2i+1 and one 8-byte
+// vector.store to C[bm + 64w + 16(W%4) + L/4 + 8i][bn + 8j + 2(L%4)]
+// (st.global.v2, every index inside C).
 // Lowering: pk-opt --pk-emit-binaries='arch=sm_90a emit=cubin bare-ptr=1'
 // (docs/lowering.md: convert-nvvm-to-llvm turns the NVVM wgmma ops into PTX).
 // HGEMM (wgmma): C(f32) = A(f16) * B (NN), M=4096 N=4096 K=4096, tile 128x128x64, 128 threads, grid (32, 32, 1).

@@ -20,7 +20,7 @@
 // WGMMA512-NOT: warning
 // WGMMA512: remark: K-loop: trip count 16, 2 copied buffer(s), shared memory 32768 B single / 32768 B per stage / 65536 B with 2 stages (cliff 115712 B for 2 blocks/SM on sm_90a), {{.*}} ratio 64.0 FLOP/B, variant cp-async, wgmma m128n128k64 on workgroup attribution #0 x workgroup attribution #1, 128 accumulator registers/thread, wait_group 0, proxy-fenced
 // WGMMA-NOT: warning
-// WGMMA: hgemm_wgmma_f16_128x128x64.mlir:147:14: remark: K-loop: trip count 64, {{.*}}, wgmma m128n128k64 on workgroup attribution #0 x workgroup attribution #1, 128 accumulator registers/thread, wait_group 0, proxy-fenced
+// WGMMA: hgemm_wgmma_f16_128x128x64.mlir:163:14: remark: K-loop: trip count 64, {{.*}}, wgmma m128n128k64 on workgroup attribution #0 x workgroup attribution #1, 128 accumulator registers/thread, wait_group 0, proxy-fenced
 // WGMMA: {"arch":"sm_90a",{{.*}}"compute_ops":[{"count":1,"op":"nvgpu.warpgroup.mma m128n128k64 per warpgroup"}],"flops_per_tile":2097152,
 // WGMMA-SAME: "loads":{"bytes_per_thread":256,"bytes_per_tile":32768,"global_loads":16}
 // WGMMA-SAME: "ratio":64,
@@ -45,6 +45,21 @@
 // A descriptor hoisted out of the loop (what LICM does) still names its buffer.
 // RUN: python3 %S/Inputs/hoist_descriptors.py %examples/hgemm_wgmma_f16_128x128x64.mlir | pk-opt --pk-analyze-kloops='arch=sm_90a report=-' -o /dev/null 2>&1 | FileCheck %s --check-prefix=WGMMA-HOIST
 // WGMMA-HOIST: remark: K-loop: trip count 64, {{.*}}, wgmma m128n128k64 on workgroup attribution #0 x workgroup attribution #1, 128 accumulator registers/thread, wait_group 0
+// Two consumer warpgroups (gen_gemm.py --threads 256, docs/hopper.md): each
+// runs m64n256k64 on its 64-row subview of sA (still attribution #0) and all
+// of sB, 2 x 2*64*256*64 = 4194304 FLOPs per tile, 128 accumulator registers
+// per thread (64 x 256 f32 over 128 threads); 128x128: 2 x m64n128k64.
+// RUN: python3 %examples/gen_gemm.py --kind hgemm --mma wgmma --threads 256 --BN 256 --M 512 --N 512 --K 512 | pk-opt --pk-analyze-kloops='arch=sm_90a report=-' -o /dev/null 2>&1 | FileCheck %s --check-prefix=WG2-256
+// RUN: python3 %examples/gen_gemm.py --kind hgemm --mma wgmma --threads 256 --M 512 --N 512 --K 512 | pk-opt --pk-analyze-kloops='arch=sm_90a report=-' -o /dev/null 2>&1 | FileCheck %s --check-prefix=WG2-128
+// WG2-256-NOT: warning
+// WG2-256: remark: K-loop: trip count 8, 2 copied buffer(s), shared memory 49152 B single / 49152 B per stage / 98304 B with 2 stages (cliff 232448 B for 1 blocks/SM on sm_90a), {{.*}} ratio 85.3 FLOP/B, variant cp-async, wgmma m64n256k64 on workgroup attribution #0 x workgroup attribution #1, 128 accumulator registers/thread, wait_group 0, proxy-fenced
+// WG2-256: "compute_ops":[{"count":1,"op":"nvgpu.warpgroup.mma m64n256k64 per warpgroup"}],"flops_per_tile":4194304,
+// WG2-256-SAME: "loads":{"bytes_per_thread":192,"bytes_per_tile":49152,"global_loads":12}
+// WG2-256-SAME: "threads_per_block":256,
+// WG2-256-SAME: "wgmma":[{"accumulator_regs_per_thread":128,"executions":1,"operand_a":"workgroup attribution #0","operand_b":"workgroup attribution #1","proxy_fenced":true,"shape":[64,256,64],"wait_group":0}]
+// WG2-128-NOT: warning
+// WG2-128: remark: K-loop: {{.*}} ratio 64.0 FLOP/B, variant cp-async, wgmma m64n128k64 on workgroup attribution #0 x workgroup attribution #1, 64 accumulator registers/thread, wait_group 0, proxy-fenced
+// WG2-128: "flops_per_tile":2097152,
 
 // The JSON report: one object per matched K-loop and line, keys in
 // alphabetical order:

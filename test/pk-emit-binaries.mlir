@@ -238,6 +238,79 @@
 // WGMMA-MIF-PTX: wgmma.wait_group.sync.aligned 1;
 // WGMMA-MIF-PTX-NEXT: wgmma.wait_group.sync.aligned 0;
 // WGMMA-MIF-PTX-NEXT: bar.sync 0;
+// Two consumer warpgroups (gen_gemm.py --threads 256, docs/hopper.md): warpgroup
+// w = tid / 128 runs m64n256k16 on rows 64w.. of sA (its descriptor 64w x 128
+// bytes further: ((tid >> 1) & 64) << 7) and all of sB, the 256 threads copy
+// the tiles (4 + 8 chunks each), and each thread stores its fragment with
+// 8-byte st.global (2 x 32 pairs); 1 block/SM (nvvm.minctasm = 1) without
+// spills. One warpgroup cannot take 128x256 (MLIR 22's store, 256 registers).
+// RUN: python3 %examples/gen_gemm.py --kind hgemm --mma wgmma --threads 256 --BN 256 --M 512 --N 512 --K 512 -o %t.wg2-256.mlir
+// RUN: pk-opt %t.wg2-256.mlir --pk-emit-binaries='arch=sm_90a emit=cubin bare-ptr=1 min-blocks-per-sm=0 out-dir=%t/wg2-256 cuda-path=%cuda_path' -o /dev/null 2>&1 | FileCheck %s --check-prefix=WG2-256
+// RUN: FileCheck %s --check-prefix=WG2-256-PTX --input-file=%t/wg2-256/hgemm_wgmma_f16_128x256x64.sm_90a.ptx
+// RUN: FileCheck %s --check-prefix=NOLOCAL --input-file=%t/wg2-256/hgemm_wgmma_f16_128x256x64.sm_90a.ptx
+// RUN: not python3 %examples/gen_gemm.py --kind hgemm --mma wgmma --BN 256 2>&1 | FileCheck %s --check-prefix=WG1-256
+// WG2-256-NOT: warning
+// WG2-256: remark: ptxas (sm_90a): {{[0-9]+}} registers, 0 bytes spill stores, 0 bytes spill loads, 0 bytes stack frame, 49152 bytes shared memory; 1 blocks/SM (limited by registers)
+// WG2-256-PTX: .shared .align 1024 .b8 {{.*}}_0[16384];
+// WG2-256-PTX: .shared .align 1024 .b8 {{.*}}_1[32768];
+// WG2-256-PTX: mov.u32 %r1, %tid.x;
+// WG2-256-PTX-NEXT: cvt.u64.u32 %[[TID:rd[0-9]+]], %r1;
+// WG2-256-PTX: shr.u64 %[[HALF:rd[0-9]+]], %[[TID]], 1;
+// WG2-256-PTX-NEXT: and.b64 %[[WGROW:rd[0-9]+]], %[[HALF]], 64;
+// WG2-256-PTX: shl.b64 %[[WGOFF:rd[0-9]+]], %[[WGROW]], 7;
+// WG2-256-PTX-NEXT: add.s64 %{{rd[0-9]+}}, %{{rd[0-9]+}}, %[[WGOFF]];
+// WG2-256-PTX-COUNT-12: ld.global.nc.v4
+// WG2-256-PTX-COUNT-12: st.shared.v4
+// WG2-256-PTX-NEXT: fence.proxy.async.shared::cta;
+// WG2-256-PTX-NEXT: bar.sync 0;
+// WG2-256-PTX-NEXT: wgmma.fence.sync.aligned;
+// WG2-256-PTX-COUNT-4: wgmma.mma_async.sync.aligned.m64n256k16.f32.f16.f16
+// WG2-256-PTX: wgmma.commit_group.sync.aligned;
+// WG2-256-PTX-NEXT: wgmma.wait_group.sync.aligned 0;
+// WG2-256-PTX-NEXT: bar.sync 0;
+// WG2-256-PTX-COUNT-64: st.global.v2.b32
+// WG2-256-PTX-NOT: st.global
+// WG1-256: MLIR 22's warpgroup.mma.store offsets the second 64-row half of a 128-row accumulator by the first half's register count (BN/2), right only for BN = 128
+// 128x128 with two warpgroups: m64n128k16, 2 blocks/SM.
+// RUN: python3 %examples/gen_gemm.py --kind hgemm --mma wgmma --threads 256 --M 512 --N 512 --K 512 -o %t.wg2-128.mlir
+// RUN: pk-opt %t.wg2-128.mlir --pk-emit-binaries='arch=sm_90a emit=cubin bare-ptr=1 min-blocks-per-sm=0 out-dir=%t/wg2-128 cuda-path=%cuda_path' -o /dev/null 2>&1 | FileCheck %s --check-prefix=WG2-128
+// RUN: FileCheck %s --check-prefix=WG2-128-PTX --input-file=%t/wg2-128/hgemm_wgmma_f16_128x128x64.sm_90a.ptx
+// RUN: FileCheck %s --check-prefix=NOLOCAL --input-file=%t/wg2-128/hgemm_wgmma_f16_128x128x64.sm_90a.ptx
+// WG2-128-NOT: warning
+// WG2-128: remark: ptxas (sm_90a): {{[0-9]+}} registers, 0 bytes spill stores, 0 bytes spill loads, 0 bytes stack frame, 32768 bytes shared memory; 2 blocks/SM
+// WG2-128-PTX-COUNT-8: st.shared.v4
+// WG2-128-PTX-NEXT: fence.proxy.async.shared::cta;
+// WG2-128-PTX-NEXT: bar.sync 0;
+// WG2-128-PTX-NEXT: wgmma.fence.sync.aligned;
+// WG2-128-PTX-COUNT-4: wgmma.mma_async.sync.aligned.m64n128k16.f32.f16.f16
+// WG2-128-PTX-COUNT-32: st.global.v2.b32
+// WG2-128-PTX-NOT: st.global
+// Two warpgroups, 128x256x64, cp.async x3 (144 KB dynamic): warpgroup w's A
+// descriptor starts at the dynamic base + 64w x 128 bytes + stage x 16384,
+// B's at base + 49152 + stage x 32768.
+// RUN: pk-opt %t.wg2-256.mlir --pipeline-kernel='arch=sm_90a variant=cp-async stages=3 emit=cubin bare-ptr=1 out-dir=%t/wg2-cp3 cuda-path=%cuda_path' -o /dev/null 2>&1 | FileCheck %s --check-prefix=WG2-CP3
+// RUN: FileCheck %s --check-prefix=WG2-CP3-PTX --input-file=%t/wg2-cp3/hgemm_wgmma_f16_128x256x64.sm_90a.ptx
+// RUN: FileCheck %s --check-prefix=NOLOCAL --input-file=%t/wg2-cp3/hgemm_wgmma_f16_128x256x64.sm_90a.ptx
+// WG2-CP3: remark: pipelined: variant cp-async, 3 shared buffer(s)
+// WG2-CP3: remark: ptxas (sm_90a): {{[0-9]+}} registers, 0 bytes spill stores, 0 bytes spill loads, 0 bytes stack frame, 1 bytes shared memory + 147456 bytes dynamic shared memory; 1 blocks/SM
+// WG2-CP3-PTX: .shared .align 1024 .b8 __dynamic_shmem__0;
+// WG2-CP3-PTX: shr.u64 %[[HALF:rd[0-9]+]], %{{rd[0-9]+}}, 1;
+// WG2-CP3-PTX-NEXT: and.b64 %[[WGROW:rd[0-9]+]], %[[HALF]], 64;
+// WG2-CP3-PTX: mov.b64 %[[BASE:rd[0-9]+]], __dynamic_shmem__0;
+// WG2-CP3-PTX: shl.b64 %[[WGOFF:rd[0-9]+]], %[[WGROW]], 7;
+// WG2-CP3-PTX-NEXT: add.s64 %[[ABASE:rd[0-9]+]], %[[BASE]], %[[WGOFF]];
+// WG2-CP3-PTX: cp.async.wait_group 1;
+// WG2-CP3-PTX-NEXT: fence.proxy.async.shared::cta;
+// WG2-CP3-PTX-NEXT: bar.sync 0;
+// WG2-CP3-PTX: shl.b64 %[[SA:rd[0-9]+]], %[[STAGE:rd[0-9]+]], 14;
+// WG2-CP3-PTX-NEXT: add.s64 %{{rd[0-9]+}}, %[[ABASE]], %[[SA]];
+// WG2-CP3-PTX: shl.b64 %[[SB:rd[0-9]+]], %[[STAGE]], 15;
+// WG2-CP3-PTX-NEXT: add.s64 %[[BST:rd[0-9]+]], %[[BASE]], %[[SB]];
+// WG2-CP3-PTX-NEXT: add.s64 %{{rd[0-9]+}}, %[[BST]], 49152;
+// WG2-CP3-PTX: wgmma.fence.sync.aligned;
+// WG2-CP3-PTX-COUNT-4: wgmma.mma_async.sync.aligned.m64n256k16.f32.f16.f16
+// WG2-CP3-PTX: wgmma.wait_group.sync.aligned 0;
+// WG2-CP3-PTX: st.global.v2.b32
 // NOLOCAL-NOT: malloc
 // NOLOCAL-NOT: __local_depot
 // NOLOCAL-NOT: .local

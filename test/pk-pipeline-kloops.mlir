@@ -128,6 +128,55 @@
 // WGMMA-MIF-NEXT: nvvm.wgmma.wait.group.sync.aligned 0
 // WGMMA-MIF-NEXT: gpu.barrier
 // WGMMA-MIF: nvgpu.warpgroup.mma.store
+// Two consumer warpgroups, 128x256x64 (gen_gemm.py --threads 256): warpgroup
+// w's descriptor reads rows 64w.. of the stage being computed, multi-buffering
+// composing its subview of sA with the stage ([stage, 64w, 0] [1, 64, 64]),
+// in the loop and in the drained tail, for cp.async and ldg-register.
+// RUN: python3 %examples/gen_gemm.py --kind hgemm --mma wgmma --threads 256 --BN 256 --M 512 --N 512 --K 512 -o %t.wg2.mlir
+// RUN: pk-opt %t.wg2.mlir --pk-pipeline-kloops='arch=sm_90a variant=cp-async stages=3' --canonicalize --cse 2>&1 | FileCheck %s --check-prefixes=WG2,WG2-CP3
+// RUN: pk-opt %t.wg2.mlir --pk-pipeline-kloops='arch=sm_90a variant=ldg-register' --canonicalize --cse 2>&1 | FileCheck %s --check-prefixes=WG2,WG2-LDG
+// WG2-CP3: remark: pipelined: variant cp-async, 3 shared buffer(s)
+// WG2-LDG: remark: pipelined: variant ldg-register, 2 shared buffer(s)
+// WG2: %[[WG:.*]] = arith.divui %thread_id_x, %c128 : index
+// WG2-NEXT: %[[ROW:.*]] = arith.muli %[[WG]], %c64 : index
+// WG2: = scf.for %arg
+// WG2: memref.subview %{{.*}}[%[[S:.*]], %[[ROW]], 0] [1, 64, 64] [1, 1, 1] : memref<{{[23]}}x128x64xf16, #gpu.address_space<workgroup>> to memref<64x64xf16, strided<[64, 1], offset: ?>, #gpu.address_space<workgroup>>
+// WG2-NEXT: nvgpu.warpgroup.generate.descriptor
+// WG2-NEXT: memref.subview %{{.*}}[%[[S]], 0, 0, 0] [1, 4, 64, 64] [1, 1, 1, 1] : memref<{{[23]}}x4x64x64xf16
+// WG2-NEXT: nvgpu.warpgroup.generate.descriptor
+// WG2-NEXT: nvgpu.warpgroup.mma {{.*}} -> <fragmented = vector<64x256xf32>>
+// WG2: scf.yield
+// WG2-CP3: memref.subview %{{.*}}[0, %[[ROW]], 0] [1, 64, 64]
+// WG2-CP3: memref.subview %{{.*}}[1, %[[ROW]], 0] [1, 64, 64]
+// WG2-LDG: memref.subview %{{.*}}[1, %[[ROW]], 0] [1, 64, 64]
+// WG2: nvgpu.warpgroup.mma
+// WG2: builtin.unrealized_conversion_cast %{{.*}} : !nvgpu.warpgroup.accumulator<fragmented = vector<64x256xf32>> to !llvm.struct
+// schedule=mma-in-flight on two warpgroups (4 x 48 KB, one block per SM):
+// the block-wide barrier at the top of iteration t follows both warpgroups'
+// wait_group 1 of t-1, so the stage of tile t-2 is free for the copies; the
+// last group is retired before the barrier and the fragment epilogue.
+// RUN: pk-opt %t.wg2.mlir --pk-pipeline-kloops='arch=sm_90a variant=cp-async schedule=mma-in-flight stages=4' --canonicalize --cse 2>&1 | FileCheck %s --check-prefix=WG2-MIF
+// WG2-MIF: remark: pipelined: variant cp-async, 4 shared buffer(s)
+// WG2-MIF: %[[ROW:.*]] = arith.muli %{{.*}}, %c64 : index
+// WG2-MIF: = scf.for %arg
+// WG2-MIF: memref.subview %{{.*}}[%[[S:.*]], %[[ROW]], 0] [1, 64, 64] [1, 1, 1] : memref<4x128x64xf16
+// WG2-MIF-NEXT: nvgpu.warpgroup.generate.descriptor
+// WG2-MIF-NEXT: memref.subview %{{.*}}[%[[S]], 0, 0, 0] [1, 4, 64, 64]
+// WG2-MIF-NEXT: nvgpu.warpgroup.generate.descriptor
+// WG2-MIF-NEXT: nvgpu.warpgroup.mma %{{.*}}, %{{.*}}, %{{.*}} {transposeB} :
+// WG2-MIF-NEXT: scf.yield
+// WG2-MIF: nvgpu.device_async_wait %{{.*}} {numGroups = 0 : i32}
+// WG2-MIF: nvgpu.warpgroup.mma %{{.*}} {transposeB} :
+// WG2-MIF-NEXT: nvvm.wgmma.wait.group.sync.aligned 0
+// WG2-MIF-NEXT: gpu.barrier
+// WG2-MIF-NEXT: builtin.unrealized_conversion_cast
+// The per-warpgroup subview hoisted out of the loop (a mutant): the tile is
+// used outside its loop, so pk declines to multi-buffer it; with the
+// descriptors hoisted too, the descriptor is not in the compute phase.
+// RUN: python3 %S/Inputs/hoist_descriptors.py %t.wg2.mlir "%%sAw = memref.subview" | pk-opt --pk-pipeline-kloops='arch=sm_90a variant=cp-async stages=3' -o /dev/null 2>&1 | FileCheck %s --check-prefix=WG2-HOIST
+// RUN: python3 %S/Inputs/hoist_descriptors.py %t.wg2.mlir "%%sAw = memref.subview" generate.descriptor | pk-opt --pk-pipeline-kloops='arch=sm_90a variant=cp-async stages=3' -o /dev/null 2>&1 | FileCheck %s --check-prefix=WG2-HOIST-DESC
+// WG2-HOIST: remark: not pipelined: copied buffer workgroup attribution #0 is also accessed at <stdin>:{{[0-9]+}}:{{[0-9]+}}, outside the K-loop
+// WG2-HOIST-DESC: remark: not pipelined: the nvgpu.warpgroup.generate.descriptor of workgroup attribution #0 at <stdin>:{{[0-9]+}}:{{[0-9]+}} is not in the compute phase
 // Without the proxy fence the input races: a warning at the wgmma, and no
 // variant pipelines it.
 // RUN: python3 %examples/gen_gemm.py --kind hgemm --mma wgmma --M 512 --N 256 --K 1024 --wgmma-proxy-fence none | pk-opt --pk-pipeline-kloops='arch=sm_90a variant=ldg-register' 2>&1 | FileCheck %s --check-prefix=WGMMA-RACE

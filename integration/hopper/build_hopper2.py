@@ -83,16 +83,17 @@ def check_ptx(path):
         raise pkint.BuildError("%s: %s" % (path, "uses " + ", ".join(bad) if bad else "no .shared"))
 
 
-def run_script(rel):
-    """The device command: check, time, sanitize, summarize; everything in
-    one tar under $OUT (the device tool brings back 8 files at most)."""
+def run_script(rel, name="hopper2", san_where="size=512"):
+    """The device command: check, time, sanitize (the 512^3 entries that
+    SAN_WHERE, default san_where, selects), summarize; everything in one tar
+    under $OUT (the device tool brings back 8 files at most)."""
     return "\n".join([
         "#!/usr/bin/env bash",
         "# GPU machine, repo root:  bash %s/run.sh" % rel,
-        "# -> $OUT/hopper2-results.tar (runs/, san/, run.log, results.md), $OUT/results.md, $OUT/run.log",
+        "# -> $OUT/%s-results.tar (runs/, san/, run.log, results.md), $OUT/results.md, $OUT/run.log" % name,
         "set -uo pipefail",
-        "START=$(date +%s)  # the device tool stops a command after 600 s: sanitizers end by 540",
-        "D=%s; OUT=${OUT:-.gpu/hopper2-out}; R=$(mktemp -d)/hopper2-results; mkdir -p $R $OUT" % rel,
+        "START=$(date +%s)  # the device tool stops a command after 600 s: sanitizers end by 560",
+        "D=%s; OUT=${OUT:-.gpu/%s-out}; R=$(mktemp -d)/%s-results; mkdir -p $R $OUT" % (rel, name, name),
         "exec > >(tee $R/run.log) 2>&1",
         "RUNNER=${RUNNER:-$D/pk-runner}",
         "$RUNNER --help >/dev/null 2>&1; if [ $? -ne 2 ]; then  # usage exits 2 once it loads",
@@ -107,22 +108,24 @@ def run_script(rel):
         "for s in $(python3 integration/pkint.py entries --dir $D --fields size | sort -un | grep -vx 512); do",
         "  timeout 150 python3 integration/hopper/vendor_bench.py --size $s --json $R/vendor-$s.json || rc=1",
         "done",
-        "python3 integration/pkint.py sanitize --dir $D --out $R --jobs \"%s@size=512,${SAN_WHERE:-size=512}\" "
-        "--runner $RUNNER --timeout-s 240 --deadline $((START + 560)) || rc=1" % SANITIZERS,
+        "python3 integration/pkint.py sanitize --dir $D --out $R --jobs \"%s@size=512,${SAN_WHERE:-%s}\" "
+        "--runner $RUNNER --timeout-s 240 --deadline $((START + 560)) || rc=1" % (SANITIZERS, san_where),
         "python3 integration/hopper/summary.py $D $R | tee $R/results.md",
-        "echo \"== hopper2 done (rc $rc)\"",
-        "cp $R/results.md $R/run.log $OUT/; tar cf $OUT/hopper2-results.tar -C $(dirname $R) hopper2-results",
+        "echo \"== %s done (rc $rc)\"" % name,
+        "cp $R/results.md $R/run.log $OUT/; tar cf $OUT/%s-results.tar -C $(dirname $R) %s-results" % (name, name),
         "exit $rc",
     ]) + "\n"
 
 
-def build(out, sizes):
+def build_bundle(out, sizes, kernels, tool, name, san_where="size=512"):
+    """Build `kernels` (KERNELS' form) at each size into the bundle out:
+    manifest, pk-runner, run.sh (run_script) and out/<name>.tar."""
     pk, cuda = pkint.pk_opt(), pkint.cuda_home()
     pkint.require(pk, pkint.ptxas(cuda))
     out = os.path.abspath(out)
-    man = build_hopper.new_bundle(out, "integration/hopper/build_hopper2.py")
-    with tempfile.TemporaryDirectory(prefix="pk-hopper2.") as work:
-        for stem, kernel, gen_args, options, expect, fields in KERNELS:
+    man = build_hopper.new_bundle(out, tool)
+    with tempfile.TemporaryDirectory(prefix="pk-%s." % name) as work:
+        for stem, kernel, gen_args, options, expect, fields in kernels:
             for size in sizes:
                 ident = "%s_%d_sm_90a" % (stem, size)
                 e = build_hopper.build_entry(out, work, ident, kernel, gen_args, options, "sm_90a",
@@ -136,15 +139,19 @@ def build(out, sizes):
         print("no prebuilt pk-runner: run.sh builds one on the GPU machine", file=sys.stderr)
     rel = os.path.relpath(out, pkint.ROOT)
     with open(os.path.join(out, "run.sh"), "w") as f:
-        f.write(run_script(rel))
-    tar = os.path.join(out, "hopper2.tar")
+        f.write(run_script(rel, name, san_where))
+    tar = os.path.join(out, name + ".tar")
     with tarfile.open(tar, "w") as t:
-        for name in sorted(os.listdir(out)):
-            if name != "hopper2.tar":
-                t.add(os.path.join(out, name), arcname=os.path.join(rel, name))
+        for entry in sorted(os.listdir(out)):
+            if entry != name + ".tar":
+                t.add(os.path.join(out, entry), arcname=os.path.join(rel, entry))
     print("manifest: %d entries -> %s; bundle %s" % (len(man["entries"]),
                                                       os.path.join(out, "manifest.json"), tar))
     return 0
+
+
+def build(out, sizes):
+    return build_bundle(out, sizes, KERNELS, "integration/hopper/build_hopper2.py", "hopper2")
 
 
 def main():

@@ -12,6 +12,8 @@
 
 #include "pk/Budget.h"
 
+#include "llvm/ADT/SmallVector.h"
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/raw_ostream.h"
 
@@ -51,11 +53,9 @@ static std::string describeShrunk(const Shrunk &s, int64_t stages) {
       .str();
 }
 
-std::string mlir::pk::describeRemedies(const KLoopInfo &info,
-                                       const KLoopBudget &budget) {
-  std::string out;
-  llvm::raw_string_ostream os(out);
-  // Halve BK: every copied tile has a BK extent.
+/// Halving BK: every copied tile has a BK extent.
+static std::string describeHalvedBK(const KLoopInfo &info,
+                                    const KLoopBudget &budget) {
   int64_t perStage = info.smemPerStageBytes;
   Shrunk bk;
   int halvings = 0;
@@ -64,10 +64,20 @@ std::string mlir::pk::describeRemedies(const KLoopInfo &info,
     ++halvings;
     bk = shrink(info, budget, perStage);
   } while (!bk.fits && halvings < 3);
-  os << "halve BK"
-     << (halvings > 1 ? llvm::formatv(" {0} times", halvings).str()
-                      : std::string())
-     << " (" << describeShrunk(bk, budget.stages) << ")";
+  return (llvm::Twine("halve BK") +
+          (halvings > 1 ? llvm::formatv(" {0} times", halvings).str()
+                        : std::string()) +
+          " (" + describeShrunk(bk, budget.stages) + ")")
+      .str();
+}
+
+std::string mlir::pk::describeRemedies(const KLoopInfo &info,
+                                       const KLoopBudget &budget) {
+  SmallVector<std::string> remedies;
+  // A wgmma tile's K extent is fixed: 64 f16 values make the 128-byte rows of
+  // the 128B swizzle (docs/hopper.md).
+  if (info.warpgroupMmas.empty())
+    remedies.push_back(describeHalvedBK(info, budget));
 
   // Halve the tile copied from one source (BM for A, BN for B).
   llvm::SmallVector<Value> sources;
@@ -90,16 +100,21 @@ std::string mlir::pk::describeRemedies(const KLoopInfo &info,
     else
       srcName = source.getDefiningOp()->getName().getStringRef().str();
     Shrunk s = shrink(info, budget, info.smemPerStageBytes - bytes / 2);
-    os << "; or halve the tile copied from " << srcName << " into " << names
-       << " (BM or BN; " << describeShrunk(s, budget.stages) << ")";
+    remedies.push_back(llvm::formatv("halve the tile copied from {0} into {1} "
+                                     "(BM or BN; {2})",
+                                     srcName, names,
+                                     describeShrunk(s, budget.stages))
+                           .str());
   }
   // Register prefetch without doubling.
   int64_t stagingRegs =
       llvm::divideCeil(info.smemPerStageBytes, info.threadsPerBlock * 4);
-  os << "; or prefetch through registers without doubling "
-        "(variant=register-prefetch: "
-     << budget.smemSingleBytes << " bytes, " << budget.single.blocksPerSM
-     << " blocks/SM, about " << stagingRegs
-     << " more registers per thread for staging)";
-  return out;
+  remedies.push_back(
+      llvm::formatv("prefetch through registers without doubling "
+                    "(variant=register-prefetch: {0} bytes, {1} blocks/SM, "
+                    "about {2} more registers per thread for staging)",
+                    budget.smemSingleBytes, budget.single.blocksPerSM,
+                    stagingRegs)
+          .str());
+  return llvm::join(remedies, "; or ");
 }

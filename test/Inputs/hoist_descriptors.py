@@ -1,11 +1,18 @@
 #!/usr/bin/env python3
 """Moves the nvgpu.warpgroup.generate.descriptor lines of a generated wgmma
 kernel (examples/gen_gemm.py --mma wgmma) in front of its K-loop, as
-loop-invariant code motion would: a mutant for test/pk-analyze-kloops.mlir."""
+loop-invariant code motion would: a mutant for test/pk-analyze-kloops.mlir.
+
+    hoist_descriptors.py KERNEL [MARKER ...]
+
+With markers, the lines holding any of them move instead (e.g.
+"%sAw = memref.subview": the per-warpgroup view of sA of the two-warpgroup
+kernel, test/pk-pipeline-kloops.mlir)."""
 import sys
 
 lines = open(sys.argv[1]).read().splitlines()
-desc = [l for l in lines if "nvgpu.warpgroup.generate.descriptor" in l]
+markers = sys.argv[2:] or ["nvgpu.warpgroup.generate.descriptor"]
+desc = [l for l in lines if any(m in l for m in markers)]
 out = []
 for l in lines:
     if l in desc:
