@@ -296,7 +296,7 @@ CheckResult pk::sass::checkComputePerIteration(const KernelAnalysis &analysis,
 static std::string describePeeled(unsigned outside,
                                   const BaselineComparison &cmp, int64_t peeled,
                                   int64_t minTiles, int64_t maxTiles, bool ok,
-                                  unsigned stages) {
+                                  StringRef origin) {
   int64_t tile = cmp.computePerTile;
   std::string detail = (Twine(outside) + " outside the loop - baseline " +
                         Twine(cmp.outsideCompute) + " = " + Twine(peeled))
@@ -309,8 +309,7 @@ static std::string describePeeled(unsigned outside,
   if (minTiles == maxTiles)
     detail += ok ? " (the peeled epilogue)"
                  : "; expected exactly " + std::to_string(minTiles) +
-                       " tile(s) (the peeled epilogue of --stages=" +
-                       std::to_string(stages) + ")";
+                       " tile(s) (the peeled epilogue of " + origin.str() + ")";
   else
     detail += "; expected " + std::to_string(minTiles) + ".." +
               std::to_string(maxTiles) +
@@ -350,7 +349,15 @@ CheckResult pk::sass::checkComputeTotal(const KernelAnalysis &analysis,
   // at most min(baseline_unroll - 1, outside / tile) of them.
   int64_t baselineRemainder =
       std::min<int64_t>(cmp.baselineUnroll - 1, cmp.outsideCompute / tile);
-  int64_t epilogueTiles = std::max<int64_t>(int64_t(options.stages) - 1, 1);
+  // A wgmma cp.async loop shows how far its copies run ahead: the epilogue
+  // computes those tiles (S - 1, or S - 2 with one wgmma group in flight).
+  std::optional<int64_t> distance =
+      analysis.wgmma ? analysis.wgmma->copyDistance : std::nullopt;
+  int64_t epilogueTiles =
+      distance ? *distance : std::max<int64_t>(int64_t(options.stages) - 1, 1);
+  std::string origin =
+      distance ? "copies " + std::to_string(*distance) + " tile(s) ahead"
+               : "--stages=" + std::to_string(options.stages);
   int64_t minTiles = epilogueTiles - baselineRemainder;
   int64_t maxTiles = epilogueTiles - 1 + cmp.pipelinedUnroll;
   addValue(check, "peeled_compute", peeled);
@@ -360,8 +367,8 @@ CheckResult pk::sass::checkComputeTotal(const KernelAnalysis &analysis,
     addValue(check, "peeled_tiles", tiles);
   bool ok = wholeTiles && minTiles <= tiles && tiles <= maxTiles;
   check.status = ok ? CheckResult::Pass : CheckResult::Fail;
-  check.detail = describePeeled(outside, cmp, peeled, minTiles, maxTiles, ok,
-                                options.stages);
+  check.detail =
+      describePeeled(outside, cmp, peeled, minTiles, maxTiles, ok, origin);
   return check;
 }
 

@@ -225,11 +225,10 @@ static std::optional<int64_t> stagesNeeded(const LoopWalk &walk,
   int64_t lastRetiring = groupsBefore(analysis, *guard.wait) - waitWraps - 1;
   int64_t tile = 0;
   if (walk.inst(guard.write).baseOpcode == "LDGSTS") {
-    if (wgmma.loopCommits != wgmma.loopGroups)
+    if (!wgmma.copyDistance)
       return std::nullopt;
-    tile = int64_t(wgmma.commitsBeforeLoop) - int64_t(wgmma.groupsBeforeLoop) +
-           countInsts(analysis, analysis.loop->begin, guard.write,
-                      isCpAsyncCommit);
+    tile = *wgmma.copyDistance + countInsts(analysis, analysis.loop->begin,
+                                            guard.write, isCpAsyncCommit);
   } else {
     // The tile of an STS is the one the next group reads.
     size_t step = 1;
@@ -341,6 +340,9 @@ void pk::sass::analyzeWgmma(KernelAnalysis &analysis) {
       countInsts(analysis, loop.begin, loop.end + 1, isCpAsyncCommit);
   wgmma.commitsBeforeLoop =
       countInsts(analysis, 0, loop.begin, isCpAsyncCommit);
+  if (wgmma.loopGroups > 0 && wgmma.loopCommits == wgmma.loopGroups)
+    wgmma.copyDistance =
+        int64_t(wgmma.commitsBeforeLoop) - int64_t(wgmma.groupsBeforeLoop);
   LoopWalk walk(analysis);
   for (size_t i = loop.begin; i <= loop.end; ++i) {
     const Instruction &inst = walk.inst(i);

@@ -86,9 +86,9 @@ static cl::opt<bool>
 static cl::opt<unsigned> stagesOpt(
     "stages",
     cl::desc("Pipeline stages of the pipelined kernel: its epilogue computes "
-             "stages - 1 tiles outside the loop (compute_total), and a wgmma "
-             "loop's refills may need up to this many stages "
-             "(wgmma_stage_safety)"),
+             "stages - 1 tiles outside the loop (compute_total; a wgmma "
+             "cp.async loop's copy distance instead), and a wgmma loop's "
+             "refills may need up to this many stages (wgmma_stage_safety)"),
     cl::init(2), cl::cat(toolCategory));
 
 static cl::opt<double> ffmaOverlap(

@@ -144,6 +144,8 @@ struct WgmmaLoop {
   unsigned depth = 0;
   bool fence = true;
   bool barrier = true;
+  /// wgmma groups after the loop (the peeled epilogue).
+  unsigned epilogueGroups = 0;
 };
 
 /// A cp.async wgmma kernel in pk's multistage order: the prologue copies
@@ -161,8 +163,10 @@ static std::vector<std::string> wgmmaCpAsyncBody(const WgmmaLoop &shape) {
         shape.fence ? "FENCE.VIEW.ASYNC.S" : other, shape.barrier ? bar : other,
         ldgsts, "LDGDEPBAR", "WARPGROUP.ARRIVE", hgmma, hgmmaCommit,
         formatv("WARPGROUP.DEPBAR.LE gsb0, {0:x}", shape.depth).str(),
-        formatv("@!P0 BRA {0:x}", 0x10 * loopStart).str(),
-        "WARPGROUP.DEPBAR.LE gsb0, 0x0", "EXIT"}});
+        formatv("@!P0 BRA {0:x}", 0x10 * loopStart).str()}});
+  for (unsigned i = 0; i < shape.epilogueGroups; ++i)
+    body = concat({body, {"WARPGROUP.ARRIVE", hgmma, hgmmaCommit}});
+  body = concat({body, {"WARPGROUP.DEPBAR.LE gsb0, 0x0", "EXIT"}});
   return body;
 }
 
@@ -734,6 +738,38 @@ TEST(SassWgmma, StagesBoundTheGroupsInFlight) {
   EXPECT_EQ(pass.status, CheckResult::Pass);
   EXPECT_EQ(value(pass, "stages_needed"), "3");
   EXPECT_EQ(value(pass, "max_groups_in_flight"), "1");
+}
+
+TEST(SassWgmma, EpilogueFollowsTheCopyDistance) {
+  // One group in flight, copies one tile ahead: the epilogue computes one
+  // tile whatever --stages says.
+  WgmmaLoop distance1;
+  distance1.prologueCommits = 1;
+  distance1.copyWait = 0;
+  distance1.depth = 1;
+  distance1.epilogueGroups = 1;
+  std::vector<std::string> baseline = {other,
+                                       "WARPGROUP.ARRIVE",
+                                       hgmma,
+                                       hgmmaCommit,
+                                       "WARPGROUP.DEPBAR.LE gsb0, 0x0",
+                                       bar,
+                                       "@!P0 BRA 0x10",
+                                       "EXIT"};
+  CheckOptions options;
+  options.stages = 3;
+  SmallVector<CheckResult> checks =
+      compare(wgmmaCpAsyncBody(distance1), baseline, options);
+  EXPECT_EQ(checks[1].status, CheckResult::Pass);
+  EXPECT_EQ(checks[1].detail, "2 outside the loop - baseline 0 = 2 = 1 x 2 "
+                              "per tile (the peeled epilogue)");
+  distance1.epilogueGroups = 2;
+  checks = compare(wgmmaCpAsyncBody(distance1), baseline, options);
+  EXPECT_EQ(checks[1].status, CheckResult::Fail);
+  EXPECT_EQ(checks[1].detail,
+            "4 outside the loop - baseline 0 = 4 = 2 x 2 per tile; expected "
+            "exactly 1 tile(s) (the peeled epilogue of copies 1 tile(s) "
+            "ahead)");
 }
 
 TEST(SassWgmma, BarrierBetweenWaitAndRefill) {

@@ -286,6 +286,11 @@ struct WgmmaAnalysis {
   unsigned loopCommits = 0;
   /// cp.async commits before the loop: the tiles the prologue copies.
   unsigned commitsBeforeLoop = 0;
+  /// Tiles the cp.async copies run ahead of the wgmma groups, which the
+  /// epilogue computes after the loop: the prologue's commits minus its
+  /// groups (S - 1 in pk's S-stage schedule, S - 2 with one group in
+  /// flight); std::nullopt unless the loop commits once per group.
+  std::optional<int64_t> copyDistance;
   /// The WARPGROUP.DEPBARs of the loop.
   llvm::SmallVector<size_t> waits;
   /// The largest N of those waits.
@@ -514,9 +519,11 @@ CheckResult checkComputePerIteration(const KernelAnalysis &analysis,
 
 /// compute_total: the compute outside the pipelined loop minus the compute
 /// outside the baseline's must be the peeled epilogue, `options.stages` - 1
-/// tiles (SKIP when `baseline` is nullptr). A loop unrolled by k may leave up
-/// to k-1 remainder tiles outside it, which widens the accepted range.
-/// `cmp` and `perIteration` come from checkComputePerIteration.
+/// tiles, or in a wgmma cp.async loop as many tiles as the copies run ahead
+/// (WgmmaAnalysis::copyDistance) (SKIP when `baseline` is nullptr). A loop
+/// unrolled by k may leave up to k-1 remainder tiles outside it, which widens
+/// the accepted range. `cmp` and `perIteration` come from
+/// checkComputePerIteration.
 CheckResult checkComputeTotal(const KernelAnalysis &analysis,
                               const KernelAnalysis *baseline,
                               const BaselineComparison &cmp,
