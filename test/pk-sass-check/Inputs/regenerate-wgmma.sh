@@ -12,8 +12,10 @@
 # the tests and the hand edits below belong to that toolchain.
 #
 # Files (encodings dropped, as in regenerate.sh):
-#   wgmma-base-sm_90a.sass, wgmma-rpf-sm_90a.sass, wgmma-cp-async-s3-sm_90a.sass
-#       wgmma_{baseline,rpf,cp-async-s3}_4096_sm_90a.cubin
+#   wgmma-base-sm_90a.sass, wgmma-rpf-sm_90a.sass, wgmma-cp-async-s3-sm_90a.sass,
+#   wgmma-mif-s3-sm_90a.sass
+#       wgmma_{baseline,rpf,cp-async-s3,mif-s3}_4096_sm_90a.cubin (mif:
+#       schedule=mma-in-flight, one wgmma group in flight)
 #   wgmma-cp-async-s3-*.sass
 #       hand edits of wgmma-cp-async-s3-sm_90a.sass (sed below), described
 #       in their first lines
@@ -37,6 +39,7 @@ sass() {
 
 sass baseline > "$out/wgmma-base-sm_90a.sass"
 sass rpf > "$out/wgmma-rpf-sm_90a.sass"
+sass mif-s3 > "$out/wgmma-mif-s3-sm_90a.sass"
 s3=$out/wgmma-cp-async-s3-sm_90a.sass
 sass cp-async-s3 > "$s3"
 
