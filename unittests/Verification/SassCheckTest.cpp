@@ -134,6 +134,12 @@ static constexpr const char *hgmma =
 static constexpr const char *hgmmaCommit =
     "HGMMA.64x128x16.F32 R24, gdesc[UR8].tnspB, R24, gsb0";
 
+/// One wgmma group and its wait: fence, two HGMMAs, wait_group 0.
+static std::vector<std::string> wgmmaGroup() {
+  return {"WARPGROUP.ARRIVE", hgmma, hgmmaCommit,
+          "WARPGROUP.DEPBAR.LE gsb0, 0x0"};
+}
+
 /// The shape of a synthetic cp.async wgmma loop (wgmmaCpAsyncBody).
 struct WgmmaLoop {
   /// Tiles the prologue copies, one LDGDEPBAR each.
@@ -748,14 +754,8 @@ TEST(SassWgmma, EpilogueFollowsTheCopyDistance) {
   distance1.copyWait = 0;
   distance1.depth = 1;
   distance1.epilogueGroups = 1;
-  std::vector<std::string> baseline = {other,
-                                       "WARPGROUP.ARRIVE",
-                                       hgmma,
-                                       hgmmaCommit,
-                                       "WARPGROUP.DEPBAR.LE gsb0, 0x0",
-                                       bar,
-                                       "@!P0 BRA 0x10",
-                                       "EXIT"};
+  std::vector<std::string> baseline =
+      concat({{other}, wgmmaGroup(), {bar, "@!P0 BRA 0x10", "EXIT"}});
   CheckOptions options;
   options.stages = 3;
   SmallVector<CheckResult> checks =
@@ -828,18 +828,11 @@ TEST(SassWgmma, CopiesWaitedBeforeTheGroupDoNotOverlap) {
 
 TEST(SassWgmma, RegisterVariants) {
   // The unpipelined order: LDG, its STS, fence, barrier, the group.
-  std::vector<std::string> serial = {other,
-                                     "LDG.E.128 R40, [R2.64]",
-                                     "STS.128 [R0], R40",
-                                     "FENCE.VIEW.ASYNC.S",
-                                     bar,
-                                     "WARPGROUP.ARRIVE",
-                                     hgmma,
-                                     hgmmaCommit,
-                                     "WARPGROUP.DEPBAR.LE gsb0, 0x0",
-                                     bar,
-                                     "@!P0 BRA 0x10",
-                                     "EXIT"};
+  std::vector<std::string> serial =
+      concat({{other, "LDG.E.128 R40, [R2.64]", "STS.128 [R0], R40",
+               "FENCE.VIEW.ASYNC.S", bar},
+              wgmmaGroup(),
+              {bar, "@!P0 BRA 0x10", "EXIT"}});
   CheckResult check = wgmmaCheck(serial, "wgmma_overlap");
   EXPECT_EQ(check.status, CheckResult::Fail);
   EXPECT_EQ(value(check, "consumer"), "\"0x0020\"");
