@@ -34,6 +34,52 @@ bool pk::sass::isMma(const Instruction &inst) {
   return is_contained(mmaOpcodes, StringRef(inst.baseOpcode));
 }
 
+bool pk::sass::isWarpgroupMma(const Instruction &inst) {
+  static constexpr StringLiteral wgmmaOpcodes[] = {"HGMMA", "IGMMA", "QGMMA",
+                                                   "BGMMA"};
+  return is_contained(wgmmaOpcodes, StringRef(inst.baseOpcode));
+}
+
+/// The comma-separated operands of `inst`, trimmed.
+static SmallVector<StringRef> splitOperands(const Instruction &inst) {
+  SmallVector<StringRef> operands;
+  StringRef(inst.operands).split(operands, ',');
+  for (StringRef &operand : operands)
+    operand = operand.trim();
+  return operands;
+}
+
+bool pk::sass::closesWgmmaGroup(const Instruction &inst) {
+  return isWarpgroupMma(inst) && is_contained(splitOperands(inst), "gsb0");
+}
+
+/// N of `<opcode> <scoreboard>, 0xN`; std::nullopt unless `inst` has exactly
+/// that opcode and scoreboard.
+static std::optional<unsigned> scoreboardWaitDepth(const Instruction &inst,
+                                                   StringRef opcode,
+                                                   StringRef scoreboard) {
+  if (inst.opcode != opcode)
+    return std::nullopt;
+  SmallVector<StringRef> operands = splitOperands(inst);
+  unsigned depth = 0;
+  if (operands.size() != 2 || operands[0] != scoreboard ||
+      operands[1].getAsInteger(0, depth))
+    return std::nullopt;
+  return depth;
+}
+
+std::optional<unsigned> pk::sass::wgmmaWaitDepth(const Instruction &inst) {
+  return scoreboardWaitDepth(inst, "WARPGROUP.DEPBAR.LE", "gsb0");
+}
+
+std::optional<unsigned> pk::sass::cpAsyncWaitDepth(const Instruction &inst) {
+  return scoreboardWaitDepth(inst, "DEPBAR.LE", "SB0");
+}
+
+bool pk::sass::isProxyFence(const Instruction &inst) {
+  return StringRef(inst.opcode).starts_with("FENCE.VIEW.ASYNC");
+}
+
 bool pk::sass::isFfma(const Instruction &inst) {
   return StringRef(inst.baseOpcode).starts_with("FFMA");
 }
@@ -58,6 +104,10 @@ bool pk::sass::isBackwardBranch(const Instruction &inst) {
 std::optional<uint64_t> pk::sass::globalLoadBytes(const Instruction &inst) {
   if (inst.baseOpcode == "UTMALDG")
     return std::nullopt;
+  return accessBytes(inst);
+}
+
+uint64_t pk::sass::accessBytes(const Instruction &inst) {
   SmallVector<StringRef> modifiers;
   StringRef(inst.opcode).split(modifiers, '.');
   for (StringRef modifier : modifiers) {
@@ -89,6 +139,10 @@ InstClass pk::sass::classifyInstruction(const Instruction &inst,
     return InstClass::Spill;
   if (isBackwardBranch(inst))
     return InstClass::BackwardBranch;
+  if (inst.baseOpcode == "WARPGROUP")
+    return InstClass::WgmmaSync;
+  if (isProxyFence(inst))
+    return InstClass::ProxyFence;
   return InstClass::Other;
 }
 
@@ -247,6 +301,7 @@ KernelAnalysis pk::sass::analyzeKernel(const Kernel &kernel) {
   measureLoopBody(result);
   traceLoadToCompute(result);
   findBarrierAfterCompute(result);
+  analyzeWgmma(result);
   return result;
 }
 

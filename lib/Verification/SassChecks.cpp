@@ -296,7 +296,7 @@ CheckResult pk::sass::checkComputePerIteration(const KernelAnalysis &analysis,
 static std::string describePeeled(unsigned outside,
                                   const BaselineComparison &cmp, int64_t peeled,
                                   int64_t minTiles, int64_t maxTiles, bool ok,
-                                  unsigned stages) {
+                                  StringRef origin) {
   int64_t tile = cmp.computePerTile;
   std::string detail = (Twine(outside) + " outside the loop - baseline " +
                         Twine(cmp.outsideCompute) + " = " + Twine(peeled))
@@ -309,8 +309,7 @@ static std::string describePeeled(unsigned outside,
   if (minTiles == maxTiles)
     detail += ok ? " (the peeled epilogue)"
                  : "; expected exactly " + std::to_string(minTiles) +
-                       " tile(s) (the peeled epilogue of --stages=" +
-                       std::to_string(stages) + ")";
+                       " tile(s) (the peeled epilogue of " + origin.str() + ")";
   else
     detail += "; expected " + std::to_string(minTiles) + ".." +
               std::to_string(maxTiles) +
@@ -350,7 +349,15 @@ CheckResult pk::sass::checkComputeTotal(const KernelAnalysis &analysis,
   // at most min(baseline_unroll - 1, outside / tile) of them.
   int64_t baselineRemainder =
       std::min<int64_t>(cmp.baselineUnroll - 1, cmp.outsideCompute / tile);
-  int64_t epilogueTiles = std::max<int64_t>(int64_t(options.stages) - 1, 1);
+  // A wgmma cp.async loop shows how far its copies run ahead: the epilogue
+  // computes those tiles (S - 1, or S - 2 with one wgmma group in flight).
+  std::optional<int64_t> distance =
+      analysis.wgmma ? analysis.wgmma->copyDistance : std::nullopt;
+  int64_t epilogueTiles =
+      distance ? *distance : std::max<int64_t>(int64_t(options.stages) - 1, 1);
+  std::string origin =
+      distance ? "copies " + std::to_string(*distance) + " tile(s) ahead"
+               : "--stages=" + std::to_string(options.stages);
   int64_t minTiles = epilogueTiles - baselineRemainder;
   int64_t maxTiles = epilogueTiles - 1 + cmp.pipelinedUnroll;
   addValue(check, "peeled_compute", peeled);
@@ -360,8 +367,8 @@ CheckResult pk::sass::checkComputeTotal(const KernelAnalysis &analysis,
     addValue(check, "peeled_tiles", tiles);
   bool ok = wholeTiles && minTiles <= tiles && tiles <= maxTiles;
   check.status = ok ? CheckResult::Pass : CheckResult::Fail;
-  check.detail = describePeeled(outside, cmp, peeled, minTiles, maxTiles, ok,
-                                options.stages);
+  check.detail =
+      describePeeled(outside, cmp, peeled, minTiles, maxTiles, ok, origin);
   return check;
 }
 
@@ -397,6 +404,185 @@ CheckResult pk::sass::checkNoSpills(const KernelAnalysis &analysis) {
 }
 
 //===----------------------------------------------------------------------===//
+// wgmma checks
+//===----------------------------------------------------------------------===//
+
+/// Skips `check` when the kernel's main loop holds no warpgroup MMA; returns
+/// true when it did.
+static bool skipWithoutWgmma(CheckResult &check,
+                             const KernelAnalysis &analysis) {
+  if (analysis.wgmma)
+    return false;
+  check.detail = analysis.loop ? "no warpgroup MMA (HGMMA) in the main loop"
+                               : "no main loop";
+  return true;
+}
+
+/// `16 LDGSTS` or `16 STS + 16 LDGSTS`: the loop's shared writes by opcode.
+static std::string describeWrites(const KernelAnalysis &analysis) {
+  std::map<std::string, unsigned> counts;
+  for (const SharedWriteGuard &guard : analysis.wgmma->writes)
+    ++counts[analysis.kernel->insts[guard.write].baseOpcode];
+  SmallVector<std::string> parts;
+  for (const auto &[opcode, count] : counts)
+    parts.push_back(std::to_string(count) + " " + opcode);
+  return join(parts, " + ");
+}
+
+CheckResult pk::sass::checkWgmmaOverlap(const KernelAnalysis &analysis,
+                                        const KernelAnalysis *baseline) {
+  CheckResult check{"wgmma_overlap"};
+  if (skipWithoutWgmma(check, analysis))
+    return check;
+  const WgmmaAnalysis &wgmma = *analysis.wgmma;
+  addValue(check, "global_loads", analysis.loopLoads);
+  addValue(check, "overlapping_loads", wgmma.overlappingLoads);
+  addAddress(check, "first_serial_load", analysis, wgmma.firstSerialLoad);
+  addAddress(check, "consumer", analysis, wgmma.serialLoadConsumer);
+  if (!analysis.firstLoad) {
+    failNoLoad(check);
+    return check;
+  }
+  check.status = wgmma.firstSerialLoad ? CheckResult::Fail : CheckResult::Pass;
+  check.detail =
+      (Twine(wgmma.overlappingLoads) + " of " + Twine(analysis.loopLoads) +
+       " global loads overlap a wgmma group")
+          .str();
+  if (wgmma.firstSerialLoad)
+    check.detail += "; " + addressOf(analysis, *wgmma.firstSerialLoad) +
+                    " is consumed by " +
+                    addressOf(analysis, *wgmma.serialLoadConsumer) +
+                    " before the next HGMMA and issues after the last "
+                    "group retired";
+  if (baseline) {
+    unsigned baseOverlap =
+        baseline->wgmma ? baseline->wgmma->overlappingLoads : 0;
+    addValue(check, "baseline_overlapping_loads", baseOverlap);
+    check.detail += (" (baseline: " + Twine(baseOverlap) + " of " +
+                     Twine(baseline->loopLoads) + ")")
+                        .str();
+  }
+  return check;
+}
+
+/// Fails `check` at the first write of `analysis` that no barrier separates
+/// from its wgmma wait, or whose refill needs more than `stages` stages;
+/// returns true when it did.
+static bool failUnsafeWrite(CheckResult &check, const KernelAnalysis &analysis,
+                            unsigned stages) {
+  const WgmmaAnalysis &wgmma = *analysis.wgmma;
+  for (const SharedWriteGuard &guard : wgmma.writes) {
+    std::string write = analysis.kernel->insts[guard.write].baseOpcode + " " +
+                        addressOf(analysis, guard.write);
+    std::string wait = "WARPGROUP.DEPBAR " + addressOf(analysis, *guard.wait);
+    if (!guard.barrier) {
+      check.detail = "no BAR.SYNC between " + wait + " and the " + write +
+                     ": another warp may refill the stage while this "
+                     "warp's wgmma group still reads it";
+    } else if (!guard.stagesNeeded && guard.depth > 0) {
+      check.detail = (wait + " leaves " + Twine(guard.depth) +
+                      " group(s) in flight at the " + write +
+                      ", and which stage it refills is unknown (" +
+                      Twine(wgmma.loopCommits) + " cp.async commits, " +
+                      Twine(wgmma.loopGroups) + " wgmma groups per iteration)")
+                         .str();
+    } else if (guard.stagesNeeded && *guard.stagesNeeded > int64_t(stages)) {
+      check.detail =
+          (wait + " leaves " + Twine(guard.depth) +
+           " group(s) in flight at the " + write +
+           ": the stage it refills is still read unless there are " +
+           Twine(*guard.stagesNeeded) + " stages, --stages=" + Twine(stages))
+              .str();
+    } else {
+      continue;
+    }
+    check.status = CheckResult::Fail;
+    return true;
+  }
+  return false;
+}
+
+CheckResult pk::sass::checkWgmmaStageSafety(const KernelAnalysis &analysis,
+                                            const CheckOptions &options) {
+  CheckResult check{"wgmma_stage_safety"};
+  if (skipWithoutWgmma(check, analysis))
+    return check;
+  const WgmmaAnalysis &wgmma = *analysis.wgmma;
+  std::optional<int64_t> needed;
+  for (const SharedWriteGuard &guard : wgmma.writes)
+    if (guard.stagesNeeded)
+      needed = std::max(needed.value_or(0), *guard.stagesNeeded);
+  addValue(check, "shared_writes", int64_t(wgmma.writes.size()));
+  addValue(check, "wgmma_waits", int64_t(wgmma.waits.size()));
+  addValue(check, "max_groups_in_flight", wgmma.maxDepth);
+  addValue(check, "stages_needed",
+           needed ? json::Value(*needed) : json::Value(nullptr));
+  addValue(check, "stages", options.stages);
+  if (wgmma.writes.empty()) {
+    check.status = CheckResult::Pass;
+    check.detail = "no shared write (STS/LDGSTS) in the loop";
+    return check;
+  }
+  if (wgmma.waits.empty()) {
+    check.status = CheckResult::Fail;
+    check.detail = "no WARPGROUP.DEPBAR in the loop: no wgmma group retires "
+                   "before the " +
+                   describeWrites(analysis) + " refill its stages";
+    return check;
+  }
+  if (failUnsafeWrite(check, analysis, options.stages))
+    return check;
+  const SharedWriteGuard &first = wgmma.writes.front();
+  check.status = CheckResult::Pass;
+  check.detail = describeWrites(analysis) + ", first " +
+                 addressOf(analysis, first.write) + " after BAR.SYNC " +
+                 addressOf(analysis, *first.barrier) + " after " +
+                 analysis.kernel->insts[*first.wait].text() + " " +
+                 addressOf(analysis, *first.wait) + "; at most " +
+                 std::to_string(wgmma.maxDepth) + " group(s) in flight";
+  if (needed)
+    check.detail += ", the refills need " + std::to_string(*needed) +
+                    " stage(s), --stages=" + std::to_string(options.stages);
+  return check;
+}
+
+CheckResult pk::sass::checkProxyFence(const KernelAnalysis &analysis) {
+  CheckResult check{"proxy_fence"};
+  if (skipWithoutWgmma(check, analysis))
+    return check;
+  const WgmmaAnalysis &wgmma = *analysis.wgmma;
+  addValue(check, "groups", int64_t(wgmma.groupStarts.size()));
+  addAddress(check, "fence", analysis, wgmma.fence);
+  addAddress(check, "unfenced_group", analysis, wgmma.unfencedGroup);
+  addAddress(check, "unfenced_write", analysis, wgmma.unfencedWrite);
+  if (wgmma.unfencedGroup) {
+    check.status = CheckResult::Fail;
+    check.detail = "no FENCE.VIEW.ASYNC.S between " +
+                   analysis.kernel->insts[*wgmma.unfencedWrite].text() + " " +
+                   addressOf(analysis, *wgmma.unfencedWrite) +
+                   " and the HGMMA " +
+                   addressOf(analysis, *wgmma.unfencedGroup) +
+                   ": the wgmma may read the tile's generic-proxy writes "
+                   "stale through the async proxy";
+    return check;
+  }
+  check.status = CheckResult::Pass;
+  if (!wgmma.fence) {
+    check.detail = "no shared store or cp.async wait in the loop";
+    return check;
+  }
+  check.detail =
+      (Twine(wgmma.groupStarts.size()) + " wgmma group(s), first HGMMA " +
+       addressOf(analysis, wgmma.groupStarts.front()) +
+       " after FENCE.VIEW.ASYNC.S " + addressOf(analysis, *wgmma.fence) +
+       (*wgmma.fence > wgmma.groupStarts.front() ? " (previous iteration)"
+                                                 : "") +
+       " after the last shared store or cp.async wait")
+          .str();
+  return check;
+}
+
+//===----------------------------------------------------------------------===//
 // Every check
 //===----------------------------------------------------------------------===//
 
@@ -422,5 +608,8 @@ KernelReport pk::sass::checkKernel(const Kernel &kernel,
   checks.push_back(checkComputeTotal(analysis, baseline, report.comparison,
                                      checks.back(), options));
   checks.push_back(checkNoSpills(analysis));
+  checks.push_back(checkWgmmaOverlap(analysis, baseline));
+  checks.push_back(checkWgmmaStageSafety(analysis, options));
+  checks.push_back(checkProxyFence(analysis));
   return report;
 }

@@ -21,8 +21,17 @@ using namespace pk::sass;
 // Loop excerpt
 //===----------------------------------------------------------------------===//
 
+/// The note of a WARPGROUP instruction: the wgmma fence or wait.
+static std::string wgmmaAnnotation(const Instruction &inst) {
+  if (std::optional<unsigned> depth = wgmmaWaitDepth(inst))
+    return "wgmma wait (" + std::to_string(*depth) + " group(s) in flight)";
+  if (inst.opcode == "WARPGROUP.ARRIVE")
+    return "wgmma fence (arrive)";
+  return "wgmma";
+}
+
 /// The `<- ...` note of instruction `index`; empty for unclassified ones.
-static StringRef annotation(const KernelAnalysis &analysis, size_t index) {
+static std::string annotation(const KernelAnalysis &analysis, size_t index) {
   switch (analysis.classes[index]) {
   case InstClass::GlobalLoad:
     return index == analysis.firstLoad ? "global load (first)" : "global load";
@@ -50,6 +59,10 @@ static StringRef annotation(const KernelAnalysis &analysis, size_t index) {
     return "local memory (spill)";
   case InstClass::BackwardBranch:
     return "backward branch";
+  case InstClass::WgmmaSync:
+    return wgmmaAnnotation(analysis.kernel->insts[index]);
+  case InstClass::ProxyFence:
+    return "proxy fence (generic -> async)";
   case InstClass::Other:
     return "";
   }

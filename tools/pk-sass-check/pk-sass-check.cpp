@@ -86,7 +86,9 @@ static cl::opt<bool>
 static cl::opt<unsigned> stagesOpt(
     "stages",
     cl::desc("Pipeline stages of the pipelined kernel: its epilogue computes "
-             "stages - 1 tiles outside the loop (compute_total)"),
+             "stages - 1 tiles outside the loop (compute_total; a wgmma "
+             "cp.async loop's copy distance instead), and a wgmma loop's "
+             "refills may need up to this many stages (wgmma_stage_safety)"),
     cl::init(2), cl::cat(toolCategory));
 
 static cl::opt<double> ffmaOverlap(
@@ -129,6 +131,19 @@ PASS/FAIL table:
                                         one tile's compute
   no_spills                             no STL/LDL; with a cubin, -res-usage
                                         reports LOCAL:0 and STACK:0
+  wgmma_overlap          (HGMMA loop)   every global load of the loop overlaps
+                                        a wgmma group: issued while one is in
+                                        flight, or one issues before the load's
+                                        data is consumed (STS, cp.async wait)
+  wgmma_stage_safety     (HGMMA loop)   a BAR.SYNC between the last
+                                        WARPGROUP.DEPBAR.LE gsb0, N and each
+                                        shared write (STS, LDGSTS), and the N
+                                        groups in flight fit in --stages
+  proxy_fence            (HGMMA loop)   a FENCE.VIEW.ASYNC.S between each
+                                        group's first HGMMA and the STS or
+                                        cp.async wait before it
+
+The three wgmma checks SKIP in kernels whose main loop has no warpgroup MMA.
 
 Compute is HMMA/IMMA/HGMMA/IGMMA/QGMMA/BGMMA/DMMA/BMMA; in a kernel without
 any of those, FFMA (FP32 kernels).

@@ -129,6 +129,67 @@ static SmallVector<CheckResult> compare(ArrayRef<std::string> pipelined,
   return checks;
 }
 
+static constexpr const char *hgmma =
+    "HGMMA.64x128x16.F32 R24, gdesc[UR4].tnspB, R24";
+static constexpr const char *hgmmaCommit =
+    "HGMMA.64x128x16.F32 R24, gdesc[UR8].tnspB, R24, gsb0";
+
+/// One wgmma group and its wait: fence, two HGMMAs, wait_group 0.
+static std::vector<std::string> wgmmaGroup() {
+  return {"WARPGROUP.ARRIVE", hgmma, hgmmaCommit,
+          "WARPGROUP.DEPBAR.LE gsb0, 0x0"};
+}
+
+/// The shape of a synthetic cp.async wgmma loop (wgmmaCpAsyncBody).
+struct WgmmaLoop {
+  /// Tiles the prologue copies, one LDGDEPBAR each.
+  unsigned prologueCommits = 2;
+  /// N of the loop's cp.async wait (DEPBAR.LE SB0, N).
+  unsigned copyWait = 1;
+  /// N of the loop's wgmma wait (WARPGROUP.DEPBAR.LE gsb0, N).
+  unsigned depth = 0;
+  bool fence = true;
+  bool barrier = true;
+  /// wgmma groups after the loop (the peeled epilogue).
+  unsigned epilogueGroups = 0;
+};
+
+/// A cp.async wgmma kernel in pk's multistage order: the prologue copies
+/// `prologueCommits` tiles; each iteration waits for its tile's copies,
+/// fences, synchronizes, copies the next tile, commits, runs one wgmma
+/// group (two HGMMAs) and waits for it with `depth` groups left in flight.
+static std::vector<std::string> wgmmaCpAsyncBody(const WgmmaLoop &shape) {
+  std::vector<std::string> body = {other};
+  for (unsigned i = 0; i < shape.prologueCommits; ++i)
+    body = concat({body, {ldgsts, "LDGDEPBAR"}});
+  size_t loopStart = body.size();
+  body = concat(
+      {body,
+       {formatv("DEPBAR.LE SB0, {0:x}", shape.copyWait).str(),
+        shape.fence ? "FENCE.VIEW.ASYNC.S" : other, shape.barrier ? bar : other,
+        ldgsts, "LDGDEPBAR", "WARPGROUP.ARRIVE", hgmma, hgmmaCommit,
+        formatv("WARPGROUP.DEPBAR.LE gsb0, {0:x}", shape.depth).str(),
+        formatv("@!P0 BRA {0:x}", 0x10 * loopStart).str()}});
+  for (unsigned i = 0; i < shape.epilogueGroups; ++i)
+    body = concat({body, {"WARPGROUP.ARRIVE", hgmma, hgmmaCommit}});
+  body = concat({body, {"WARPGROUP.DEPBAR.LE gsb0, 0x0", "EXIT"}});
+  return body;
+}
+
+/// The check `name` of `checkKernel` on `body`, with `stages` stages.
+static CheckResult wgmmaCheck(ArrayRef<std::string> body, StringRef name,
+                              unsigned stages = 3) {
+  Kernel kernel = parseKernel(body);
+  CheckOptions options;
+  options.stages = stages;
+  KernelReport report = checkKernel(kernel, nullptr, options);
+  for (const CheckResult &check : report.checks)
+    if (check.name == name)
+      return check;
+  ADD_FAILURE() << "no check " << name.str();
+  return CheckResult();
+}
+
 namespace {
 
 //===----------------------------------------------------------------------===//
@@ -348,9 +409,10 @@ TEST(SassAnalysis, MatchBaseline) {
 TEST(SassChecks, LoadsBeforeMmaPass) {
   Kernel kernel = parseKernel(pipelinedBody());
   KernelReport report = checkKernel(kernel, /*baseline=*/nullptr);
-  EXPECT_EQ(statuses(report.checks), "PASS PASS PASS PASS SKIP SKIP PASS");
+  EXPECT_EQ(statuses(report.checks),
+            "PASS PASS PASS PASS SKIP SKIP PASS SKIP SKIP SKIP");
   EXPECT_TRUE(report.passed());
-  EXPECT_EQ(report.count(CheckResult::Skip), 2u);
+  EXPECT_EQ(report.count(CheckResult::Skip), 5u);
   EXPECT_EQ(report.checks[0].detail,
             "/*0010*/../*0070*/: 1 global loads, 2 HMMA.16816.F32, 1 BAR.SYNC");
   EXPECT_EQ(report.checks[1].detail,
@@ -362,6 +424,8 @@ TEST(SassChecks, LoadsBeforeMmaPass) {
   EXPECT_EQ(report.checks[4].detail, "needs --baseline");
   EXPECT_EQ(report.checks[6].detail,
             "0 STL, 0 LDL (SASS input: no -res-usage)");
+  EXPECT_EQ(report.checks[7].detail,
+            "no warpgroup MMA (HGMMA) in the main loop");
 }
 
 TEST(SassChecks, BarrierBetweenLoadAndMmaFails) {
@@ -465,7 +529,9 @@ TEST(SassChecks, NoLoopFailsEveryLoopCheck) {
   Kernel kernel = parseKernel({ldg, hmma, "EXIT", "BRA 0x30"});
   KernelReport report = checkKernel(kernel, nullptr);
   EXPECT_FALSE(report.analysis.loop);
-  EXPECT_EQ(statuses(report.checks), "FAIL FAIL FAIL FAIL SKIP SKIP PASS");
+  EXPECT_EQ(statuses(report.checks),
+            "FAIL FAIL FAIL FAIL SKIP SKIP PASS SKIP SKIP SKIP");
+  EXPECT_EQ(report.checks[7].detail, "no main loop");
   EXPECT_EQ(report.checks[0].detail,
             "no backward branch encloses a compute instruction");
 
@@ -588,6 +654,221 @@ TEST(SassBaselineChecks, BaselineWithoutLoopFails) {
 }
 
 //===----------------------------------------------------------------------===//
+// wgmma checks
+//===----------------------------------------------------------------------===//
+
+TEST(SassWgmma, InstructionClasses) {
+  auto inst = [](StringRef line) {
+    return *parseInstructionLine(("/*0010*/ " + line + " ;").str());
+  };
+  EXPECT_TRUE(isWarpgroupMma(inst(hgmma)));
+  EXPECT_FALSE(isWarpgroupMma(inst(hmma)));
+  EXPECT_FALSE(closesWgmmaGroup(inst(hgmma)));
+  EXPECT_TRUE(closesWgmmaGroup(inst(hgmmaCommit)));
+  EXPECT_EQ(wgmmaWaitDepth(inst("WARPGROUP.DEPBAR.LE gsb0, 0x1")),
+            std::optional<unsigned>(1));
+  EXPECT_FALSE(wgmmaWaitDepth(inst("WARPGROUP.ARRIVE")));
+  EXPECT_FALSE(wgmmaWaitDepth(inst("DEPBAR.LE SB0, 0x1")));
+  EXPECT_EQ(cpAsyncWaitDepth(inst("DEPBAR.LE SB0, 0x2")),
+            std::optional<unsigned>(2));
+  EXPECT_FALSE(cpAsyncWaitDepth(inst("DEPBAR.LE SB1, 0x2")));
+  EXPECT_FALSE(cpAsyncWaitDepth(inst("WARPGROUP.DEPBAR.LE gsb0, 0x0")));
+  EXPECT_TRUE(isProxyFence(inst("FENCE.VIEW.ASYNC.S")));
+  EXPECT_FALSE(isProxyFence(inst("MEMBAR.ALL.CTA")));
+  EXPECT_EQ(classifyInstruction(inst("WARPGROUP.ARRIVE"), true),
+            InstClass::WgmmaSync);
+  EXPECT_EQ(classifyInstruction(inst("WARPGROUP.DEPBAR.LE gsb0, 0x0"), true),
+            InstClass::WgmmaSync);
+  EXPECT_EQ(classifyInstruction(inst("FENCE.VIEW.ASYNC.S"), true),
+            InstClass::ProxyFence);
+  EXPECT_EQ(classifyInstruction(inst("DEPBAR.LE SB0, 0x0"), true),
+            InstClass::AsyncSync);
+  EXPECT_EQ(accessBytes(inst("STS.64 [R0], R4")), 8u);
+}
+
+TEST(SassWgmma, CpAsyncLoopPasses) {
+  std::vector<std::string> body = wgmmaCpAsyncBody({});
+  Kernel kernel = parseKernel(body);
+  KernelAnalysis analysis = analyzeKernel(kernel);
+  ASSERT_TRUE(analysis.wgmma);
+  const WgmmaAnalysis &wgmma = *analysis.wgmma;
+  EXPECT_EQ(wgmma.loopMmas, 2u);
+  EXPECT_EQ(wgmma.loopGroups, 1u);
+  EXPECT_EQ(wgmma.loopCommits, 1u);
+  EXPECT_EQ(wgmma.commitsBeforeLoop, 2u);
+  EXPECT_EQ(wgmma.groupsBeforeLoop, 0u);
+  EXPECT_EQ(wgmma.overlappingLoads, 1u);
+  ASSERT_EQ(wgmma.writes.size(), 1u);
+  EXPECT_EQ(wgmma.writes[0].stagesNeeded, std::optional<int64_t>(3));
+  EXPECT_EQ(wgmma.groupStarts.size(), 1u);
+
+  CheckOptions options;
+  options.stages = 3;
+  KernelReport report = checkKernel(kernel, nullptr, options);
+  EXPECT_EQ(statuses(report.checks),
+            "PASS PASS PASS PASS SKIP SKIP PASS PASS PASS PASS");
+  EXPECT_EQ(report.checks[7].detail,
+            "1 of 1 global loads overlap a wgmma group");
+  EXPECT_EQ(report.checks[8].detail,
+            "1 LDGSTS, first /*0080*/ after BAR.SYNC /*0070*/ after "
+            "WARPGROUP.DEPBAR.LE gsb0, 0x0 /*00d0*/; at most 0 group(s) in "
+            "flight, the refills need 3 stage(s), --stages=3");
+  EXPECT_EQ(report.checks[9].detail,
+            "1 wgmma group(s), first HGMMA /*00b0*/ after FENCE.VIEW.ASYNC.S "
+            "/*0060*/ after the last shared store or cp.async wait");
+}
+
+TEST(SassWgmma, StagesBoundTheGroupsInFlight) {
+  // Copies two tiles ahead need 3 stages with no group in flight ...
+  EXPECT_EQ(wgmmaCheck(wgmmaCpAsyncBody({}), "wgmma_stage_safety", 2).status,
+            CheckResult::Fail);
+  // ... and 4 with one group in flight.
+  WgmmaLoop depth1;
+  depth1.depth = 1;
+  CheckResult fail = wgmmaCheck(wgmmaCpAsyncBody(depth1), "wgmma_stage_safety");
+  EXPECT_EQ(fail.status, CheckResult::Fail);
+  EXPECT_EQ(fail.detail,
+            "WARPGROUP.DEPBAR /*00d0*/ leaves 1 group(s) in flight at the "
+            "LDGSTS /*0080*/: the stage it refills is still read unless there "
+            "are 4 stages, --stages=3");
+  EXPECT_EQ(
+      wgmmaCheck(wgmmaCpAsyncBody(depth1), "wgmma_stage_safety", 4).status,
+      CheckResult::Pass);
+  // One group in flight with the copies one tile ahead (distance S - 2).
+  WgmmaLoop distance1;
+  distance1.prologueCommits = 1;
+  distance1.copyWait = 0;
+  distance1.depth = 1;
+  CheckResult pass =
+      wgmmaCheck(wgmmaCpAsyncBody(distance1), "wgmma_stage_safety");
+  EXPECT_EQ(pass.status, CheckResult::Pass);
+  EXPECT_EQ(value(pass, "stages_needed"), "3");
+  EXPECT_EQ(value(pass, "max_groups_in_flight"), "1");
+}
+
+TEST(SassWgmma, EpilogueFollowsTheCopyDistance) {
+  // One group in flight, copies one tile ahead: the epilogue computes one
+  // tile whatever --stages says.
+  WgmmaLoop distance1;
+  distance1.prologueCommits = 1;
+  distance1.copyWait = 0;
+  distance1.depth = 1;
+  distance1.epilogueGroups = 1;
+  std::vector<std::string> baseline =
+      concat({{other}, wgmmaGroup(), {bar, "@!P0 BRA 0x10", "EXIT"}});
+  CheckOptions options;
+  options.stages = 3;
+  SmallVector<CheckResult> checks =
+      compare(wgmmaCpAsyncBody(distance1), baseline, options);
+  EXPECT_EQ(checks[1].status, CheckResult::Pass);
+  EXPECT_EQ(checks[1].detail, "2 outside the loop - baseline 0 = 2 = 1 x 2 "
+                              "per tile (the peeled epilogue)");
+  distance1.epilogueGroups = 2;
+  checks = compare(wgmmaCpAsyncBody(distance1), baseline, options);
+  EXPECT_EQ(checks[1].status, CheckResult::Fail);
+  EXPECT_EQ(checks[1].detail,
+            "4 outside the loop - baseline 0 = 4 = 2 x 2 per tile; expected "
+            "exactly 1 tile(s) (the peeled epilogue of copies 1 tile(s) "
+            "ahead)");
+}
+
+TEST(SassWgmma, BarrierBetweenWaitAndRefill) {
+  WgmmaLoop noBarrier;
+  noBarrier.barrier = false;
+  CheckResult check =
+      wgmmaCheck(wgmmaCpAsyncBody(noBarrier), "wgmma_stage_safety");
+  EXPECT_EQ(check.status, CheckResult::Fail);
+  EXPECT_EQ(check.detail,
+            "no BAR.SYNC between WARPGROUP.DEPBAR /*00d0*/ and the LDGSTS "
+            "/*0080*/: another warp may refill the stage while this warp's "
+            "wgmma group still reads it");
+
+  // Without any wgmma wait in the loop no group retires before the refill.
+  std::vector<std::string> body = wgmmaCpAsyncBody({});
+  body[13] = other;
+  CheckResult noWait = wgmmaCheck(body, "wgmma_stage_safety");
+  EXPECT_EQ(noWait.status, CheckResult::Fail);
+  EXPECT_EQ(noWait.detail, "no WARPGROUP.DEPBAR in the loop: no wgmma group "
+                           "retires before the 1 LDGSTS refill its stages");
+}
+
+TEST(SassWgmma, ProxyFence) {
+  WgmmaLoop noFence;
+  noFence.fence = false;
+  CheckResult check = wgmmaCheck(wgmmaCpAsyncBody(noFence), "proxy_fence");
+  EXPECT_EQ(check.status, CheckResult::Fail);
+  EXPECT_EQ(check.detail,
+            "no FENCE.VIEW.ASYNC.S between DEPBAR.LE SB0, 0x1 /*0050*/ and the "
+            "HGMMA /*00b0*/: the wgmma may read the tile's generic-proxy "
+            "writes stale through the async proxy");
+  EXPECT_EQ(value(check, "unfenced_write"), "\"0x0050\"");
+
+  // A fence before the wait does not order the copies it completes.
+  std::vector<std::string> early = wgmmaCpAsyncBody(noFence);
+  early[5] = "FENCE.VIEW.ASYNC.S";
+  early[6] = "DEPBAR.LE SB0, 0x1";
+  EXPECT_EQ(wgmmaCheck(early, "proxy_fence").status, CheckResult::Fail);
+}
+
+TEST(SassWgmma, CopiesWaitedBeforeTheGroupDoNotOverlap) {
+  // The copy's own group is waited for (DEPBAR.LE SB0, 0x0 after its
+  // commit) before the HGMMAs issue, and the previous group has retired.
+  std::vector<std::string> body = wgmmaCpAsyncBody({});
+  body.insert(body.begin() + 10, "DEPBAR.LE SB0, 0x0");
+  CheckResult check = wgmmaCheck(body, "wgmma_overlap");
+  EXPECT_EQ(check.status, CheckResult::Fail);
+  EXPECT_EQ(check.detail,
+            "0 of 1 global loads overlap a wgmma group; /*0080*/ is consumed "
+            "by /*00a0*/ before the next HGMMA and issues after the last group "
+            "retired");
+  // Waiting with one cp.async group pending does not retire the copy.
+  body[10] = "DEPBAR.LE SB0, 0x1";
+  EXPECT_EQ(wgmmaCheck(body, "wgmma_overlap").status, CheckResult::Pass);
+}
+
+TEST(SassWgmma, RegisterVariants) {
+  // The unpipelined order: LDG, its STS, fence, barrier, the group.
+  std::vector<std::string> serial =
+      concat({{other, "LDG.E.128 R40, [R2.64]", "STS.128 [R0], R40",
+               "FENCE.VIEW.ASYNC.S", bar},
+              wgmmaGroup(),
+              {bar, "@!P0 BRA 0x10", "EXIT"}});
+  CheckResult check = wgmmaCheck(serial, "wgmma_overlap");
+  EXPECT_EQ(check.status, CheckResult::Fail);
+  EXPECT_EQ(value(check, "consumer"), "\"0x0020\"");
+  // An STS of other registers does not consume the load.
+  std::vector<std::string> unrelated = serial;
+  unrelated[2] = "STS.128 [R0], R44";
+  EXPECT_EQ(wgmmaCheck(unrelated, "wgmma_overlap").status, CheckResult::Pass);
+
+  // register-prefetch: the LDG among the HGMMAs, its STS after the wait and
+  // the barrier, fenced before the next iteration's group.
+  std::vector<std::string> rpf = {other,
+                                  "WARPGROUP.ARRIVE",
+                                  hgmma,
+                                  "LDG.E.128 R40, [R2.64]",
+                                  hgmmaCommit,
+                                  "WARPGROUP.DEPBAR.LE gsb0, 0x0",
+                                  bar,
+                                  "STS.128 [R0], R40",
+                                  "FENCE.VIEW.ASYNC.S",
+                                  bar,
+                                  "@!P0 BRA 0x10",
+                                  "EXIT"};
+  EXPECT_EQ(wgmmaCheck(rpf, "wgmma_overlap").status, CheckResult::Pass);
+  CheckResult stage = wgmmaCheck(rpf, "wgmma_stage_safety", 2);
+  EXPECT_EQ(stage.status, CheckResult::Pass);
+  EXPECT_EQ(value(stage, "stages_needed"), "2");
+  EXPECT_EQ(wgmmaCheck(rpf, "proxy_fence").detail,
+            "1 wgmma group(s), first HGMMA /*0020*/ after FENCE.VIEW.ASYNC.S "
+            "/*0080*/ (previous iteration) after the last shared store or "
+            "cp.async wait");
+  // One group in flight at the STS needs a second buffer.
+  rpf[5] = "WARPGROUP.DEPBAR.LE gsb0, 0x1";
+  EXPECT_EQ(wgmmaCheck(rpf, "wgmma_stage_safety", 2).status, CheckResult::Fail);
+}
+
+//===----------------------------------------------------------------------===//
 // Reports
 //===----------------------------------------------------------------------===//
 
@@ -654,7 +935,7 @@ TEST(SassReport, KernelReportAndJson) {
       "kernel k (sm_86): 12 instructions, compute = tensor-core MMA (4 in the "
       "kernel)\n"))
       << text;
-  EXPECT_NE(text.find("  result: PASS (5 passed, 0 failed, 2 skipped)\n\n"),
+  EXPECT_NE(text.find("  result: PASS (5 passed, 0 failed, 5 skipped)\n\n"),
             std::string::npos)
       << text;
 
@@ -682,7 +963,7 @@ TEST(SassReport, KernelReportAndJson) {
   EXPECT_EQ(k->getString("compute_kind"), std::optional<StringRef>("mma"));
   EXPECT_EQ(k->getObject("main_loop")->getString("first_global_load"),
             std::optional<StringRef>("0x0010"));
-  EXPECT_EQ(k->getArray("checks")->size(), 7u);
+  EXPECT_EQ(k->getArray("checks")->size(), 10u);
   EXPECT_EQ(k->getString("result"), std::optional<StringRef>("PASS"));
 }
 

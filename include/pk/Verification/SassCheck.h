@@ -18,6 +18,8 @@
 //                    checks read (analyzeKernel -> KernelAnalysis).
 //   SassChecks.cpp   one function per check, each returning a CheckResult;
 //                    checkKernel runs them all.
+//   SassWgmma.cpp    the sm_90 warpgroup MMA protocol (HGMMA groups, their
+//                    waits, the proxy fence) and its three checks.
 //   SassReport.cpp   the annotated loop excerpt, the PASS/FAIL table and the
 //                    JSON report.
 //
@@ -176,7 +178,13 @@ enum class InstClass {
   /// STL and LDL.
   Spill,
   /// A BRA to an address at or before its own.
-  BackwardBranch
+  BackwardBranch,
+  /// The warpgroup MMA protocol: WARPGROUP.ARRIVE (wgmma.fence) and
+  /// WARPGROUP.DEPBAR.LE gsb0, N (wgmma.wait_group N).
+  WgmmaSync,
+  /// FENCE.VIEW.ASYNC.S: the generic-to-async proxy fence
+  /// (fence.proxy.async.shared::cta).
+  ProxyFence
 };
 
 /// True for LDG*, LDGSTS* (cp.async) and UTMALDG; LDGDEPBAR is not a load.
@@ -185,6 +193,25 @@ bool isGlobalLoad(const Instruction &inst);
 /// True for the tensor-core instructions: mma.sync (HMMA, IMMA, DMMA, BMMA)
 /// and the sm_90 warpgroup forms (HGMMA, IGMMA, QGMMA, BGMMA).
 bool isMma(const Instruction &inst);
+
+/// True for the sm_90 warpgroup MMAs HGMMA, IGMMA, QGMMA and BGMMA.
+bool isWarpgroupMma(const Instruction &inst);
+
+/// True for a warpgroup MMA that closes its group: the one carrying the
+/// `gsb0` scoreboard operand (wgmma.commit_group).
+bool closesWgmmaGroup(const Instruction &inst);
+
+/// N of `WARPGROUP.DEPBAR.LE gsb0, 0xN` (wgmma.wait_group N): at most N
+/// groups stay in flight; std::nullopt for any other instruction.
+std::optional<unsigned> wgmmaWaitDepth(const Instruction &inst);
+
+/// N of `DEPBAR.LE SB0, 0xN` (cp.async.wait_group N): at most N cp.async
+/// groups stay pending; std::nullopt for any other instruction.
+std::optional<unsigned> cpAsyncWaitDepth(const Instruction &inst);
+
+/// True for FENCE.VIEW.ASYNC.S, the proxy fence wgmma needs between
+/// generic-proxy shared writes and its async-proxy reads.
+bool isProxyFence(const Instruction &inst);
 
 /// True for FFMA*: the compute of a kernel without tensor-core MMAs.
 bool isFfma(const Instruction &inst);
@@ -202,9 +229,12 @@ bool isSpill(const Instruction &inst);
 /// True for a BRA whose target is at or before its own address.
 bool isBackwardBranch(const Instruction &inst);
 
-/// Bytes per thread one global load moves, from its width modifier (`.128`:
-/// 16, `.64`: 8, `.U16`/`.S16`: 2, `.U8`/`.S8`: 1, else 4); std::nullopt
-/// for UTMALDG, which copies a whole tile.
+/// Bytes per thread a memory access moves, from its width modifier (`.128`:
+/// 16, `.64`: 8, `.U16`/`.S16`: 2, `.U8`/`.S8`: 1, else 4).
+uint64_t accessBytes(const Instruction &inst);
+
+/// Bytes per thread one global load moves (accessBytes); std::nullopt for
+/// UTMALDG, which copies a whole tile.
 std::optional<uint64_t> globalLoadBytes(const Instruction &inst);
 
 /// The class of `inst`. `computeIsMma` says whether the kernel's compute is
@@ -220,6 +250,79 @@ struct Loop {
   size_t end = 0;
   /// Compute instructions in [begin, end].
   unsigned compute = 0;
+};
+
+/// A shared-memory write of the main loop (STS, or LDGSTS) and what keeps it
+/// from refilling a stage that a warpgroup MMA group may still read.
+struct SharedWriteGuard {
+  /// The write.
+  size_t write = 0;
+  /// The last WARPGROUP.DEPBAR before it, around the back edge if needed;
+  /// std::nullopt when the loop has none.
+  std::optional<size_t> wait;
+  /// The first BAR.SYNC between `wait` and the write; std::nullopt when none
+  /// lies between them (warps may refill the stage before every warp's
+  /// wait).
+  std::optional<size_t> barrier;
+  /// N of `wait`: the groups that may still be in flight at the write.
+  unsigned depth = 0;
+  /// The shared stages the refill needs so that the stage it overwrites was
+  /// last read by a group that `wait` retired; std::nullopt when it could
+  /// not be measured (see WgmmaAnalysis).
+  std::optional<int64_t> stagesNeeded;
+};
+
+/// The warpgroup MMA (wgmma) protocol of the main loop; see SassWgmma.cpp.
+/// Instruction positions are indices into `kernel->insts`.
+struct WgmmaAnalysis {
+  /// Warpgroup MMAs in the loop.
+  unsigned loopMmas = 0;
+  /// wgmma groups the loop closes per iteration (HGMMA ... gsb0).
+  unsigned loopGroups = 0;
+  /// wgmma groups closed before the loop (the prologue computes none in pk's
+  /// schedules).
+  unsigned groupsBeforeLoop = 0;
+  /// cp.async commits (LDGDEPBAR) per iteration.
+  unsigned loopCommits = 0;
+  /// cp.async commits before the loop: the tiles the prologue copies.
+  unsigned commitsBeforeLoop = 0;
+  /// Tiles the cp.async copies run ahead of the wgmma groups, which the
+  /// epilogue computes after the loop: the prologue's commits minus its
+  /// groups (S - 1 in pk's S-stage schedule, S - 2 with one group in
+  /// flight); std::nullopt unless the loop commits once per group.
+  std::optional<int64_t> copyDistance;
+  /// The WARPGROUP.DEPBARs of the loop.
+  llvm::SmallVector<size_t> waits;
+  /// The largest N of those waits.
+  unsigned maxDepth = 0;
+
+  // wgmma_overlap
+
+  /// Global loads of the loop that overlap a wgmma group: issued while one
+  /// is in flight, or followed by one before their data is consumed.
+  unsigned overlappingLoads = 0;
+  /// The first global load of the loop that overlaps no group.
+  std::optional<size_t> firstSerialLoad;
+  /// Where that load's data is consumed before any group is issued: the STS
+  /// of its registers or the cp.async wait that retires it.
+  std::optional<size_t> serialLoadConsumer;
+
+  // wgmma_stage_safety
+
+  /// Every shared write (STS, LDGSTS) of the loop, in order.
+  llvm::SmallVector<SharedWriteGuard> writes;
+
+  // proxy_fence
+
+  /// The first warpgroup MMA of each group of the loop.
+  llvm::SmallVector<size_t> groupStarts;
+  /// The first group start with no FENCE.VIEW.ASYNC.S after the shared write
+  /// or cp.async wait before it.
+  std::optional<size_t> unfencedGroup;
+  /// That write or wait.
+  std::optional<size_t> unfencedWrite;
+  /// The fence of the first group start, when it has one.
+  std::optional<size_t> fence;
 };
 
 /// Everything measured on one kernel. Instruction positions are indices into
@@ -291,11 +394,18 @@ struct KernelAnalysis {
   unsigned stlCount = 0;
   /// LDL instructions in the kernel.
   unsigned ldlCount = 0;
+  /// The wgmma protocol of the main loop; std::nullopt when the loop holds
+  /// no warpgroup MMA.
+  std::optional<WgmmaAnalysis> wgmma;
 };
 
 /// Classifies the instructions of `kernel`, finds its main loop and measures
 /// it. The result points to `kernel`, which must outlive it.
 KernelAnalysis analyzeKernel(const Kernel &kernel);
+
+/// Measures the wgmma protocol of `analysis`'s main loop (SassWgmma.cpp);
+/// leaves `analysis.wgmma` unset when the loop holds no warpgroup MMA.
+void analyzeWgmma(KernelAnalysis &analysis);
 
 /// Finds the baseline kernel matching `kernel`: the same name and arch, then
 /// the same name, then the only baseline kernel; nullptr when none matches.
@@ -347,7 +457,8 @@ struct CheckOptions {
   /// fraction of the loop's FFMAs follow the first global load.
   double ffmaOverlap = 0.5;
   /// Pipeline stages of the pipelined kernel: its epilogue computes
-  /// stages - 1 tiles outside the loop (compute_total).
+  /// stages - 1 tiles outside the loop (compute_total), and a wgmma loop's
+  /// refills may need up to this many shared stages (wgmma_stage_safety).
   unsigned stages = 2;
 };
 
@@ -408,9 +519,11 @@ CheckResult checkComputePerIteration(const KernelAnalysis &analysis,
 
 /// compute_total: the compute outside the pipelined loop minus the compute
 /// outside the baseline's must be the peeled epilogue, `options.stages` - 1
-/// tiles (SKIP when `baseline` is nullptr). A loop unrolled by k may leave up
-/// to k-1 remainder tiles outside it, which widens the accepted range.
-/// `cmp` and `perIteration` come from checkComputePerIteration.
+/// tiles, or in a wgmma cp.async loop as many tiles as the copies run ahead
+/// (WgmmaAnalysis::copyDistance) (SKIP when `baseline` is nullptr). A loop
+/// unrolled by k may leave up to k-1 remainder tiles outside it, which widens
+/// the accepted range. `cmp` and `perIteration` come from
+/// checkComputePerIteration.
 CheckResult checkComputeTotal(const KernelAnalysis &analysis,
                               const KernelAnalysis *baseline,
                               const BaselineComparison &cmp,
@@ -421,6 +534,28 @@ CheckResult checkComputeTotal(const KernelAnalysis &analysis,
 /// usage was read, LOCAL:0 and STACK:0.
 CheckResult checkNoSpills(const KernelAnalysis &analysis);
 
+/// wgmma_overlap: in a loop with warpgroup MMAs (SKIP otherwise), passes
+/// when every global load overlaps a wgmma group: it is issued while a group
+/// is in flight (after an HGMMA, before the WARPGROUP.DEPBAR that retires
+/// it), or a group is issued before its data is consumed (the STS of its
+/// registers, the cp.async wait that retires it). With `baseline`, the
+/// detail adds the baseline's count.
+CheckResult checkWgmmaOverlap(const KernelAnalysis &analysis,
+                              const KernelAnalysis *baseline = nullptr);
+
+/// wgmma_stage_safety: in a loop with warpgroup MMAs (SKIP otherwise),
+/// passes when every shared write (STS, LDGSTS) follows a BAR.SYNC that
+/// follows the loop's last WARPGROUP.DEPBAR.LE gsb0, N before it, and the
+/// N groups it leaves in flight fit: the refill needs at most
+/// `options.stages` shared stages.
+CheckResult checkWgmmaStageSafety(const KernelAnalysis &analysis,
+                                  const CheckOptions &options = {});
+
+/// proxy_fence: in a loop with warpgroup MMAs (SKIP otherwise), passes when
+/// a FENCE.VIEW.ASYNC.S lies between each group's first HGMMA and the
+/// shared store (STS) or cp.async wait (DEPBAR.LE SB0) before it.
+CheckResult checkProxyFence(const KernelAnalysis &analysis);
+
 /// Every check of one kernel, in report order.
 struct KernelReport {
   /// The analysis of the checked kernel.
@@ -430,7 +565,8 @@ struct KernelReport {
   /// The baseline comparison (meaningful when `baseline` is set).
   BaselineComparison comparison;
   /// main_loop, loads_before_compute, no_barrier_between_loads_and_compute,
-  /// barrier_after_compute, compute_per_iteration, compute_total, no_spills.
+  /// barrier_after_compute, compute_per_iteration, compute_total, no_spills,
+  /// wgmma_overlap, wgmma_stage_safety, proxy_fence.
   llvm::SmallVector<CheckResult> checks;
 
   /// The number of checks with status `status`.
