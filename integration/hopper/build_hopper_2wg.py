@@ -15,7 +15,11 @@ OUT defaults to .gpu/hopper-2wg. --first builds the first bundle only
 Entries (id stem: tile, pk options; what a PASS shows):
   wgmma2_128x{128,256}_baseline  unpipelined (pk-emit-binaries): the sA
                      subview per warpgroup and the fragment epilogue
-  wgmma2_128x{128,256}_cp-async-s{2,3,4}  cp.async, N stages: every
+  wgmma2_128x{128,256}_cp-async-s{2,3,4}  cp.async, N stages, the
+                     multistage order (schedule=multistage: with auto the
+                     rule mma-in-flight picks the other order for 128x256
+                     x4, as it did in the run of
+                     integration/results/2026-12-01-h200-wgmma-final/): every
                      warpgroup's descriptor on its stage (128x256 x4 is
                      192 KB, one block per SM)
   wgmma2_128x{128,256}_auto  stages=auto min-blocks-per-sm=auto
@@ -66,7 +70,7 @@ def kernels(first):
                 continue
             # above half of sm_90a's 227 KB per SM only one block is resident
             one = s * (128 + bn) * 128 > 227 * 1024 // 2
-            opts = "variant=cp-async stages=%d" % s + (" min-blocks-per-sm=1" if one else "")
+            opts = "variant=cp-async schedule=multistage stages=%d" % s + (" min-blocks-per-sm=1" if one else "")
             out.append(("%s_cp-async-s%d" % (stem, s), kernel, gen, opts,
                         "pipelined: variant cp-async, %d shared buffer" % s, dict(tile, variant="cp-async-s%d" % s)))
         if not first:
