@@ -952,6 +952,138 @@ def gen_wgmma(a):
     return "\n".join(out) + "\n"
 
 
+WGMMA_TMA_NOTES = """\
+wgmma HGEMM with TMA input (--mma wgmma --copy tma, sm_90a): the wgmma kernel
+above (NN layout, one warpgroup, 128x128x64, the same 128B-swizzled tiles,
+compute phase and epilogue) whose load phase is the Tensor Memory Accelerator
+instead of per-thread copies. Two extra kernel arguments, after C:
+  %tmaA, %tmaB : !llvm.ptr, the generic addresses of two 128-byte CUtensorMap
+  objects in global memory (pk-runner --tma, integration/runner/README.md):
+  A: dims (K, M), box (64, 128);  B: dims (N, K), box (64, 64); FP16,
+  128B swizzle, innermost dimension first. MLIR 22 cannot legalize a gpu.func
+  argument of type !nvgpu.tensormap.descriptor, so the kernel casts the
+  pointer (builtin.unrealized_conversion_cast; docs/hopper.md "TMA:
+  descriptors").
+Before the loop, thread 0 initialises one mbarrier (nvgpu.mbarrier.create)
+with an arrival count of 1, makes it visible to the async proxy
+(fence.proxy.async.shared::cta, as the CUDA programming guide's TMA example);
+then a gpu.barrier. No nvgpu.tma.fence.descriptor (fence.proxy.tensormap::
+generic.acquire): at pk's PTX 8.0 the NVPTX backend cannot select it and LLVM
+aborts; the runner writes each map once, into fresh memory, before the first
+launch. K-loop, tile t = k / 64:
+  a. thread 0: nvgpu.mbarrier.arrive.expect_tx of 32768 bytes (A 16384 +
+     B 2 x 8192), then nvgpu.tma.async.load of the A tile into sA and of the
+     two 64-column B slabs into sB[0], sB[1] (cp.async.bulk.tensor.2d ...
+     mbarrier::complete_tx::bytes; TMA writes the 128B swizzle itself);
+  b. every thread: nvgpu.mbarrier.try_wait.parity on parity t % 2 (the
+     barrier's phase t completes when the 32768 bytes have landed);
+  c. the wgmma compute phase {transposeB, waitGroup = 0} as above. No
+     fence.proxy.async: TMA writes and wgmma reads both go through the
+     async proxy, and the mbarrier's complete_tx makes the writes visible
+     to the threads that observe the phase completion;
+  d. gpu.barrier: every warp's wgmma of tile t has retired (wait_group 0)
+     before thread 0 issues the TMA of tile t+1 into the same tiles.
+pk's K-loop matcher finds no shared stores in this loop, so it is not a
+K-loop pk pipelines (a remark says so)."""
+
+
+def gen_wgmma_tma(a):
+    """The wgmma HGEMM kernel with TMA + mbarrier input (WGMMA_TMA_NOTES)."""
+    M, N, K, BM, BN, BK, T = a.M, a.N, a.K, a.BM, a.BN, a.BK, a.threads
+    assert a.kind == "hgemm" and a.mma == "wgmma", "--copy tma: --kind hgemm --mma wgmma only"
+    assert (BM, BN, BK, T) == (128, 128, 64, 128), \
+        "--copy tma: 128x128x64 with one warpgroup (128 threads) only"
+    assert M % BM == 0 and N % BN == 0 and K % BK == 0, "wgmma kernels need whole tiles"
+    name = a.name or "hgemm_wgmma_tma_f16_{}x{}x{}".format(BM, BN, BK)
+    slabs = BN // 64
+    sA_t = memref([BM, 64], "f16", SMEM)
+    sB_t = memref([slabs, 64, 64], "f16", SMEM)
+    gA, gB, gC = memref([M, K], "f16"), memref([K, N], "f16"), memref([M, N], "f32")
+    tmA = ("!nvgpu.tensormap.descriptor<tensor = memref<{}x64xf16, 3>, swizzle = swizzle_128b, "
+           "l2promo = none, oob = zero, interleave = none>".format(BM))
+    tmB = ("!nvgpu.tensormap.descriptor<tensor = memref<64x64xf16, 3>, swizzle = swizzle_128b, "
+           "l2promo = none, oob = zero, interleave = none>")
+    dA = "!nvgpu.warpgroup.descriptor<tensor = memref<{}x64xf16, 3>>".format(BM)
+    dB = "!nvgpu.warpgroup.descriptor<tensor = memref<64x{}xf16, 3>>".format(BN)
+    acc = "!nvgpu.warpgroup.accumulator<fragmented = vector<{}x{}xf32>>".format(BM, BN)
+    mbar = "!nvgpu.mbarrier.group<memorySpace = {}>".format(SMEM)
+    slab_t = "memref<64x64xf16, strided<[64, 1], offset: {{}}>, {}>".format(SMEM)
+    tx_bytes = (BM * 64 + slabs * 64 * 64) * 2
+
+    e = Emitter()
+    e.ind = 3
+    tid = e.op("tid", "gpu.thread_id x")
+    bm = e.mul("bm", e.op("by", "gpu.block_id y"), BM)
+    bn = e.mul("bn", e.op("bx", "gpu.block_id x"), BN)
+    e.op("tmA", "builtin.unrealized_conversion_cast %tmaA : !llvm.ptr to " + tmA)
+    e.op("tmB", "builtin.unrealized_conversion_cast %tmaB : !llvm.ptr to " + tmB)
+    t0 = e.op("t0", "arith.cmpi eq, {}, {} : index".format(tid, e.c(0)))
+    e.op("mbar", "nvgpu.mbarrier.create -> " + mbar)
+    e.emit("// one mbarrier, arrival count 1 (thread 0's arrive.expect_tx), initialised once")
+    e.emit("scf.if {} {{".format(t0))
+    e.ind += 1
+    e.emit("nvgpu.mbarrier.init %mbar[{}], {} : {}".format(e.c(0), e.c(1), mbar))
+    e.emit("// the initialised mbarrier -> the async proxy (TMA's complete_tx)")
+    e.emit("nvvm.fence.proxy {kind = #nvvm.proxy_kind<async.shared>, space = #nvvm.shared_space<cta>}")
+    e.ind -= 1
+    e.emit("}")
+    e.emit("gpu.barrier")
+    slabs_v = [e.op("sB_{}".format(j), "memref.subview %sB[{}, 0, 0] [1, 64, 64] [1, 1, 1] : {} to {}".format(
+        j, sB_t, slab_t.format(j * 4096))) for j in range(slabs)]
+    b_cols = [e.add("gb_col{}".format(j), bn, 64 * j) for j in range(slabs)]
+    e.op("acc0", "nvgpu.warpgroup.mma.init.accumulator -> " + acc)
+    e.emit("%res = scf.for %k = {} to {} step {} iter_args(%acc = %acc0) -> ({}) {{".format(
+        e.c(0), e.c(K), e.c(BK), acc))
+    e.ind += 1
+    e.emit("// a. thread 0: expect {} bytes, TMA the A tile and the {} B slabs (coordinates "
+           "innermost first)".format(tx_bytes, slabs))
+    e.emit("nvgpu.mbarrier.arrive.expect_tx %mbar[{}], {}, predicate = {} : {}".format(
+        e.c(0), e.c(tx_bytes), t0, mbar))
+    e.emit("nvgpu.tma.async.load %tmA[%k, {}], %mbar[{}] to %sA, predicate = {} : {}, {} -> {}".format(
+        bm, e.c(0), t0, tmA, mbar, sA_t))
+    for j in range(slabs):
+        e.emit("nvgpu.tma.async.load %tmB[{}, %k], %mbar[{}] to {}, predicate = {} : {}, {} -> {}".format(
+            b_cols[j], e.c(0), slabs_v[j], t0, tmB, mbar, slab_t.format(j * 4096)))
+    e.emit("// b. every thread waits for phase t = k / {} of the mbarrier (parity t % 2)".format(BK))
+    kt = e.div("kt", "%k", BK)
+    par = e.op("par", "arith.index_cast {} : index to i1".format(e.rem("kt2", kt, 2)))
+    e.emit("nvgpu.mbarrier.try_wait.parity %mbar[{}], {}, {} : {}".format(e.c(0), par, e.c(10000000), mbar))
+    e.emit("// c. compute phase: TMA wrote through the async proxy, as wgmma reads: no proxy fence")
+    e.op("dA", "nvgpu.warpgroup.generate.descriptor %sA, %tmA : {}, {} -> {}".format(sA_t, tmA, dA))
+    e.op("dB", "nvgpu.warpgroup.generate.descriptor %sB, %tmB : {}, {} -> {}".format(sB_t, tmB, dB))
+    e.op("acc_next", "nvgpu.warpgroup.mma %dA, %dB, %acc {{transposeB, waitGroup = 0 : i64}} : "
+         "{}, {}, {} -> {}".format(dA, dB, acc, acc))
+    e.emit("// d. every wgmma of this tile retired before the next TMA overwrites the tiles")
+    e.emit("gpu.barrier")
+    e.emit("scf.yield %acc_next : " + acc)
+    e.ind -= 1
+    e.emit("}" + outer_attr(a))
+    cs_t = "memref<{}x{}xf32, strided<[{}, 1], offset: ?>>".format(BM, BN, N)
+    e.op("C_blk", "memref.subview %C[{}, {}] [{}, {}] [1, 1] : {} to {}".format(bm, bn, BM, BN, gC, cs_t))
+    e.emit("nvgpu.warpgroup.mma.store %res, %C_blk : {} to {}".format(acc, cs_t))
+    e.emit("gpu.return")
+
+    out = ["// Generated by examples/gen_gemm.py -- do not edit by hand.",
+           "// Command: " + a.cmdline]
+    out += ["// " + l if l else "//" for l in WGMMA_TMA_NOTES.splitlines()]
+    out.append("// HGEMM (wgmma, TMA): C(f32) = A(f16) * B (NN), M={} N={} K={}, tile {}x{}x{}, {} threads, "
+               "grid ({}, {}, 1).".format(M, N, K, BM, BN, BK, T, N // BN, M // BM))
+    out.append("module attributes {gpu.container_module} {")
+    out.append("  gpu.module @{} {{".format(name))
+    out.append("    gpu.func @{}(%A: {}, %B: {}, %C: {} {{llvm.noalias}}, %tmaA: !llvm.ptr, "
+               "%tmaB: !llvm.ptr)".format(name, gA, gB, gC))
+    out.append("        workgroup(%sA : {} {{llvm.align = 1024 : i64}}, "
+               "%sB : {} {{llvm.align = 1024 : i64}})".format(sA_t, sB_t))
+    minb = "nvvm.minctasm = {} : i32, ".format(a.min_blocks) if a.min_blocks else ""
+    out.append("        kernel attributes {{{}known_block_size = array<i32: {}, 1, 1>, "
+               "known_grid_size = array<i32: {}, {}, 1>}} {{".format(minb, T, N // BN, M // BM))
+    for v in sorted(e.consts):
+        out.append("      {} = arith.constant {} : index".format(e.consts[v], v))
+    out.extend(e.lines)
+    out += ["    }", "  }", "}"]
+    return "\n".join(out) + "\n"
+
+
 def main(argv=None):
     p = argparse.ArgumentParser(
         description="Generate an unpipelined tiled GEMM kernel (TN layout: "
@@ -1020,6 +1152,11 @@ def main(argv=None):
     p.add_argument("--wgmma-desc", choices=["generate"] + sorted(WGMMA_DESC_FIELDS), default="generate",
                    help="wgmma: descriptors from nvgpu.warpgroup.generate.descriptor (default) or "
                         "built by hand with the fields of WGMMA_DESC_FIELDS")
+    p.add_argument("--copy", choices=["threads", "tma"], default="threads",
+                   help="--mma wgmma: how tiles reach shared memory. threads: 16-byte loads and "
+                        "swizzled st.shared by every thread (WGMMA_NOTES); tma: thread 0 issues "
+                        "TMA loads completing on an mbarrier (WGMMA_TMA_NOTES; two tensor-map "
+                        "pointer arguments after C)")
     p.add_argument("--name", default=None, help="kernel / gpu.module symbol name")
     p.add_argument("-o", "--output", default="-", help="output path ('-' = stdout)")
     a = p.parse_args(argv)
@@ -1037,7 +1174,10 @@ def main(argv=None):
         a.BK = 64 if a.mma == "wgmma" else {"hgemm": 32, "igemm": 64, "sgemm": 8}[a.kind]
     args = sys.argv[1:] if argv is None else argv
     a.cmdline = "python3 examples/gen_gemm.py " + " ".join(args)
-    text = gen_wgmma(a) if a.mma == "wgmma" else gen(a)
+    if a.copy == "tma":
+        text = gen_wgmma_tma(a)
+    else:
+        text = gen_wgmma(a) if a.mma == "wgmma" else gen(a)
     if a.output == "-":
         sys.stdout.write(text)
     else:

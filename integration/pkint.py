@@ -38,7 +38,10 @@ Artefact directory (FORMAT "pk-artifacts/1"):
                       "bn", "threads", "smem" (dynamic shared bytes), "ptxas"
                       (pk report keys), optional "check" (forces the runner's
                       check, e.g. "none"), optional "b_layout" (pk-runner's
-                      --b-layout: "kn" for the NN wgmma kernels), plus the
+                      --b-layout: "kn" for the NN wgmma kernels), optional
+                      "tma" (a list of {"arg": "A"|"B", "box": [inner,
+                      outer], "swizzle": 128}: pk-runner --tma, one tensor
+                      map per item passed after C in list order), plus the
                       producer's own fields. A key
                       missing from an entry is taken from the manifest's top
                       level (the autotuner keeps m, n, k, kernel ... there).
@@ -476,6 +479,15 @@ def default_check(e):
     return e.get("check") or ("full" if int(e["m"]) <= 1024 else "rows:64")
 
 
+def tma_spec(t):
+    """pk-runner's --tma value for one manifest "tma" item
+    {"arg": "A"|"B", "box": [inner, outer], "swizzle": 128}."""
+    box = t["box"]
+    if t.get("arg") not in ("A", "B") or len(box) != 2:
+        raise BuildError("bad tma item %r: arg A or B, box [inner, outer]" % (t,))
+    return "%s:%dx%d:%d" % (t["arg"], box[0], box[1], t.get("swizzle", 128))
+
+
 def runner_argv(runner, art_dir, e, check, warmup, iters, seed, json_out=None, label=None, dump=None):
     """pk-runner's command line for a resolved manifest entry (dump: write C
     there, raw, for a differential comparison)."""
@@ -486,6 +498,8 @@ def runner_argv(runner, art_dir, e, check, warmup, iters, seed, json_out=None, l
             "--check", check, "--warmup", str(warmup), "--iters", str(iters), "--seed", str(seed)]
     if e.get("b_layout"):
         argv += ["--b-layout", e["b_layout"]]
+    for t in e.get("tma") or []:
+        argv += ["--tma", tma_spec(t)]
     if label:
         argv += ["--label", label]
     if json_out:

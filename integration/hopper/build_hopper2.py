@@ -36,6 +36,7 @@ the device tool's output folder):
 """
 
 import os
+import shutil
 import subprocess
 import sys
 import tarfile
@@ -83,10 +84,19 @@ def check_ptx(path):
         raise pkint.BuildError("%s: %s" % (path, "uses " + ", ".join(bad) if bad else "no .shared"))
 
 
-def run_script(rel, name="hopper2", san_where="size=512"):
-    """The device command: check, time, sanitize (the 512^3 entries that
-    SAN_WHERE, default san_where, selects), summarize; everything in one tar
-    under $OUT (the device tool brings back 8 files at most)."""
+def run_script(rel, name="hopper2", san_where="size=512", check_where="size=512", bench_where="size!=512",
+               vendor=True, tools="integration"):
+    """The device command: check (full, the check_where entries), time
+    (64-row check, bench_where), cuBLAS / Triton when vendor, sanitize (the
+    512^3 entries that SAN_WHERE, default san_where, selects), summarize;
+    everything in one tar under $OUT (the device tool brings back 8 files at
+    most). tools: the directory of pkint.py and hopper/ (a bundle's own
+    copy, finish_bundle(tools=True))."""
+    vendor_lines = [
+        "for s in $(python3 $T/pkint.py entries --dir $D --fields size | sort -un | grep -vx 512); do",
+        "  timeout 150 python3 $T/hopper/vendor_bench.py --size $s --json $R/vendor-$s.json || rc=1",
+        "done",
+    ] if vendor else []
     return "\n".join([
         "#!/usr/bin/env bash",
         "# GPU machine, repo root:  bash %s/run.sh" % rel,
@@ -94,23 +104,22 @@ def run_script(rel, name="hopper2", san_where="size=512"):
         "set -uo pipefail",
         "START=$(date +%s)  # the device tool stops a command after 600 s: sanitizers end by 560",
         "D=%s; OUT=${OUT:-.gpu/%s-out}; R=$(mktemp -d)/%s-results; mkdir -p $R $OUT" % (rel, name, name),
+        "T=%s" % tools.replace(rel, "$D"),
         "exec > >(tee $R/run.log) 2>&1",
         "RUNNER=${RUNNER:-$D/pk-runner}",
         "$RUNNER --help >/dev/null 2>&1; if [ $? -ne 2 ]; then  # usage exits 2 once it loads",
-        "  RUNNER=$R/pk-runner; python3 integration/pkint.py build-runner $RUNNER || exit 2",
+        "  RUNNER=$R/pk-runner; python3 $T/pkint.py build-runner $RUNNER || exit 2",
         "fi",
         "nvidia-smi --query-gpu=name,driver_version --format=csv,noheader",
         "rc=0",
-        "python3 integration/pkint.py run --dir $D --out $R --tag check --where size=512 --check full "
-        "--warmup 0 --iters 1 --seed 1 --runner $RUNNER --timeout-s 60 --allow-failures || rc=1",
-        "python3 integration/pkint.py run --dir $D --out $R --tag bench --where size!=512 --check rows:64 "
-        "--warmup 5 --iters 20 --seed 2 --runner $RUNNER --timeout-s 90 --allow-failures || rc=1",
-        "for s in $(python3 integration/pkint.py entries --dir $D --fields size | sort -un | grep -vx 512); do",
-        "  timeout 150 python3 integration/hopper/vendor_bench.py --size $s --json $R/vendor-$s.json || rc=1",
-        "done",
-        "python3 integration/pkint.py sanitize --dir $D --out $R --jobs \"%s@size=512,${SAN_WHERE:-%s}\" "
+        "python3 $T/pkint.py run --dir $D --out $R --tag check --where '%s' --check full "
+        "--warmup 0 --iters 1 --seed 1 --runner $RUNNER --timeout-s 60 --allow-failures || rc=1" % check_where,
+        "python3 $T/pkint.py run --dir $D --out $R --tag bench --where '%s' --check rows:64 "
+        "--warmup 5 --iters 20 --seed 2 --runner $RUNNER --timeout-s 90 --allow-failures || rc=1" % bench_where,
+    ] + vendor_lines + [
+        "python3 $T/pkint.py sanitize --dir $D --out $R --jobs \"%s@size=512,${SAN_WHERE:-%s}\" "
         "--runner $RUNNER --timeout-s 240 --deadline $((START + 560)) || rc=1" % (SANITIZERS, san_where),
-        "python3 integration/hopper/summary.py $D $R | tee $R/results.md",
+        "python3 $T/hopper/summary.py $D $R | tee $R/results.md",
         "echo \"== %s done (rc $rc)\"" % name,
         "cp $R/results.md $R/run.log $OUT/; tar cf $OUT/%s-results.tar -C $(dirname $R) %s-results" % (name, name),
         "exit $rc",
@@ -133,13 +142,28 @@ def build_bundle(out, sizes, kernels, tool, name, san_where="size=512"):
                                              expect=expect)
                 check_ptx(os.path.join(out, e["ptx"]))
                 man["entries"].append(e)
+    finish_bundle(out, man, name, lambda rel: run_script(rel, name, san_where))
+    return 0
+
+
+def finish_bundle(out, man, name, run_text, tools=False):
+    """Write the manifest, a prebuilt pk-runner (when this machine can build
+    one), run.sh (run_text(rel)) and OUT/NAME.tar (all of it, one file); with
+    tools, a copy of pkint.py, hopper/summary.py and runner/pk-runner.cpp
+    under OUT/integration, so that run.sh does not depend on the checkout it
+    runs in."""
     pkint.write_manifest(out, man)
+    if tools:
+        for f in ("pkint.py", "hopper/summary.py", "runner/pk-runner.cpp"):
+            dst = os.path.join(out, "integration", f)
+            os.makedirs(os.path.dirname(dst), exist_ok=True)
+            shutil.copyfile(os.path.join(HERE, "..", f), dst)
     runner = os.path.join(out, "pk-runner")
     if subprocess.call([sys.executable, os.path.join(HERE, "..", "pkint.py"), "build-runner", runner]):
         print("no prebuilt pk-runner: run.sh builds one on the GPU machine", file=sys.stderr)
     rel = os.path.relpath(out, pkint.ROOT)
     with open(os.path.join(out, "run.sh"), "w") as f:
-        f.write(run_script(rel, name, san_where))
+        f.write(run_text(rel))
     tar = os.path.join(out, name + ".tar")
     with tarfile.open(tar, "w") as t:
         for entry in sorted(os.listdir(out)):
@@ -147,7 +171,6 @@ def build_bundle(out, sizes, kernels, tool, name, san_where="size=512"):
                 t.add(os.path.join(out, entry), arcname=os.path.join(rel, entry))
     print("manifest: %d entries -> %s; bundle %s" % (len(man["entries"]),
                                                       os.path.join(out, "manifest.json"), tar))
-    return 0
 
 
 def build(out, sizes):

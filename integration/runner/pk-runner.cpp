@@ -10,13 +10,20 @@
 //   grid (N/BN, M/BM, 1), block (threads, 1, 1), three bare device pointers
 //   (A, B, C) as parameters (convert-gpu-to-nvvm use-bare-ptr-memref-call-conv).
 //   hgemm: f16 x f16 -> f32, igemm: i8 x i8 -> i32, sgemm: f32 x f32 -> f32.
+//   --tma ARG:BOX0xBOX1[:SWIZZLE] (repeatable; ARG is A or B): the runner
+//   encodes a 2-D tiled tensor map of that input (cuTensorMapEncodeTiled:
+//   its row-major device buffer, dims innermost first, box BOX0 x BOX1
+//   elements innermost first, swizzle 0|32|64|128 bytes, default 128),
+//   copies the 128-byte map to its own device allocation and passes that
+//   pointer as an extra kernel parameter after C, in the order of the --tma
+//   options (the TMA kernels of gen_gemm.py --copy tma).
 //
 // Usage:
 //   pk-runner --kind hgemm|igemm|sgemm --module FILE --kernel NAME
 //             --m M --n N --k K [--bm 128 --bn 128] [--threads 256]
 //             [--smem BYTES] [--check full|rows:N|none] [--warmup 3]
 //             [--iters 10] [--seed S] [--json OUT] [--label TEXT]
-//             [--b-layout nk|kn]
+//             [--b-layout nk|kn] [--tma ARG:BOX0xBOX1[:SWIZZLE] ...]
 //
 // The output buffer is poisoned (NaN / 0x7F7F7F7F) before the first launch, so
 // elements the kernel never writes fail the check. All launches (warmup + timed)
@@ -47,6 +54,7 @@ namespace {
 
 struct Options {
   std::string kind, module, kernel, check = "full", json, label, bLayout = "nk", dump;
+  std::vector<std::string> tma;  // --tma specs, in kernel-parameter order
   long m = 0, n = 0, k = 0, bm = 128, bn = 128, threads = 256, smem = 0;
   int warmup = 3, iters = 10;
   uint64_t seed = 20261129;
@@ -59,7 +67,7 @@ struct Options {
                "                 --m M --n N --k K [--bm 128 --bn 128] [--threads 256]\n"
                "                 [--smem BYTES] [--check full|rows:N|none] [--warmup 3]\n"
                "                 [--iters 10] [--seed S] [--json OUT] [--label TEXT]\n"
-               "                 [--b-layout nk|kn]\n"
+               "                 [--b-layout nk|kn] [--tma ARG:BOX0xBOX1[:SWIZZLE] ...]\n"
                "                 [--dump FILE]  (C after the last launch, raw bytes)\n");
   std::exit(2);
 }
@@ -201,6 +209,11 @@ void writeJson(const Options &o, const Result &r, const std::string &cmdline) {
   j << "  \"module_format\": \"" << r.moduleFormat << "\",\n";
   j << "  \"label\": \"" << jsonEscape(o.label) << "\",\n";
   j << "  \"kind\": \"" << o.kind << "\", \"b_layout\": \"" << o.bLayout << "\",\n";
+  if (!o.tma.empty()) {
+    j << "  \"tma\": [";
+    for (size_t i = 0; i < o.tma.size(); ++i) j << (i ? ", " : "") << "\"" << jsonEscape(o.tma[i]) << "\"";
+    j << "],\n";
+  }
   j << "  \"m\": " << o.m << ", \"n\": " << o.n << ", \"k\": " << o.k << ",\n";
   j << "  \"size\": \"" << o.m << "x" << o.n << "x" << o.k << "\",\n";
   j << "  \"bm\": " << o.bm << ", \"bn\": " << o.bn << ", \"threads\": " << o.threads
@@ -267,6 +280,54 @@ template <typename Fn> void parallelFor(long count, Fn fn) {
   for (auto &th : pool) th.join();
 }
 
+// One --tma option: ARG:BOX0xBOX1[:SWIZZLE].
+struct TmaSpec {
+  char arg = 0;
+  cuuint32_t box[2] = {0, 0};
+  int swizzle = 128;
+};
+
+bool parseTma(const std::string &s, TmaSpec &t) {
+  unsigned long b0 = 0, b1 = 0;
+  int sw = 128, used = 0;
+  char arg = 0;
+  int n = std::sscanf(s.c_str(), "%c:%lux%lu%n", &arg, &b0, &b1, &used);
+  if (n != 3 || (arg != 'A' && arg != 'B') || b0 == 0 || b1 == 0 || b0 > 256 || b1 > 256)
+    return false;
+  int rest = 0;
+  if (static_cast<size_t>(used) != s.size() &&
+      (std::sscanf(s.c_str() + used, ":%d%n", &sw, &rest) != 1 ||
+       static_cast<size_t>(used + rest) != s.size() || (sw != 0 && sw != 32 && sw != 64 && sw != 128)))
+    return false;
+  t.arg = arg;
+  t.box[0] = static_cast<cuuint32_t>(b0);
+  t.box[1] = static_cast<cuuint32_t>(b1);
+  t.swizzle = sw;
+  return true;
+}
+
+// Encode the tensor map of a rows x cols row-major matrix at ptr (element
+// size elt) and copy it to a fresh device allocation *dMap.
+bool encodeTma(const TmaSpec &t, CUdeviceptr ptr, size_t rows, size_t cols, size_t elt,
+               CUtensorMapDataType type, CUdeviceptr *dMap) {
+  CUtensorMap map;
+  const cuuint64_t dims[2] = {cols, rows};
+  const cuuint64_t strides[1] = {cols * elt};
+  const cuuint32_t elemStrides[2] = {1, 1};
+  const CUtensorMapSwizzle sw = t.swizzle == 128  ? CU_TENSOR_MAP_SWIZZLE_128B
+                                : t.swizzle == 64 ? CU_TENSOR_MAP_SWIZZLE_64B
+                                : t.swizzle == 32 ? CU_TENSOR_MAP_SWIZZLE_32B
+                                                  : CU_TENSOR_MAP_SWIZZLE_NONE;
+  if (!ok(cuTensorMapEncodeTiled(&map, type, 2, reinterpret_cast<void *>(ptr), dims, strides, t.box,
+                                 elemStrides, CU_TENSOR_MAP_INTERLEAVE_NONE, sw,
+                                 CU_TENSOR_MAP_L2_PROMOTION_NONE, CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE),
+          "cuTensorMapEncodeTiled"))
+    return false;
+  static_assert(sizeof(CUtensorMap) == 128, "CUtensorMap is 128 bytes");
+  return ok(cuMemAlloc(dMap, sizeof map), "cuMemAlloc(tensor map)") &&
+         ok(cuMemcpyHtoD(*dMap, &map, sizeof map), "cuMemcpyHtoD(tensor map)");
+}
+
 }  // namespace
 
 int main(int argc, char **argv) {
@@ -298,6 +359,7 @@ int main(int argc, char **argv) {
     else if (a == "--label") o.label = val();
     else if (a == "--b-layout") o.bLayout = val();
     else if (a == "--dump") o.dump = val();
+    else if (a == "--tma") o.tma.push_back(val());
     else if (a == "-h" || a == "--help") usage(nullptr);
     else usage(("unknown argument " + a).c_str());
   }
@@ -312,6 +374,9 @@ int main(int argc, char **argv) {
   else if (o.check == "none") checkRows = 0;
   else if (o.check.rfind("rows:", 0) == 0) checkRows = std::min(o.m, std::stol(o.check.substr(5)));
   else usage("--check must be full, rows:N or none");
+  std::vector<TmaSpec> tmas(o.tma.size());
+  for (size_t i = 0; i < o.tma.size(); ++i)
+    if (!parseTma(o.tma[i], tmas[i])) usage(("bad --tma " + o.tma[i] + " (ARG:BOX0xBOX1[:0|32|64|128], ARG A or B)").c_str());
 
   Result r;
   const bool isH = o.kind == "hgemm", isI = o.kind == "igemm";
@@ -363,6 +428,7 @@ int main(int argc, char **argv) {
   CUmodule mod = nullptr;
   CUfunction fn;
   CUdeviceptr dA = 0, dB = 0, dC = 0;
+  std::vector<CUdeviceptr> dMaps(tmas.size(), 0);
   std::vector<CUevent> evs;
   do {
     if (!ok(cuInit(0), "cuInit")) break;
@@ -425,12 +491,26 @@ int main(int argc, char **argv) {
     if (!ok(cuMemsetD32(dC, poison, M * N), "cuMemsetD32(C)")) break;
     if (!ok(cuCtxSynchronize(), "cuCtxSynchronize")) break;
 
+    // -------------------------------------------------------- tensor maps
+    // A is M x K; B is N x K, or K x N with --b-layout kn (all row-major).
+    const CUtensorMapDataType tmaType = isH   ? CU_TENSOR_MAP_DATA_TYPE_FLOAT16
+                                        : isI ? CU_TENSOR_MAP_DATA_TYPE_UINT8
+                                              : CU_TENSOR_MAP_DATA_TYPE_FLOAT32;
+    bool mapsOk = true;
+    for (size_t i = 0; i < tmas.size() && mapsOk; ++i) {
+      const bool isA = tmas[i].arg == 'A', kn = o.bLayout == "kn";
+      mapsOk = encodeTma(tmas[i], isA ? dA : dB, isA ? M : kn ? K : N, isA ? K : kn ? N : K, inElt,
+                         tmaType, &dMaps[i]);
+    }
+    if (!mapsOk) break;
+
     // ------------------------------------------------------------ launches
-    void *args[] = {&dA, &dB, &dC};
+    std::vector<void *> args = {&dA, &dB, &dC};
+    for (auto &m : dMaps) args.push_back(&m);
     const unsigned gx = static_cast<unsigned>(o.n / o.bn), gy = static_cast<unsigned>(o.m / o.bm);
     auto launch = [&]() {
       return ok(cuLaunchKernel(fn, gx, gy, 1, static_cast<unsigned>(o.threads), 1, 1,
-                               static_cast<unsigned>(o.smem), nullptr, args, nullptr),
+                               static_cast<unsigned>(o.smem), nullptr, args.data(), nullptr),
                 "cuLaunchKernel");
     };
     bool failed = false;
@@ -569,6 +649,8 @@ int main(int argc, char **argv) {
   if (dA) cuMemFree(dA);
   if (dB) cuMemFree(dB);
   if (dC) cuMemFree(dC);
+  for (auto m : dMaps)
+    if (m) cuMemFree(m);
   if (mod) cuModuleUnload(mod);
   if (ctx) cuDevicePrimaryCtxRelease(dev);
 
