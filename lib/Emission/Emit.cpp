@@ -11,6 +11,7 @@
 #include "mlir/Conversion/VectorToSCF/VectorToSCF.h"
 #include "mlir/Dialect/GPU/Transforms/Passes.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/Dialect/LLVMIR/Transforms/Passes.h"
 #include "mlir/Dialect/MemRef/Transforms/Passes.h"
 #include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
@@ -219,6 +220,17 @@ static std::string getUnsupportedReason(Operation *op,
                          "and ptxas accept wgmma only on the "
                          "architecture-specific sm_90a target)",
                          op->getName(), target.arch)
+        .str();
+  // The tensor-map acquire fence is PTX 8.3; at a lower PTX version LLVM's
+  // NVPTX back end aborts ("Cannot select") instead of reporting it.
+  constexpr unsigned kTensormapFencePtx = 83;
+  if (target.ptxVersion < kTensormapFencePtx &&
+      isa<nvgpu::TmaFenceOp, NVVM::FenceProxyAcquireOp>(op))
+    return llvm::formatv("{0} (fence.proxy.tensormap::generic.acquire) needs "
+                         "PTX {1}.{2}; pk emits PTX {3}.{4} for {5}",
+                         op->getName(), kTensormapFencePtx / 10,
+                         kTensormapFencePtx % 10, target.ptxVersion / 10,
+                         target.ptxVersion % 10, target.arch)
         .str();
   if (target.computeCapability >= 80)
     return "";
