@@ -796,6 +796,19 @@ def wgmma_fragment_epilogue(e, BN, tid, bm, bn, wg_row, gC, acc):
             e.emit("vector.store {}, %C[{}, {}] {{alignment = 8 : i64}} : {}, {}".format(v, row, col, gC, vt))
 
 
+def wgmma_types(rows, BN):
+    """The tensor-map, warpgroup-descriptor and accumulator types of a wgmma
+    on `rows` rows of A (128B swizzle, BK 64) and BN columns of B."""
+    tmA = ("!nvgpu.tensormap.descriptor<tensor = memref<{}x64xf16, 3>, swizzle = swizzle_128b, "
+           "l2promo = none, oob = zero, interleave = none>".format(rows))
+    tmB = ("!nvgpu.tensormap.descriptor<tensor = memref<64x64xf16, 3>, swizzle = swizzle_128b, "
+           "l2promo = none, oob = zero, interleave = none>")
+    dA = "!nvgpu.warpgroup.descriptor<tensor = memref<{}x64xf16, 3>>".format(rows)
+    dB = "!nvgpu.warpgroup.descriptor<tensor = memref<64x{}xf16, 3>>".format(BN)
+    acc = "!nvgpu.warpgroup.accumulator<fragmented = vector<{}x{}xf32>>".format(rows, BN)
+    return tmA, tmB, dA, dB, acc
+
+
 def gen_wgmma(a):
     """The wgmma HGEMM kernel (WGMMA_NOTES)."""
     M, N, K, BM, BN, BK, T = a.M, a.N, a.K, a.BM, a.BN, a.BK, a.threads
@@ -826,13 +839,7 @@ def gen_wgmma(a):
     sA_t = memref([BM, 64], "f16", SMEM)
     sB_t = memref([slabs, 64, 64], "f16", SMEM)
     gA, gB, gC = memref([M, K], "f16"), memref([K, N], "f16"), memref([M, N], "f32")
-    tmA = ("!nvgpu.tensormap.descriptor<tensor = memref<{}x64xf16, 3>, swizzle = swizzle_128b, "
-           "l2promo = none, oob = zero, interleave = none>".format(WM))
-    tmB = ("!nvgpu.tensormap.descriptor<tensor = memref<64x64xf16, 3>, swizzle = swizzle_128b, "
-           "l2promo = none, oob = zero, interleave = none>")
-    dA = "!nvgpu.warpgroup.descriptor<tensor = memref<{}x64xf16, 3>>".format(WM)
-    dB = "!nvgpu.warpgroup.descriptor<tensor = memref<64x{}xf16, 3>>".format(BN)
-    acc = "!nvgpu.warpgroup.accumulator<fragmented = vector<{}x{}xf32>>".format(WM, BN)
+    tmA, tmB, dA, dB, acc = wgmma_types(WM, BN)
     # Warpgroup w's rows of sA: a 64-row subview (its descriptor starts 64w x 128 B in).
     sAw_t = "memref<64x64xf16, strided<[64, 1], offset: ?>, {}>".format(SMEM)
     vt = "vector<8xf16>"
@@ -999,13 +1006,7 @@ def gen_wgmma_tma(a):
     sA_t = memref([BM, 64], "f16", SMEM)
     sB_t = memref([slabs, 64, 64], "f16", SMEM)
     gA, gB, gC = memref([M, K], "f16"), memref([K, N], "f16"), memref([M, N], "f32")
-    tmA = ("!nvgpu.tensormap.descriptor<tensor = memref<{}x64xf16, 3>, swizzle = swizzle_128b, "
-           "l2promo = none, oob = zero, interleave = none>".format(BM))
-    tmB = ("!nvgpu.tensormap.descriptor<tensor = memref<64x64xf16, 3>, swizzle = swizzle_128b, "
-           "l2promo = none, oob = zero, interleave = none>")
-    dA = "!nvgpu.warpgroup.descriptor<tensor = memref<{}x64xf16, 3>>".format(BM)
-    dB = "!nvgpu.warpgroup.descriptor<tensor = memref<64x{}xf16, 3>>".format(BN)
-    acc = "!nvgpu.warpgroup.accumulator<fragmented = vector<{}x{}xf32>>".format(BM, BN)
+    tmA, tmB, dA, dB, acc = wgmma_types(BM, BN)
     mbar = "!nvgpu.mbarrier.group<memorySpace = {}>".format(SMEM)
     slab_t = "memref<64x64xf16, strided<[64, 1], offset: {{}}>, {}>".format(SMEM)
     tx_bytes = (BM * 64 + slabs * 64 * 64) * 2
