@@ -990,8 +990,8 @@ launch. K-loop, tile t = k / 64:
      to the threads that observe the phase completion;
   d. gpu.barrier: every warp's wgmma of tile t has retired (wait_group 0)
      before thread 0 issues the TMA of tile t+1 into the same tiles.
-pk's K-loop matcher finds no shared stores in this loop, so it is not a
-K-loop pk pipelines (a remark says so)."""
+pk analyses this loop as a TMA K-loop and pipelines it with variant=tma: N
+stages on a ring of N mbarriers (docs/hopper.md "TMA ring")."""
 
 
 def gen_wgmma_tma(a):

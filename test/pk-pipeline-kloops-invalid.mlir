@@ -29,13 +29,41 @@
 // RUN: pk-opt %examples/hgemm_f16_128x128x32.mlir --pk-pipeline-kloops='arch=sm_90a stages=3 schedule=mma-in-flight' -o /dev/null 2>&1 | FileCheck %s --check-prefix=MIF-NOWGMMA
 // RUN: sed 's/^\( *\)%%acc_next = nvgpu.warpgroup.mma .*$/&\n\1%%peek = builtin.unrealized_conversion_cast %%acc_next : !nvgpu.warpgroup.accumulator<fragmented = vector<128x128xf32>> to i32/' %examples/hgemm_wgmma_f16_128x128x64.mlir | pk-opt --pk-pipeline-kloops='arch=sm_90a variant=cp-async stages=3 schedule=mma-in-flight' -o /dev/null 2>&1 | FileCheck %s --check-prefix=MIF-CHAIN
 // RUN: not pk-opt %examples/hgemm_wgmma_f16_128x128x64.mlir --pk-pipeline-kloops='arch=sm_90 stages=3 schedule=mma-in-flight' -o /dev/null 2>&1 | FileCheck %s --check-prefix=MIF-ARCH
-// MIF-STAGES: remark: not pipelined: schedule=mma-in-flight is a cp-async order with at least 3 stages (the tile whose wgmma is in flight, the tile being computed, the copies); got cp-async with 2 buffer(s)
+// MIF-STAGES: remark: not pipelined: schedule=mma-in-flight is a cp-async or tma order with at least 3 stages (the tile whose wgmma is in flight, the tile being computed, the copies); got cp-async with 2 buffer(s)
 // MIF-STAGES-NOT: pk.pipelined
-// MIF-LDG: remark: not pipelined: schedule=mma-in-flight is a cp-async order with at least 3 stages (the tile whose wgmma is in flight, the tile being computed, the copies); got ldg-register with 2 buffer(s)
+// MIF-LDG: remark: not pipelined: schedule=mma-in-flight is a cp-async or tma order with at least 3 stages (the tile whose wgmma is in flight, the tile being computed, the copies); got ldg-register with 2 buffer(s)
 // MIF-NOWGMMA: remark: not pipelined: schedule=mma-in-flight keeps wgmma groups in flight; the loop has no nvgpu.warpgroup.mma
 // MIF-CHAIN: remark: not pipelined: schedule=mma-in-flight leaves the group of the nvgpu.warpgroup.mma at <stdin>:{{[0-9]+}}:{{[0-9]+}} in flight into the next iteration, so its accumulator must be a loop-carried value that only this wgmma reads and only the yield uses; it is not
 // MIF-CHAIN-NOT: pk.pipelined
 // MIF-ARCH: error: schedule=mma-in-flight keeps wgmma groups in flight (sm_90a); sm_90 has no wgmma
+// variant=tma (docs/hopper.md "TMA ring"): TMA loops pk cannot turn into a
+// ring, each declined with one sentence and left unchanged (mutants of the
+// bundled TMA kernel): a wait whose parity is not the tile index modulo 2,
+// an expect_tx that does not announce the loads' bytes (the phase would never
+// complete), a group that already has several barriers, no barrier after the
+// compute phase, a load issued by other threads than the expect_tx; the tma
+// variant on a thread-copy loop and the other variants on a TMA loop; the
+// seed order; a target without TMA (a located error).
+// RUN: sed 's/%%par = arith.index_cast %%kt2 : index to i1/%%par = arith.constant false/' %examples/hgemm_wgmma_tma_f16_128x128x64.mlir | pk-opt --pk-pipeline-kloops='arch=sm_90a' 2>&1 | FileCheck %s --check-prefix=TMA-PARITY
+// TMA-PARITY: remark: not pipelined: the parity of the nvgpu.mbarrier.try_wait.parity at <stdin>:{{[0-9]+}}:{{[0-9]+}} is not the tile index modulo 2 (tile 1 waits on parity 0); pk pipelines the one-barrier protocol whose phase t completes with tile t
+// TMA-PARITY-NOT: num_barriers
+// TMA-PARITY-NOT: pk.pipelined
+// RUN: sed 's/%%c32768, predicate/%%c64, predicate/' %examples/hgemm_wgmma_tma_f16_128x128x64.mlir | pk-opt --pk-pipeline-kloops='arch=sm_90a' -o /dev/null 2>&1 | FileCheck %s --check-prefix=TMA-TX
+// TMA-TX: <stdin>:[[L:[0-9]+]]:{{[0-9]+}}: remark: not pipelined: not a pk K-loop: TMA K-loop: nvgpu.mbarrier.arrive.expect_tx announces 64 bytes, the loads write 32768
+// RUN: sed 's/memorySpace = #gpu.address_space<workgroup>>/memorySpace = #gpu.address_space<workgroup>, num_barriers = 2>/g' %examples/hgemm_wgmma_tma_f16_128x128x64.mlir | pk-opt --pk-pipeline-kloops='arch=sm_90a' -o /dev/null 2>&1 | FileCheck %s --check-prefix=TMA-GROUP
+// TMA-GROUP: remark: not pipelined: not a pk K-loop: TMA K-loop: the mbarrier group has 2 barriers: the loop already rotates its barriers
+// RUN: sed 's/^        gpu.barrier$//' %examples/hgemm_wgmma_tma_f16_128x128x64.mlir | pk-opt --pk-pipeline-kloops='arch=sm_90a' -o /dev/null 2>&1 | FileCheck %s --check-prefix=TMA-NOBARRIER
+// TMA-NOBARRIER: remark: not pipelined: not a pk K-loop: TMA K-loop: expected a gpu.barrier after the compute phase (it releases the tiles for the next copies), found none
+// RUN: sed 's/to %%sB_1, predicate = %%t0/to %%sB_1/' %examples/hgemm_wgmma_tma_f16_128x128x64.mlir | pk-opt --pk-pipeline-kloops='arch=sm_90a' -o /dev/null 2>&1 | FileCheck %s --check-prefix=TMA-PRED
+// TMA-PRED: remark: not pipelined: not a pk K-loop: TMA K-loop: the load's predicate differs from the expect_tx's; pk needs the threads that announce the bytes to issue the loads
+// RUN: pk-opt %examples/hgemm_wgmma_f16_128x128x64.mlir --pk-pipeline-kloops='arch=sm_90a variant=tma' -o /dev/null 2>&1 | FileCheck %s --check-prefix=TMA-THREADS
+// TMA-THREADS: remark: not pipelined: variant=tma pipelines loops whose load phase is TMA (nvgpu.tma.async.load on an mbarrier); this loop copies with threads
+// RUN: pk-opt %examples/hgemm_wgmma_tma_f16_128x128x64.mlir --pk-pipeline-kloops='arch=sm_90a variant=cp-async' -o /dev/null 2>&1 | FileCheck %s --check-prefix=TMA-CPASYNC
+// TMA-CPASYNC: remark: not pipelined: the copies are TMA loads (nvgpu.tma.async.load), which only the tma variant keeps (rule tma-input)
+// RUN: pk-opt %examples/hgemm_wgmma_tma_f16_128x128x64.mlir --pk-pipeline-kloops='arch=sm_90a variant=tma schedule=seed' -o /dev/null 2>&1 | FileCheck %s --check-prefix=TMA-SEED
+// TMA-SEED: remark: not pipelined: schedule=seed is a cp-async order; the tma variant takes multistage or mma-in-flight
+// RUN: not pk-opt %examples/hgemm_wgmma_tma_f16_128x128x64.mlir --pk-pipeline-kloops='arch=sm_86 variant=tma' -o /dev/null 2>&1 | FileCheck %s --check-prefix=TMA-ARCH
+// TMA-ARCH: error: variant=tma needs the Tensor Memory Accelerator (sm_90 and later); sm_86 has none
 // RUN: python3 %S/Inputs/hoist_descriptors.py %examples/hgemm_wgmma_f16_128x128x64.mlir | pk-opt --pk-pipeline-kloops='arch=sm_90a' 2>&1 | FileCheck %s --check-prefix=WGMMA-HOIST
 // WGMMA-WAIT1: remark: not pipelined: the nvgpu.warpgroup.mma at <stdin>:{{[0-9]+}}:{{[0-9]+}} leaves 1 wgmma group(s) in flight (waitGroup = 1): its reads of a stage may outlast the barrier before that stage's refill; pk pipelines wgmma loops with waitGroup = 0 only; the decision was variant cp-async with 2 buffer(s)
 // WGMMA-WAIT1-NOT: pk.pipelined

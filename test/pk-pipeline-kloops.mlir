@@ -128,6 +128,73 @@
 // WGMMA-MIF-NEXT: nvvm.wgmma.wait.group.sync.aligned 0
 // WGMMA-MIF-NEXT: gpu.barrier
 // WGMMA-MIF: nvgpu.warpgroup.mma.store
+// variant=tma (docs/hopper.md "TMA ring"): the TMA kernel's one mbarrier
+// becomes a ring of N, initialised as the original; the prologue issues tiles
+// 0..N-2 on barriers 0..N-2 into stages 0..N-2 (the views outside the loop
+// are sunk to each load and pointed at its stage); the loop issues tile t+N-1
+// on barrier and stage (t+N-1) % N, waits on barrier t % N with parity
+// (t / N) % 2 and computes on stage t % N; the epilogue waits on the last
+// barriers with constant parities (64 tiles: tile 62 on barrier 2, phase
+// 20, tile 63 on barrier 0, phase 21).
+// RUN: pk-opt %examples/hgemm_wgmma_tma_f16_128x128x64.mlir --pk-pipeline-kloops='arch=sm_90a variant=tma stages=3 min-blocks-per-sm=1' --canonicalize --cse 2>&1 | FileCheck %s --check-prefix=TMA3
+// TMA3: remark: pipelined: variant tma, 3 shared buffer(s)
+// TMA3: gpu.dynamic_shared_memory
+// TMA3: nvgpu.mbarrier.create -> <memorySpace = #gpu.address_space<workgroup>, num_barriers = 3>
+// TMA3-NEXT: scf.if
+// TMA3-NEXT: nvgpu.mbarrier.init %[[MB:.*]][%c0], %c1
+// TMA3-NEXT: nvgpu.mbarrier.init %[[MB]][%c1], %c1
+// TMA3-NEXT: nvgpu.mbarrier.init %[[MB]][%c2], %c1
+// TMA3-NEXT: nvvm.fence.proxy
+// TMA3: nvgpu.mbarrier.arrive.expect_tx %[[MB]][%c0], %c32768
+// TMA3: nvgpu.tma.async.load %{{.*}}[%c0, %{{.*}}], %[[MB]][%c0] to
+// TMA3: nvgpu.mbarrier.arrive.expect_tx %[[MB]][%c1], %c32768
+// TMA3-NOT: nvgpu.mbarrier.arrive.expect_tx
+// TMA3: scf.for %[[K:.*]] = %c0 to %c3968 step %c64
+// TMA3-NEXT: %[[AHEAD:.*]] = arith.addi %[[K]], %c128
+// TMA3-NEXT: %[[AT:.*]] = arith.divui %[[AHEAD]], %c64
+// TMA3-NEXT: %[[AS:.*]] = arith.remui %[[AT]], %c3
+// TMA3-NEXT: nvgpu.mbarrier.arrive.expect_tx %[[MB]][%[[AS]]], %c32768
+// TMA3-NEXT: memref.subview %{{.*}}[%[[AS]], 0, 0] [1, 128, 64]
+// TMA3-NEXT: nvgpu.tma.async.load %{{.*}}[%[[AHEAD]], %{{.*}}], %[[MB]][%[[AS]]] to
+// TMA3-COUNT-2: nvgpu.tma.async.load %{{.*}}, %[[MB]][%[[AS]]] to
+// TMA3-NEXT: %[[T:.*]] = arith.divui %[[K]], %c64
+// TMA3-NEXT: %[[S:.*]] = arith.remui %[[T]], %c3
+// TMA3-NEXT: %[[PH:.*]] = arith.divui %[[T]], %c3
+// TMA3-NEXT: %[[P2:.*]] = arith.remui %[[PH]], %c2
+// TMA3-NEXT: %[[P:.*]] = arith.index_cast %[[P2]] : index to i1
+// TMA3-NEXT: nvgpu.mbarrier.try_wait.parity %[[MB]][%[[S]]], %[[P]]
+// TMA3-NEXT: memref.subview %{{.*}}[%[[S]], 0, 0] [1, 128, 64]
+// TMA3: nvgpu.warpgroup.mma %{{.*}} {transposeB, waitGroup = 0 : i64}
+// TMA3-NEXT: gpu.barrier
+// TMA3-NEXT: scf.yield
+// TMA3-NEXT: } {pk.pipelined}
+// TMA3-NEXT: nvgpu.mbarrier.try_wait.parity %[[MB]][%c2], %false
+// TMA3: nvgpu.mbarrier.try_wait.parity %[[MB]][%c0], %true
+// TMA3-NOT: nvgpu.tma.async.load
+// TMA3: nvgpu.warpgroup.mma.store
+// schedule=mma-in-flight: one wgmma group in flight, the loads run N-2 tiles
+// ahead, a wait_group 0 and a barrier after the epilogue.
+// RUN: pk-opt %examples/hgemm_wgmma_tma_f16_128x128x64.mlir --pk-pipeline-kloops='arch=sm_90a variant=tma stages=4 schedule=mma-in-flight min-blocks-per-sm=1' --canonicalize --cse 2>&1 | FileCheck %s --check-prefix=TMA-MIF
+// TMA-MIF: remark: pipelined: variant tma, 4 shared buffer(s), schedule mma-in-flight
+// TMA-MIF: num_barriers = 4
+// TMA-MIF-COUNT-2: nvgpu.mbarrier.arrive.expect_tx
+// TMA-MIF: scf.for %[[K:.*]] = %c0 to %c3968 step %c64
+// TMA-MIF-NEXT: arith.addi %[[K]], %c128
+// TMA-MIF: nvgpu.warpgroup.mma %{{.*}} {transposeB} :
+// TMA-MIF-NEXT: gpu.barrier
+// TMA-MIF: } {pk.pipelined}
+// TMA-MIF-COUNT-2: nvgpu.mbarrier.try_wait.parity
+// TMA-MIF: nvgpu.warpgroup.mma %{{.*}} {transposeB} :
+// TMA-MIF-NEXT: gpu.barrier
+// TMA-MIF-NEXT: nvvm.wgmma.wait.group.sync.aligned 0
+// TMA-MIF-NEXT: gpu.barrier
+// TMA-MIF: nvgpu.warpgroup.mma.store
+// With the kernel's launch bound (2 blocks/SM) variant=auto keeps the TMA
+// loads and stages=auto takes 3 stages (96 KB).
+// RUN: pk-opt %examples/hgemm_wgmma_tma_f16_128x128x64.mlir --pk-pipeline-kloops='arch=sm_90a stages=auto' -o /dev/null 2>&1 | FileCheck %s --check-prefix=TMA-AUTO
+// TMA-AUTO: remark: pipelined: variant tma, 3 shared buffer(s)
+// TMA-AUTO-SAME: TMA is selected all the same (rule high-ratio
+// TMA-AUTO-SAME: the copies are TMA loads (nvgpu.tma.async.load on an mbarrier): variant tma, N buffers on a ring of N mbarriers (rule tma-input)
 // Two consumer warpgroups, 128x256x64 (gen_gemm.py --threads 256): warpgroup
 // w's descriptor reads rows 64w.. of the stage being computed, multi-buffering
 // composing its subview of sA with the stage ([stage, 64w, 0] [1, 64, 64]),

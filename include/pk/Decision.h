@@ -33,12 +33,21 @@ enum class PipelineVariant {
   None,
   CpAsync,
   LdgRegister,
-  RegisterPrefetch
+  RegisterPrefetch,
+  /// TMA loads into N buffers completing on a ring of N mbarriers (loops
+  /// whose load phase is already TMA; docs/hopper.md "TMA ring").
+  Tma
 };
 
-/// Returns "auto", "none", "cp-async", "ldg-register" or
-/// "register-prefetch".
+/// Returns "auto", "none", "cp-async", "ldg-register", "register-prefetch"
+/// or "tma".
 llvm::StringRef stringifyPipelineVariant(PipelineVariant variant);
+
+/// Whether `variant` copies asynchronously into N buffers (cp-async, tma):
+/// N - 1 tiles in flight, the wgmma orders of PipelineSchedule.
+inline bool isMultistageVariant(PipelineVariant variant) {
+  return variant == PipelineVariant::CpAsync || variant == PipelineVariant::Tma;
+}
 
 /// The order of a cp-async iteration. `Auto` is a request only.
 enum class PipelineSchedule {

@@ -35,6 +35,7 @@
 #include "pk/Support.h"
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/BuiltinTypes.h"
 
@@ -96,6 +97,10 @@ struct TileCopy {
   /// The copy is already an `nvgpu.device_async_copy` (load == the only
   /// store): only the cp-async variant applies.
   bool async = false;
+  /// The copy is an `nvgpu.tma.async.load` (load == the only store; one
+  /// thread issues it, the mbarrier of KLoopInfo::tma completes it): only
+  /// the tma variant applies.
+  bool tma = false;
 };
 
 /// One warpgroup MMA (`nvgpu.warpgroup.mma`, Hopper's wgmma) of the compute
@@ -134,14 +139,41 @@ struct WarpgroupMma {
 /// unlike the loop type's own arithmetic near its limits (e.g. lb = INT64_MIN).
 std::optional<APInt> getExactStaticTripCount(scf::ForOp forOp);
 
+/// The load phase of a TMA K-loop (variant tma; docs/hopper.md "TMA
+/// ring"): the issuing threads announce the tile's bytes on one mbarrier
+/// (`nvgpu.mbarrier.arrive.expect_tx`) and start `nvgpu.tma.async.load`s
+/// that complete on it; every thread then waits for the barrier's phase of
+/// this tile (`nvgpu.mbarrier.try_wait.parity`, parity t % 2). The wait
+/// ends the load phase as the load barrier does in the thread-copy form.
+struct TmaLoadPhase {
+  /// The mbarrier group (one barrier) and the op that creates it.
+  nvgpu::MBarrierCreateOp create;
+  /// Its `nvgpu.mbarrier.init`s, before the loop.
+  SmallVector<nvgpu::MBarrierInitOp> inits;
+  nvgpu::MBarrierArriveExpectTxOp expectTx;
+  SmallVector<nvgpu::TmaAsyncLoadOp> loads;
+  nvgpu::MBarrierTryWaitParityOp wait;
+  /// Bytes the loads of one tile write (the expect_tx count).
+  int64_t bytesPerTile = 0;
+};
+
 /// What a matched K-loop is and does, independent of the target.
 struct KLoopInfo {
   scf::ForOp forOp;
   gpu::GPUFuncOp kernel;
   /// Static trip count, if known.
   std::optional<int64_t> tripCount;
-  /// The two barriers: after the load phase, after the compute phase.
+  /// The two barriers: after the load phase, after the compute phase. A TMA
+  /// loop has no load barrier (its mbarrier wait ends the load phase).
   gpu::BarrierOp loadBarrier, computeBarrier;
+  /// The TMA form of the load phase, if the loop has it.
+  std::optional<TmaLoadPhase> tma;
+  /// The op that ends the load phase: the load barrier, or the TMA wait.
+  Operation *getLoadPhaseEnd() const {
+    if (tma)
+      return tma->wait;
+    return loadBarrier;
+  }
   /// Barriers between the copies of the load phase (upstream puts one after
   /// each thread-mapped copy); the copies on their two sides write different
   /// buffers, and pipelining drops them.
@@ -229,7 +261,8 @@ constexpr llvm::StringLiteral kFallbackAttrName = "pk.pipeline_fallback";
 constexpr llvm::StringLiteral kRegsPerThreadAttrName = "pk.regs_per_thread";
 
 /// Returns true if `forOp` is a candidate K-loop: an `scf.for` inside a
-/// `gpu.func` with a `gpu.barrier` directly in its body, that is not a
+/// `gpu.func` with a `gpu.barrier` (or, TMA form, an
+/// `nvgpu.mbarrier.try_wait.parity`) directly in its body, that is not a
 /// pipelining fallback. Only candidates get a remark when they do not match.
 bool isKLoopCandidate(scf::ForOp forOp);
 
@@ -247,6 +280,21 @@ FailureOr<KLoopInfo> matchKLoop(scf::ForOp forOp, std::string &reason,
 
 /// Whether `value` is computed (inside `forOp`) from its induction variable.
 bool dependsOnInductionVar(Value value, scf::ForOp forOp);
+
+namespace detail {
+/// Completes the TMA load phase `info.tma` the matcher collected
+/// (lib/Analysis/TmaLoadPhase.cpp): one mbarrier group of one barrier,
+/// created and initialised before the loop and used only there and by the
+/// loop's expect_tx, loads and wait, all on barrier 0; loads issued by the
+/// expect_tx's threads, each writing a whole shared buffer box; the expect_tx
+/// count equal to the loads' bytes. Adds one TileCopy per load (`findBuffer`
+/// names the buffer; its failure is reported by the callback). On failure
+/// sets `reason` and `at`.
+LogicalResult matchTmaLoadPhase(
+    KLoopInfo &info,
+    llvm::function_ref<FailureOr<unsigned>(Operation *, Value)> findBuffer,
+    std::string &reason, Operation *&at);
+} // namespace detail
 
 /// Says why pk will not look at loops it cannot reach: a remark on each
 /// K-loop candidate still in a gpu.launch body, or on `root` when it is a

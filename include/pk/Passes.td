@@ -45,7 +45,9 @@ defvar pkDecisionOptions = [
                         "global loads into registers, 2 buffers"),
              clEnumValN(::mlir::pk::PipelineVariant::RegisterPrefetch,
                         "register-prefetch",
-                        "global loads into registers, 1 buffer"))}]>,
+                        "global loads into registers, 1 buffer"),
+             clEnumValN(::mlir::pk::PipelineVariant::Tma, "tma",
+                        "TMA loops: N buffers on a ring of N mbarriers"))}]>,
     Option<"schedule", "schedule", "::mlir::pk::PipelineSchedule",
            /*default=*/"::mlir::pk::PipelineSchedule::Auto",
            "cp-async order", [{::llvm::cl::values(

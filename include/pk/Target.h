@@ -66,6 +66,10 @@ struct TargetInfo {
   /// exists: only the architecture-specific `sm_90a` target has it (MLIR and
   /// ptxas refuse it on `sm_90`).
   bool hasWgmma;
+  /// Whether the Tensor Memory Accelerator (`cp.async.bulk.tensor`,
+  /// `nvgpu.tma.async.load`) and transaction-count mbarriers exist: compute
+  /// capability 9.0 and later.
+  bool hasTma() const { return computeCapability >= 90; }
   /// The PTX ISA version pk emits for this target, times ten: 6.3 for sm_75
   /// (its first), 7.8 for sm_8x (the first with sm_89; covers cp.async,
   /// ldmatrix and mma.sync), 8.0 for sm_90 and sm_90a.

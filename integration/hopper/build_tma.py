@@ -56,22 +56,31 @@ def run_script(rel):
                                     vendor=False, tools=os.path.join(rel, "integration"))
 
 
-def build(out, sizes):
+def build_kernels(out, sizes, kernels, tool, name, run_text):
+    """Build `kernels` ((id stem, kernel, generator arguments, pk options or
+    None, expected remark, entry fields, shapes or None for the `sizes`
+    cubes)) into the self-contained bundle out (OUT/<name>.tar)."""
     pk, cuda = pkint.pk_opt(), pkint.cuda_home()
     pkint.require(pk, pkint.ptxas(cuda))
     out = os.path.abspath(out)
-    man = build_hopper.new_bundle(out, "integration/hopper/build_tma.py")
-    with tempfile.TemporaryDirectory(prefix="pk-tma.") as work:
-        for stem, kernel, gen_args, fields, shapes in KERNELS:
+    man = build_hopper.new_bundle(out, tool)
+    with tempfile.TemporaryDirectory(prefix="pk-%s." % name) as work:
+        for stem, kernel, gen_args, options, expect, fields, shapes in kernels:
             for mnk in shapes or [(s, s, s) for s in sizes]:
                 ident = "%s_%d_sm_90a" % (stem, mnk[0])
-                e = build_hopper.build_entry(out, work, ident, kernel, gen_args, None, "sm_90a",
+                e = build_hopper.build_entry(out, work, ident, kernel, gen_args, options, "sm_90a",
                                              dict(build_hopper2.FIELDS, **fields), mnk, pk, cuda,
-                                             expect="remark: ptxas")
+                                             expect=expect)
                 build_hopper2.check_ptx(os.path.join(out, e["ptx"]))
                 man["entries"].append(e)
-    build_hopper2.finish_bundle(out, man, "tma", run_script, tools=True)
+    build_hopper2.finish_bundle(out, man, name, run_text, tools=True)
     return 0
+
+
+def build(out, sizes):
+    kernels = [(stem, kernel, gen, None, "remark: ptxas", fields, shapes)
+               for stem, kernel, gen, fields, shapes in KERNELS]
+    return build_kernels(out, sizes, kernels, "integration/hopper/build_tma.py", "tma", run_script)
 
 
 def main():

@@ -614,6 +614,11 @@ mlir::pk::planAsyncCopies(const KLoopInfo &info, std::string &reason) {
     LDBG() << "cp.async not possible: " << reason << " -> BAIL";
     return failure();
   };
+  if (info.tma) {
+    reason = "the copies are TMA loads (nvgpu.tma.async.load)";
+    LDBG() << "cp.async not possible: " << reason << " -> BAIL";
+    return failure();
+  }
   for (const TileCopy &copy : info.copies) {
     if (copy.async) {
       plans.push_back(planExistingAsyncCopy(copy));

@@ -53,8 +53,9 @@ bool mlir::pk::isKLoopCandidate(scf::ForOp forOp) {
   if (!forOp->getParentOfType<gpu::GPUFuncOp>() ||
       forOp->hasAttr(kFallbackAttrName))
     return false;
-  return llvm::any_of(forOp.getBody()->getOperations(),
-                      [](Operation &op) { return isa<gpu::BarrierOp>(op); });
+  return llvm::any_of(forOp.getBody()->getOperations(), [](Operation &op) {
+    return isa<gpu::BarrierOp, nvgpu::MBarrierTryWaitParityOp>(op);
+  });
 }
 
 int64_t mlir::pk::getKernelBlockSize(gpu::GPUFuncOp kernel) {
@@ -94,6 +95,8 @@ private:
   }
 
   LogicalResult splitAtBarriers();
+  LogicalResult splitAtTmaWait(ArrayRef<gpu::BarrierOp> barriers);
+  LogicalResult matchTmaOp(Operation *op);
   LogicalResult checkLoadSegments();
   LogicalResult collectBuffers();
   FailureOr<unsigned> findBuffer(Operation *user, Value memref);
@@ -141,6 +144,11 @@ LogicalResult KLoopMatcher::splitAtBarriers() {
   for (Operation &op : body->getOperations())
     if (auto barrier = dyn_cast<gpu::BarrierOp>(op))
       barriers.push_back(barrier);
+  if (barriers.size() < 2 &&
+      llvm::any_of(body->getOperations(), [](Operation &op) {
+        return isa<nvgpu::MBarrierTryWaitParityOp>(op);
+      }))
+    return splitAtTmaWait(barriers);
   if (barriers.size() < 2)
     return fail(forOp, "expected at least 2 gpu.barrier in the K-loop body "
                        "(after the load phase and after the compute phase), "
@@ -159,6 +167,39 @@ LogicalResult KLoopMatcher::splitAtBarriers() {
         llvm::is_contained(info.innerLoadBarriers, &op))
       continue;
     if (op.isBeforeInBlock(info.loadBarrier))
+      info.loadPhase.push_back(&op);
+    else
+      info.computePhase.push_back(&op);
+  }
+  return success();
+}
+
+/// The TMA form (docs/hopper.md "TMA ring"): the load phase ends at the one
+/// `nvgpu.mbarrier.try_wait.parity` of the body, the compute phase at the
+/// one gpu.barrier, the last operation before scf.yield.
+LogicalResult KLoopMatcher::splitAtTmaWait(ArrayRef<gpu::BarrierOp> barriers) {
+  Block *body = forOp.getBody();
+  SmallVector<nvgpu::MBarrierTryWaitParityOp> waits(
+      body->getOps<nvgpu::MBarrierTryWaitParityOp>());
+  if (waits.size() != 1)
+    return fail(waits[1], "TMA K-loop: expected one "
+                          "nvgpu.mbarrier.try_wait.parity in the body, found " +
+                              Twine(waits.size()));
+  if (barriers.empty())
+    return fail(forOp, "TMA K-loop: expected a gpu.barrier after the compute "
+                       "phase (it releases the tiles for the next copies), "
+                       "found none");
+  info.computeBarrier = barriers.front();
+  if (info.computeBarrier->getNextNode() != body->getTerminator())
+    return fail(info.computeBarrier,
+                "the last gpu.barrier must be the last operation before "
+                "scf.yield");
+  info.tma.emplace();
+  info.tma->wait = waits.front();
+  for (Operation &op : body->without_terminator()) {
+    if (&op == info.tma->wait || &op == info.computeBarrier)
+      continue;
+    if (op.isBeforeInBlock(info.tma->wait))
       info.loadPhase.push_back(&op);
     else
       info.computePhase.push_back(&op);
@@ -377,6 +418,11 @@ LogicalResult KLoopMatcher::walkLoadPhase(ArrayRef<Operation *> ops,
       return failure();
     if (*fence)
       continue;
+    if (isa<nvgpu::MBarrierArriveExpectTxOp, nvgpu::TmaAsyncLoadOp>(op)) {
+      if (failed(matchTmaOp(op)))
+        return failure();
+      continue;
+    }
     if (auto copy = dyn_cast<nvgpu::DeviceAsyncCopyOp>(op)) {
       if (!isGlobalMemory(copy.getSrc().getType()) ||
           !isSharedMemory(copy.getDst().getType()))
@@ -416,6 +462,27 @@ LogicalResult KLoopMatcher::walkLoadPhase(ArrayRef<Operation *> ops,
       return fail(op, "load phase: unsupported operation with side effects '" +
                           op->getName().getStringRef() + "'");
   }
+  return success();
+}
+
+/// A TMA op of the load phase: only in the TMA form, directly in the body.
+LogicalResult KLoopMatcher::matchTmaOp(Operation *op) {
+  if (!info.tma)
+    return fail(op, "load phase: '" + op->getName().getStringRef() +
+                        "' in a loop not in pk's TMA form (one "
+                        "nvgpu.mbarrier.try_wait.parity ending the load "
+                        "phase, one gpu.barrier ending the compute phase)");
+  if (op->getParentOp() != forOp.getOperation())
+    return fail(op, "load phase: '" + op->getName().getStringRef() +
+                        "' inside a nested region");
+  if (auto load = dyn_cast<nvgpu::TmaAsyncLoadOp>(op)) {
+    info.tma->loads.push_back(load);
+    return success();
+  }
+  if (info.tma->expectTx)
+    return fail(op, "TMA K-loop: more than one "
+                    "nvgpu.mbarrier.arrive.expect_tx in the load phase");
+  info.tma->expectTx = cast<nvgpu::MBarrierArriveExpectTxOp>(op);
   return success();
 }
 
@@ -551,6 +618,12 @@ FailureOr<bool> KLoopMatcher::matchProxyFence(Operation *op, StringRef phase) {
 /// phase's shared stores (and from the wait of already-async copies): one
 /// directly in the body after all of them and before the MMA.
 void KLoopMatcher::checkProxyFences() {
+  // TMA writes the tiles through the async proxy, as wgmma reads them.
+  if (info.tma) {
+    for (WarpgroupMma &wgmma : info.warpgroupMmas)
+      wgmma.proxyFenced = true;
+    return;
+  }
   Block *body = forOp.getBody();
   Operation *lastWrite = nullptr;
   auto noteWrite = [&](Operation *op) {
@@ -890,7 +963,7 @@ LogicalResult KLoopMatcher::match(int64_t threadsOverride) {
   if (failed(splitAtBarriers()))
     return failure();
   if (info.computePhase.empty())
-    return fail(info.loadBarrier, "compute phase is empty");
+    return fail(info.getLoadPhaseEnd(), "compute phase is empty");
   for (auto [i, yielded] :
        llvm::enumerate(forOp.getBody()->getTerminator()->getOperands())) {
     Operation *def = yielded.getDefiningOp();
@@ -906,8 +979,24 @@ LogicalResult KLoopMatcher::match(int64_t threadsOverride) {
   for (Operation *op : info.loadPhase)
     if (failed(checkNoLoopCarriedUse(op)))
       return failure();
-  if (failed(walkLoadPhase(info.loadPhase, 1)) || failed(pairCopies()) ||
-      failed(addAsyncCopies()) || failed(checkLoadSegments()) ||
+  if (failed(walkLoadPhase(info.loadPhase, 1)))
+    return failure();
+  if (info.tma) {
+    std::string why;
+    Operation *at = nullptr;
+    if (!globalLoads.empty() || !sharedStores.empty() || !asyncCopies.empty())
+      return fail(info.tma->wait,
+                  "TMA K-loop: the load phase also copies with threads; pk "
+                  "pipelines TMA loops whose tiles only TMA writes");
+    auto find = [&](Operation *user, Value memref) {
+      return findBuffer(user, memref);
+    };
+    // An empty reason: findBuffer failed and said why.
+    if (failed(pk::detail::matchTmaLoadPhase(info, find, why, at)))
+      return why.empty() ? failure() : fail(at, why);
+  }
+  if ((!info.tma && failed(pairCopies())) || failed(addAsyncCopies()) ||
+      failed(checkLoadSegments()) ||
       failed(walkComputePhase(info.computePhase, 1)) ||
       failed(checkMemoryAccumulators()))
     return failure();
@@ -928,7 +1017,8 @@ LogicalResult KLoopMatcher::match(int64_t threadsOverride) {
           saturatingAdd(info.smemPerStageBytes, buffer.bytes);
   int64_t warps = llvm::divideCeil(info.threadsPerBlock, 32);
   info.loadBytesPerTile =
-      saturatingMul(info.loadBytesPerThread, info.threadsPerBlock);
+      info.tma ? info.tma->bytesPerTile
+               : saturatingMul(info.loadBytesPerThread, info.threadsPerBlock);
   info.mmaFlopsPerTile = saturatingAdd(
       saturatingMul(flopsPerWarp, warps),
       saturatingMul(flopsPerWarpgroup,

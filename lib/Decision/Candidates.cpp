@@ -38,7 +38,7 @@ std::string mlir::pk::describeCandidate(const Candidate &candidate) {
   std::string text = candidate.variant == PipelineVariant::None
                          ? std::string("unpipelined")
                          : stringifyPipelineVariant(candidate.variant).str();
-  if (candidate.variant == PipelineVariant::CpAsync)
+  if (isMultistageVariant(candidate.variant))
     text += llvm::formatv(" x{0}", candidate.stages).str();
   if (candidate.schedule == PipelineSchedule::MmaInFlight)
     text += " mma-in-flight";
@@ -136,7 +136,7 @@ double mlir::pk::detail::modelCycles(const KLoopInfo &info,
     return std::max((latency + compute) / blocks, floor);
   bool mmaInFlight = candidate.schedule == PipelineSchedule::MmaInFlight;
   int64_t inFlight =
-      variant == PipelineVariant::CpAsync ? stages - (mmaInFlight ? 2 : 1) : 1;
+      isMultistageVariant(variant) ? stages - (mmaInFlight ? 2 : 1) : 1;
   double perBlock = std::max(compute, latency / std::max<int64_t>(inFlight, 1));
   if (!info.warpgroupMmas.empty() && !mmaInFlight) {
     double own = static_cast<double>(
@@ -186,6 +186,9 @@ private:
 SmallVector<PipelineVariant> CandidateSearch::getVariants() const {
   if (options.variant != PipelineVariant::Auto)
     return {base.variant};
+  // TMA loads stay TMA loads (rule tma-input).
+  if (info.tma)
+    return {PipelineVariant::Tma};
   SmallVector<PipelineVariant> variants;
   std::string why;
   FailureOr<int64_t> width = getCpAsyncCopyWidth(info, why);
@@ -215,7 +218,7 @@ bool mlir::pk::detail::allowsMmaInFlight(const KLoopInfo &info,
 /// buffers, unless the caller forced another order.
 SmallVector<PipelineSchedule>
 CandidateSearch::getSchedules(PipelineVariant variant, int64_t stages) const {
-  if (variant != PipelineVariant::CpAsync)
+  if (!isMultistageVariant(variant))
     return {PipelineSchedule::Multistage};
   SmallVector<PipelineSchedule> schedules;
   if (options.schedule != PipelineSchedule::MmaInFlight)
@@ -343,6 +346,7 @@ static const CandidateRow *findSpillingPeer(const CandidateTable &table,
 static int getVariantRank(PipelineVariant variant) {
   switch (variant) {
   case PipelineVariant::CpAsync:
+  case PipelineVariant::Tma:
     return 0;
   case PipelineVariant::RegisterPrefetch:
     return 1;
@@ -386,10 +390,10 @@ static bool ranksBefore(const CandidateRow &a, const CandidateRow &b) {
 int64_t CandidateSearch::run(CandidateTable &table, std::string &why) {
   for (PipelineVariant variant : getVariants())
     for (int64_t b : getBlockTargets()) {
-      int64_t first = variant == PipelineVariant::CpAsync
+      int64_t first = isMultistageVariant(variant)
                           ? (options.stages ? maxStages() : kMinStages)
                           : 1;
-      int64_t last = variant == PipelineVariant::CpAsync ? maxStages() : 1;
+      int64_t last = isMultistageVariant(variant) ? maxStages() : 1;
       for (int64_t n = first; n <= last; ++n)
         for (PipelineSchedule schedule : getSchedules(variant, n))
           if (std::optional<CandidateRow> row =
@@ -542,9 +546,9 @@ bool mlir::pk::detail::searchCandidates(const KLoopInfo &info,
                    .str();
   decision.variant = best.variant;
   decision.buffers = getEffectiveStages(info, best.variant, best.stages);
-  if (best.variant == PipelineVariant::CpAsync)
+  if (isMultistageVariant(best.variant))
     decision.schedule = best.schedule;
-  BudgetOptions budgetOptions{best.variant == PipelineVariant::CpAsync
+  BudgetOptions budgetOptions{isMultistageVariant(best.variant)
                                   ? decision.buffers
                                   : std::max<int64_t>(best.stages, 2),
                               best.blocksPerSM, options.regsPerThread};

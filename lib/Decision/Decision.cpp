@@ -49,6 +49,8 @@ StringRef mlir::pk::stringifyPipelineVariant(PipelineVariant variant) {
     return "ldg-register";
   case PipelineVariant::RegisterPrefetch:
     return "register-prefetch";
+  case PipelineVariant::Tma:
+    return "tma";
   }
   llvm_unreachable("unknown pipeline variant");
 }
@@ -163,17 +165,19 @@ static std::string describeFittingBudget(const KLoopBudget &budget) {
 /// Rules `low-ratio`, `mid-ratio` and `high-ratio`: the variant from the
 /// compute/load ratio on a target with cp.async.
 static PipelineVariant applyRatioRule(double ratio, bool skipHighRatio,
+                                      StringRef copies,
                                       SmallVectorImpl<std::string> &reasons) {
   std::string value = llvm::formatv("{0:F1}", ratio).str();
   if (ratio < kSeedLowRatio) {
-    reasons.push_back("ratio " + value +
-                      " < 5: cp.async preferred (rule low-ratio)");
+    reasons.push_back("ratio " + value + " < 5: " + copies.str() +
+                      " preferred (rule low-ratio)");
     return PipelineVariant::CpAsync;
   }
   if (ratio <= kSeedHighRatio) {
     reasons.push_back("ratio " + value +
-                      " in 5-20: both variants are worth benchmarking; "
-                      "cp.async is the seed's default (rule mid-ratio; try "
+                      " in 5-20: both variants are worth benchmarking; " +
+                      copies.str() +
+                      " is the seed's default (rule mid-ratio; try "
                       "variant=ldg-register too)");
     return PipelineVariant::CpAsync;
   }
@@ -184,8 +188,9 @@ static PipelineVariant applyRatioRule(double ratio, bool skipHighRatio,
     return PipelineVariant::None;
   }
   reasons.push_back("ratio " + value +
-                    " > 20: the seed predicts 0-5% or a regression; "
-                    "cp.async is selected all the same (rule high-ratio; "
+                    " > 20: the seed predicts 0-5% or a regression; " +
+                    copies.str() +
+                    " is selected all the same (rule high-ratio; "
                     "skip-high-ratio=true skips)");
   return PipelineVariant::CpAsync;
 }
@@ -211,7 +216,8 @@ static PipelineVariant applySeedRule(const KLoopInfo &info,
                                     budget.target->arch));
     return PipelineVariant::LdgRegister;
   }
-  return applyRatioRule(info.ratio, options.skipHighRatio, reasons);
+  return applyRatioRule(info.ratio, options.skipHighRatio,
+                        info.tma ? "TMA" : "cp.async", reasons);
 }
 
 /// Step 4 for variant=auto: cp.async only where the copies allow it at
@@ -250,12 +256,37 @@ static PipelineVariant keepAsyncCopies(PipelineVariant variant,
   return PipelineVariant::None;
 }
 
+/// Step 4 for TMA loads (rule `tma-input`): they stay TMA loads, so only the
+/// tma variant applies, with the buffers the rules chose.
+static PipelineVariant keepTmaCopies(PipelineVariant variant,
+                                     const TargetInfo &target,
+                                     SmallVectorImpl<std::string> &reasons) {
+  if (variant == PipelineVariant::None)
+    return variant;
+  if (!target.hasTma()) {
+    reasons.push_back(llvm::formatv("the copies are TMA loads and {0} has no "
+                                    "TMA (sm_90 and later)",
+                                    target.arch));
+    return PipelineVariant::None;
+  }
+  if (variant == PipelineVariant::RegisterPrefetch) {
+    reasons.push_back("the copies are TMA loads, which only the tma variant "
+                      "keeps, and it needs the buffers the budget refuses "
+                      "(rule tma-input)");
+    return PipelineVariant::None;
+  }
+  reasons.push_back("the copies are TMA loads (nvgpu.tma.async.load on an "
+                    "mbarrier): variant tma, N buffers on a ring of N "
+                    "mbarriers (rule tma-input)");
+  return PipelineVariant::Tma;
+}
+
 /// Step 4 for a forced variant: note what auto would pick, warn about a
 /// crossed budget, fall back to ldg-register when cp.async is impossible.
 static PipelineVariant
-applyForcedVariant(const DecisionOptions &options, PipelineVariant autoChoice,
-                   const KLoopBudget &budget, FailureOr<int64_t> width,
-                   StringRef cpAsyncWhy,
+applyForcedVariant(const KLoopInfo &info, const DecisionOptions &options,
+                   PipelineVariant autoChoice, const KLoopBudget &budget,
+                   FailureOr<int64_t> width, StringRef cpAsyncWhy,
                    SmallVectorImpl<std::string> &reasons) {
   PipelineVariant chosen = options.variant;
   reasons.push_back(("variant=" + stringifyPipelineVariant(chosen) +
@@ -268,6 +299,15 @@ applyForcedVariant(const DecisionOptions &options, PipelineVariant autoChoice,
         "{3} -> {4})",
         budget.smemMultiBytes, budget.stages, budget.target->arch,
         budget.single.blocksPerSM, budget.multi.blocksPerSM));
+  if (info.tma.has_value() != (chosen == PipelineVariant::Tma)) {
+    reasons.push_back(
+        info.tma ? "the copies are TMA loads (nvgpu.tma.async.load), which "
+                   "only the tma variant keeps (rule tma-input)"
+                 : "variant=tma pipelines loops whose load phase is TMA "
+                   "(nvgpu.tma.async.load on an mbarrier); this loop copies "
+                   "with threads");
+    return PipelineVariant::None;
+  }
   if (chosen == PipelineVariant::CpAsync && failed(width)) {
     reasons.push_back(("cp.async not possible: " + cpAsyncWhy +
                        "; falling back to ldg-register")
@@ -304,11 +344,11 @@ static void noteRuntimeAlignment(ArrayRef<Value> memrefs, int64_t width,
 /// (docs/hopper.md).
 static void chooseMmaOrder(const KLoopInfo &info, const TargetInfo &target,
                            KLoopDecision &decision) {
-  if (decision.variant != PipelineVariant::CpAsync ||
+  if (!isMultistageVariant(decision.variant) ||
       !pk::detail::allowsMmaInFlight(info, target, decision.buffers))
     return;
   int64_t blocks = std::max<int64_t>(decision.budget.multi.blocksPerSM, 1);
-  Candidate multistage{PipelineVariant::CpAsync, decision.buffers, blocks,
+  Candidate multistage{decision.variant, decision.buffers, blocks,
                        PipelineSchedule::Multistage};
   Candidate inFlight = multistage;
   inFlight.schedule = PipelineSchedule::MmaInFlight;
@@ -347,15 +387,18 @@ KLoopDecision mlir::pk::decide(const KLoopInfo &info, const TargetInfo &target,
       getCpAsyncCopyWidth(info, cpAsyncWhy, &runtimeAligned);
   SmallVector<std::string> autoReasons(decision.ruleReasons);
   PipelineVariant autoChoice =
-      info.hasAsyncCopies() ? keepAsyncCopies(decision.ruleVariant, autoReasons)
-                            : refineForCopies(decision.ruleVariant, width,
-                                              cpAsyncWhy, autoReasons);
+      info.tma ? keepTmaCopies(decision.ruleVariant, target, autoReasons)
+      : info.hasAsyncCopies()
+          ? keepAsyncCopies(decision.ruleVariant, autoReasons)
+          : refineForCopies(decision.ruleVariant, width, cpAsyncWhy,
+                            autoReasons);
   if (options.variant == PipelineVariant::Auto) {
     decision.variant = autoChoice;
     decision.reasons = std::move(autoReasons);
   } else {
-    decision.variant = applyForcedVariant(options, autoChoice, decision.budget,
-                                          width, cpAsyncWhy, decision.reasons);
+    decision.variant =
+        applyForcedVariant(info, options, autoChoice, decision.budget, width,
+                           cpAsyncWhy, decision.reasons);
   }
   if (decision.variant == PipelineVariant::CpAsync && !runtimeAligned.empty())
     noteRuntimeAlignment(runtimeAligned, *width, decision.reasons);

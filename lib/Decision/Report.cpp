@@ -54,9 +54,28 @@ static std::string summarizeWarpgroupMmas(const KLoopInfo &info) {
   return text;
 }
 
+/// The seed rule's variant, whose asynchronous copies are TMA loads on a
+/// TMA loop.
+static PipelineVariant getRuleVariant(const KLoopInfo &info,
+                                      const KLoopDecision &decision) {
+  return info.tma && decision.ruleVariant == PipelineVariant::CpAsync
+             ? PipelineVariant::Tma
+             : decision.ruleVariant;
+}
+
+/// ", TMA: 3 loads of 32768 B per tile on one mbarrier" for a TMA loop.
+static std::string summarizeTmaLoads(const KLoopInfo &info) {
+  if (!info.tma)
+    return "";
+  return llvm::formatv(", TMA: {0} load(s) of {1} B per tile on one mbarrier",
+                       info.tma->loads.size(), info.tma->bytesPerTile)
+      .str();
+}
+
 std::string mlir::pk::summarizeKLoop(const KLoopInfo &info,
                                      const KLoopDecision &decision) {
   const KLoopBudget &budget = decision.budget;
+  PipelineVariant ruleVariant = getRuleVariant(info, decision);
   std::string trips =
       info.tripCount ? std::to_string(*info.tripCount) : "dynamic";
   return llvm::formatv(
@@ -72,9 +91,9 @@ std::string mlir::pk::summarizeKLoop(const KLoopInfo &info,
              budget.minBlocksPerSM, budget.target->arch,
              budget.single.blocksPerSM, budget.multi.blocksPerSM,
              stringifyOccupancyLimit(budget.multi.limit), info.ratio,
-             stringifyPipelineVariant(decision.ruleVariant))
+             stringifyPipelineVariant(ruleVariant))
              .str() +
-         summarizeWarpgroupMmas(info);
+         summarizeTmaLoads(info) + summarizeWarpgroupMmas(info);
 }
 
 //===----------------------------------------------------------------------===//
@@ -206,12 +225,18 @@ llvm::json::Object mlir::pk::toJSON(const KLoopInfo &info,
       {"stages_auto", stageModelToJSON(decision.stageModel)},
       {"compute_ops", std::move(computeOps)},
       {"ratio", std::round(info.ratio * 100.0) / 100.0},
-      {"variant", stringifyPipelineVariant(decision.ruleVariant)},
+      {"variant", stringifyPipelineVariant(getRuleVariant(info, decision))},
       {"prediction", decision.prediction},
       {"reasons", std::move(reasons)},
   };
   if (!info.warpgroupMmas.empty())
     report["wgmma"] = warpgroupMmasToJSON(info);
+  if (info.tma)
+    report["tma"] = llvm::json::Object{
+        {"loads", static_cast<int64_t>(info.tma->loads.size())},
+        {"bytes_per_tile", info.tma->bytesPerTile},
+        {"mbarriers", 1},
+    };
   return report;
 }
 
@@ -224,7 +249,7 @@ static llvm::json::Object candidateTableToJSON(const CandidateTable &table) {
                         ? "none"
                         : stringifyPipelineVariant(row.candidate.variant)},
         {"stages", row.candidate.stages},
-        {"schedule", row.candidate.variant == PipelineVariant::CpAsync
+        {"schedule", isMultistageVariant(row.candidate.variant)
                          ? stringifyPipelineSchedule(row.candidate.schedule)
                          : StringRef("none")},
         {"target_blocks_per_sm", row.candidate.blocksPerSM},
@@ -261,7 +286,7 @@ llvm::json::Object mlir::pk::decisionToJSON(const KLoopDecision &decision,
       {"pipelined", pipelined},
       {"variant", stringifyPipelineVariant(decision.variant)},
       {"stages", decision.buffers},
-      {"schedule", decision.variant == PipelineVariant::CpAsync
+      {"schedule", isMultistageVariant(decision.variant)
                        ? stringifyPipelineSchedule(decision.schedule)
                        : StringRef("none")},
       {"min_blocks_per_sm", decision.minBlocksPerSM},

@@ -50,7 +50,8 @@ StringRef mlir::pk::stringifyPipelineOutcome(PipelineOutcome outcome) {
 std::optional<PipelineVariant> mlir::pk::parsePipelineVariant(StringRef name) {
   for (PipelineVariant variant :
        {PipelineVariant::Auto, PipelineVariant::CpAsync,
-        PipelineVariant::LdgRegister, PipelineVariant::RegisterPrefetch})
+        PipelineVariant::LdgRegister, PipelineVariant::RegisterPrefetch,
+        PipelineVariant::Tma})
     if (name == stringifyPipelineVariant(variant))
       return variant;
   return std::nullopt;
@@ -95,6 +96,10 @@ mlir::pk::verifyPipelineRequest(const PipelineRequest &request,
   if (request.variant == PipelineVariant::CpAsync && !target->hasCpAsync)
     return emitError() << "variant=cp-async needs cp.async (sm_80 and later); "
                        << target->arch << " has none";
+  if (request.variant == PipelineVariant::Tma && !target->hasTma())
+    return emitError() << "variant=tma needs the Tensor Memory Accelerator "
+                          "(sm_90 and later); "
+                       << target->arch << " has none";
   if (request.schedule == PipelineSchedule::MmaInFlight && !target->hasWgmma)
     return emitError() << "schedule=mma-in-flight keeps wgmma groups in "
                           "flight (sm_90a); "
@@ -119,7 +124,7 @@ std::string mlir::pk::describePipelineResult(const PipelineResult &result) {
                       stringifyPipelineVariant(result.decision->variant),
                       result.decision->buffers);
     // The default orders go without saying; a wgmma group in flight does not.
-    if (result.decision->variant == PipelineVariant::CpAsync &&
+    if (isMultistageVariant(result.decision->variant) &&
         result.decision->schedule == PipelineSchedule::MmaInFlight)
       text += ", schedule mma-in-flight";
     if (!result.reasons.empty())

@@ -53,6 +53,7 @@ static PassOptionsT withTargetOptions(const PipelineKernelOptions &options) {
 static void addBudgetCheck(OpPassManager &pm,
                            const PipelineKernelOptions &options) {
   if (options.variant != PipelineVariant::CpAsync &&
+      options.variant != PipelineVariant::Tma &&
       options.variant != PipelineVariant::LdgRegister)
     return;
   auto budget = withTargetOptions<PKCheckSmemBudgetOptions>(options);

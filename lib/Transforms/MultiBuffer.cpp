@@ -84,6 +84,12 @@ static bool isWarpgroupDescriptorOf(Operation *op, Value memref) {
   return gen && gen.getTensor() == memref;
 }
 
+/// Whether `op` is an `nvgpu.tma.async.load` into `memref`.
+static bool isTmaLoadInto(Operation *op, Value memref) {
+  auto load = dyn_cast<nvgpu::TmaAsyncLoadOp>(op);
+  return load && load.getDst() == memref;
+}
+
 /// The accesses of `memref`, directly or through `memref.subview`s (which
 /// are appended to `subviews`); returns the first other user, or null.
 static Operation *collectAccesses(Value memref,
@@ -99,7 +105,7 @@ static Operation *collectAccesses(Value memref,
     }
     // A wgmma descriptor reads the buffer through the wgmma that uses it;
     // it is pointed at a stage like an access.
-    if (isWarpgroupDescriptorOf(user, memref)) {
+    if (isWarpgroupDescriptorOf(user, memref) || isTmaLoadInto(user, memref)) {
       accesses.push_back(user);
       continue;
     }
@@ -114,7 +120,21 @@ static Operation *collectAccesses(Value memref,
 static bool isInLoadPhase(const KLoopInfo &info, Operation *op) {
   scf::ForOp forOp = info.forOp;
   return forOp.getBody()->findAncestorOpInBlock(*op)->isBeforeInBlock(
-      info.loadBarrier);
+      info.getLoadPhaseEnd());
+}
+
+/// Whether `subview`, outside the K-loop, only names the destination of TMA
+/// loads of the loop (directly or through subviews): the TMA ring sinks it
+/// into the loop before multi-buffering (sinkTmaDestinationViews).
+static bool isSinkableTmaView(const KLoopInfo &info, Operation *subview) {
+  if (!info.tma || info.forOp->isAncestor(subview))
+    return false;
+  return llvm::all_of(subview->getUsers(), [&](Operation *user) {
+    if (isa<memref::SubViewOp>(user))
+      return isSinkableTmaView(info, user);
+    return llvm::is_contained(info.tma->loads, user) &&
+           isTmaLoadInto(user, subview->getResult(0));
+  });
 }
 
 /// Checks the uses of one handle of a copied buffer: accesses, directly or
@@ -149,7 +169,7 @@ static LogicalResult checkHandleUses(const KLoopInfo &info,
   // Outside the loop pk could not tell which stage holds the data (reads
   // after it, writes before it, another K-loop).
   for (Operation *user : llvm::concat<Operation *>(subviews, accesses)) {
-    if (info.forOp->isProperAncestor(user))
+    if (info.forOp->isProperAncestor(user) || isSinkableTmaView(info, user))
       continue;
     reason = "copied buffer " + buffer.name + " is also accessed at " +
              locationToString(user->getLoc()) +
@@ -158,6 +178,8 @@ static LogicalResult checkHandleUses(const KLoopInfo &info,
     return failure();
   }
   for (Operation *subview : subviews) {
+    if (!info.forOp->isProperAncestor(subview))
+      continue;
     for (Operation *user : subview->getUsers()) {
       if (isInLoadPhase(info, user) == isInLoadPhase(info, subview))
         continue;
@@ -227,9 +249,8 @@ LogicalResult mlir::pk::detail::checkBufferUses(const KLoopInfo &info,
   return success();
 }
 
-/// Creates ((iv - lb) / step) % stages at the rewriter's insertion point.
-static Value createStageIndex(RewriterBase &rewriter, Location loc,
-                              scf::ForOp forOp, int64_t stages) {
+Value mlir::pk::detail::createTileIndex(RewriterBase &rewriter, Location loc,
+                                        scf::ForOp forOp) {
   Value tile = forOp.getInductionVar();
   std::optional<int64_t> lb = getConstantIntValue(forOp.getLowerBound());
   if (!lb || *lb != 0)
@@ -240,6 +261,12 @@ static Value createStageIndex(RewriterBase &rewriter, Location loc,
   if (!tile.getType().isIndex())
     tile = arith::IndexCastUIOp::create(rewriter, loc, rewriter.getIndexType(),
                                         tile);
+  return tile;
+}
+
+Value mlir::pk::detail::createStageIndex(RewriterBase &rewriter, Location loc,
+                                         scf::ForOp forOp, int64_t stages) {
+  Value tile = createTileIndex(rewriter, loc, forOp);
   Value count = arith::ConstantIndexOp::create(rewriter, loc, stages);
   return arith::RemUIOp::create(rewriter, loc, tile, count);
 }
@@ -262,8 +289,7 @@ private:
   Value stageFor(Operation *user);
   void redirectUses(Value handle, Value newMemRef);
   void redirectSubView(memref::SubViewOp subview, Value newSource, Value stage);
-  void redirectDescriptor(nvgpu::WarpgroupGenerateDescriptorOp gen,
-                          Value newMemRef, Value stage);
+  void redirectWholeBuffer(OpOperand &operand, Value newMemRef, Value stage);
   MemRefType getMultiBufferedType(const SharedBuffer &buffer,
                                   Attribute memorySpace) const;
   void multiBufferAttribution(const SharedBuffer &buffer, MemRefType type);
@@ -287,9 +313,11 @@ private:
 void MultiBuffering::createStageIndices() {
   scf::ForOp forOp = info.forOp;
   rewriter.setInsertionPointToStart(forOp.getBody());
-  loadStage = createStageIndex(rewriter, forOp.getLoc(), forOp, stages);
-  rewriter.setInsertionPointAfter(info.loadBarrier);
-  computeStage = createStageIndex(rewriter, forOp.getLoc(), forOp, stages);
+  loadStage =
+      pk::detail::createStageIndex(rewriter, forOp.getLoc(), forOp, stages);
+  rewriter.setInsertionPointAfter(info.getLoadPhaseEnd());
+  computeStage =
+      pk::detail::createStageIndex(rewriter, forOp.getLoc(), forOp, stages);
 }
 
 /// Load-phase accesses use the stage of the tile being loaded,
@@ -298,7 +326,8 @@ void MultiBuffering::createStageIndices() {
 Value MultiBuffering::stageFor(Operation *user) {
   scf::ForOp forOp = info.forOp;
   if (Operation *inBody = forOp.getBody()->findAncestorOpInBlock(*user))
-    return inBody->isBeforeInBlock(info.loadBarrier) ? loadStage : computeStage;
+    return inBody->isBeforeInBlock(info.getLoadPhaseEnd()) ? loadStage
+                                                           : computeStage;
   if (!zero) {
     OpBuilder::InsertionGuard guard(rewriter);
     rewriter.setInsertionPointToStart(&kernel.getBody().front());
@@ -313,18 +342,22 @@ void MultiBuffering::redirectUses(Value handle, Value newMemRef) {
     if (auto subview = dyn_cast<memref::SubViewOp>(user))
       redirectSubView(subview, newMemRef, stageFor(subview));
     else if (auto gen = dyn_cast<nvgpu::WarpgroupGenerateDescriptorOp>(user))
-      redirectDescriptor(gen, newMemRef, stageFor(gen));
+      redirectWholeBuffer(gen.getTensorMutable(), newMemRef, stageFor(gen));
+    else if (auto load = dyn_cast<nvgpu::TmaAsyncLoadOp>(user))
+      redirectWholeBuffer(load.getDstMutable(), newMemRef, stageFor(load));
     else
       redirectAccess(rewriter, user, newMemRef, stageFor(user));
   }
 }
 
-/// Points the wgmma descriptor `gen` at slice `stage` of `newMemRef` (the
-/// buffer with its leading stage dimension): a rank-reducing
-/// `memref.subview` whose dynamic offset the descriptor's start address
-/// includes (NVGPU's lowering adds the view's offset to its base).
-void MultiBuffering::redirectDescriptor(nvgpu::WarpgroupGenerateDescriptorOp gen,
-                                        Value newMemRef, Value stage) {
+/// Points `operand`, a whole buffer (the tensor of a wgmma descriptor, the
+/// destination of a TMA load), at slice `stage` of `newMemRef` (the buffer
+/// with its leading stage dimension): a rank-reducing `memref.subview` whose
+/// dynamic offset the op's address includes (NVGPU's lowering adds the
+/// view's offset to its base).
+void MultiBuffering::redirectWholeBuffer(OpOperand &operand, Value newMemRef,
+                                         Value stage) {
+  Operation *user = operand.getOwner();
   // One stage: the buffer's own shape (an attribution's type has already
   // changed, so take it from the multi-buffered type).
   auto newType = cast<MemRefType>(newMemRef.getType());
@@ -338,15 +371,15 @@ void MultiBuffering::redirectDescriptor(nvgpu::WarpgroupGenerateDescriptorOp gen
   SmallVector<OpFoldResult> strides(rank, rewriter.getIndexAttr(1));
   auto [stageStrides, stageOffset] =
       MemRefType::get(shape, newType.getElementType()).getStridesAndOffset();
-  auto type = MemRefType::get(
-      shape, newType.getElementType(),
-      StridedLayoutAttr::get(rewriter.getContext(), ShapedType::kDynamic,
-                             stageStrides),
-      newType.getMemorySpace());
-  rewriter.setInsertionPoint(gen);
-  auto view = memref::SubViewOp::create(rewriter, gen.getLoc(), type,
+  auto type = MemRefType::get(shape, newType.getElementType(),
+                              StridedLayoutAttr::get(rewriter.getContext(),
+                                                     ShapedType::kDynamic,
+                                                     stageStrides),
+                              newType.getMemorySpace());
+  rewriter.setInsertionPoint(user);
+  auto view = memref::SubViewOp::create(rewriter, user->getLoc(), type,
                                         newMemRef, offsets, sizes, strides);
-  rewriter.modifyOpInPlace(gen, [&] { gen.getTensorMutable().assign(view); });
+  rewriter.modifyOpInPlace(user, [&] { operand.set(view); });
 }
 
 /// Re-creates `subview` on `newSource` (a view of the same data with a new
@@ -406,8 +439,8 @@ void MultiBuffering::multiBufferAttribution(const SharedBuffer &buffer,
     auto align = dyn_cast_or_null<IntegerAttr>(
         kernel.getWorkgroupAttributionAttr(index, "llvm.align"));
     if (!align || align.getInt() < alignment)
-      kernel.setWorkgroupAttributionAttr(
-          index, "llvm.align", rewriter.getI64IntegerAttr(alignment));
+      kernel.setWorkgroupAttributionAttr(index, "llvm.align",
+                                         rewriter.getI64IntegerAttr(alignment));
   });
   redirectUses(arg, arg);
 }
@@ -534,13 +567,20 @@ int64_t MultiBuffering::getAlignment(const SharedBuffer &buffer,
     return &info.buffers[mma.bufferA] == &buffer ||
            &info.buffers[mma.bufferB] == &buffer;
   });
-  return wgmmaOperand ? std::max(floor, kWgmmaOperandAlignment) : floor;
+  // TMA writes 128B-swizzled boxes at 1024-byte aligned addresses.
+  bool tmaDestination = llvm::any_of(info.copies, [&](const TileCopy &copy) {
+    return copy.tma && &info.buffers[copy.bufferIndex] == &buffer;
+  });
+  return wgmmaOperand || tmaDestination
+             ? std::max(floor, kWgmmaOperandAlignment)
+             : floor;
 }
 
 /// Above the 48 KB static limit the multi-buffered tiles become views of
 /// dynamic shared memory, laid out one after the other at 128-byte
-/// boundaries (1024 for wgmma operands), after the dynamic shared memory an earlier K-loop of the
-/// kernel took; the kernel records the size to launch with.
+/// boundaries (1024 for wgmma operands), after the dynamic shared memory an
+/// earlier K-loop of the kernel took; the kernel records the size to launch
+/// with.
 void MultiBuffering::runInDynamicSharedMemory() {
   createStageIndices();
   int64_t dynamicBytes = 0;

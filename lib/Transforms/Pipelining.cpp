@@ -240,7 +240,7 @@ static LogicalResult checkDescriptor(const KLoopInfo &info, Value descriptor,
     return success();
   scf::ForOp forOp = info.forOp;
   Operation *top = forOp.getBody()->findAncestorOpInBlock(*gen);
-  if (!top || top->isBeforeInBlock(info.loadBarrier)) {
+  if (!top || top->isBeforeInBlock(info.getLoadPhaseEnd())) {
     reason = "the nvgpu.warpgroup.generate.descriptor of " + buffer.name +
              " at " + locationToString(gen->getLoc()) +
              " is not in the compute phase; pk points the descriptors of the "
@@ -326,8 +326,9 @@ static LogicalResult checkMmaInFlight(const KLoopInfo &info,
              "has no nvgpu.warpgroup.mma";
     return failure();
   }
-  if (variant != PipelineVariant::CpAsync || stages < 3) {
-    reason = ("schedule=mma-in-flight is a cp-async order with at least 3 "
+  if (!isMultistageVariant(variant) || stages < 3) {
+    reason = ("schedule=mma-in-flight is a cp-async or tma order with at "
+              "least 3 "
               "stages (the tile whose wgmma is in flight, the tile being "
               "computed, the copies); got " +
               stringifyPipelineVariant(variant) + " with " + Twine(stages) +
@@ -339,6 +340,34 @@ static LogicalResult checkMmaInFlight(const KLoopInfo &info,
     if (failed(checkAccumulatorChain(wgmma, reason)))
       return failure();
   return success();
+}
+
+/// The checks of variant=tma after the common ones: the loop is in the TMA
+/// form (and the other variants do not apply to one), in a TMA order.
+static LogicalResult checkTmaVariant(const KLoopInfo &info,
+                                     const PipelineKLoopOptions &options,
+                                     std::string &reason) {
+  if (!info.tma) {
+    reason = "variant=tma pipelines loops whose load phase is TMA "
+             "(nvgpu.tma.async.load on an mbarrier, docs/hopper.md); this "
+             "loop copies with threads";
+    return failure();
+  }
+  if (options.variant != PipelineVariant::Tma) {
+    reason = ("the copies are TMA loads (nvgpu.tma.async.load), which only "
+              "the tma variant keeps; got variant=" +
+              stringifyPipelineVariant(options.variant))
+                 .str();
+    return failure();
+  }
+  if (options.schedule == PipelineSchedule::Seed) {
+    reason = "schedule=seed is a cp-async order; the tma variant takes "
+             "multistage or mma-in-flight";
+    return failure();
+  }
+  if (failed(checkBufferUses(info, reason)))
+    return failure();
+  return checkTmaRing(info, reason);
 }
 
 LogicalResult mlir::pk::checkPipelineKLoop(const KLoopInfo &info,
@@ -364,6 +393,8 @@ LogicalResult mlir::pk::checkPipelineKLoop(const KLoopInfo &info,
   if (options.schedule == PipelineSchedule::MmaInFlight &&
       failed(checkMmaInFlight(info, variant, stages, reason)))
     return failure();
+  if (info.tma || variant == PipelineVariant::Tma)
+    return checkTmaVariant(info, options, reason);
   if (variant == PipelineVariant::CpAsync &&
       options.schedule == PipelineSchedule::Seed && stages != 2)
     return fail("schedule=seed is the seed's two-stage order; stages=" +
@@ -397,24 +428,33 @@ applyPipelining(RewriterBase &rewriter, const KLoopInfo &info,
   SmallVector<Value> tokens;
   if (variant == PipelineVariant::CpAsync)
     tokens = convertToAsyncCopies(rewriter, plans, info.forOp);
+  if (variant == PipelineVariant::Tma)
+    sinkTmaDestinationViews(rewriter, info);
   if (stages > 1)
     multiBufferCopiedBuffers(rewriter, info, stages,
                              info.smemMultiBytes(stages) >
                                  options.staticSharedMemoryLimit);
+  int64_t mmaGroupsInFlight =
+      options.schedule == PipelineSchedule::MmaInFlight ? 1 : 0;
+  Operation *waitStart = nullptr;
+  if (variant == PipelineVariant::Tma)
+    waitStart = buildTmaBarrierRing(rewriter, info, stages);
   Schedule schedule;
-  if (variant != PipelineVariant::CpAsync)
+  if (variant == PipelineVariant::Tma)
+    schedule = buildTmaSchedule(rewriter, info.forOp, waitStart, stages,
+                                mmaGroupsInFlight);
+  else if (variant != PipelineVariant::CpAsync)
     schedule = buildRegisterSchedule(info.forOp, info.loadBarrier,
                                      info.computeBarrier);
   else if (options.schedule == PipelineSchedule::Seed)
     schedule = buildSeedSchedule(rewriter, info.forOp, info.loadBarrier,
                                  info.computeBarrier, tokens);
   else
-    schedule = buildMultistageSchedule(
-        rewriter, info.forOp, info.loadBarrier, info.computeBarrier, stages,
-        options.schedule == PipelineSchedule::MmaInFlight ? 1 : 0, tokens);
+    schedule = buildMultistageSchedule(rewriter, info.forOp, info.loadBarrier,
+                                       info.computeBarrier, stages,
+                                       mmaGroupsInFlight, tokens);
   return runPipeliner(rewriter, info.forOp, schedule,
-                      /*insertFinalBarrier=*/variant ==
-                          PipelineVariant::CpAsync,
+                      /*insertFinalBarrier=*/isMultistageVariant(variant),
                       options.testFailLate, reason);
 }
 

@@ -42,6 +42,32 @@ LogicalResult checkBufferUses(const KLoopInfo &info, std::string &reason);
 void multiBufferCopiedBuffers(RewriterBase &rewriter, const KLoopInfo &info,
                               int64_t stages, bool useDynamic);
 
+/// Creates the tile index `(iv - lb) / step` of `forOp` (as index) at the
+/// rewriter's insertion point.
+Value createTileIndex(RewriterBase &rewriter, Location loc, scf::ForOp forOp);
+
+/// Creates the stage index `((iv - lb) / step) % stages` of `forOp` at the
+/// rewriter's insertion point.
+Value createStageIndex(RewriterBase &rewriter, Location loc, scf::ForOp forOp,
+                       int64_t stages);
+
+/// The TMA ring's precondition beyond the matcher's (TmaRing.cpp): the wait's
+/// parity is the tile index modulo 2 (pk evaluates it on the first tiles).
+LogicalResult checkTmaRing(const KLoopInfo &info, std::string &reason);
+
+/// Clones each view outside the K-loop that names a TMA load's destination
+/// into the loop, right before the load (multi-buffering then points it at
+/// the load's stage).
+void sinkTmaDestinationViews(RewriterBase &rewriter, const KLoopInfo &info);
+
+/// Turns the loop's one mbarrier into a ring of `stages` (after
+/// multi-buffering): the group gets `stages` barriers, each initialised as
+/// the original; the loads of tile t complete on barrier t % stages and the
+/// wait waits there on parity (t / stages) % 2. Returns the first op of the
+/// wait's index computation (the schedule runs it with the compute).
+Operation *buildTmaBarrierRing(RewriterBase &rewriter, const KLoopInfo &info,
+                               int64_t stages);
+
 /// A pipeline schedule: each body op with its stage, in the order the
 /// steady-state loop runs them.
 struct Schedule {
@@ -65,6 +91,14 @@ Schedule buildMultistageSchedule(RewriterBase &rewriter, scf::ForOp forOp,
                                  gpu::BarrierOp computeBarrier, int64_t stages,
                                  int64_t mmaGroupsInFlight,
                                  ArrayRef<Value> tokens);
+
+/// The TMA ring's order: the load phase (everything before `waitStart`)
+/// runs `stages - 1 - mmaGroupsInFlight` tiles ahead of the wait, compute
+/// and barrier of tile t; with `mmaGroupsInFlight` > 0 the wgmma ops leave
+/// that many groups in flight.
+Schedule buildTmaSchedule(RewriterBase &rewriter, scf::ForOp forOp,
+                          Operation *waitStart, int64_t stages,
+                          int64_t mmaGroupsInFlight);
 
 /// The seed's two-stage cp-async order.
 Schedule buildSeedSchedule(RewriterBase &rewriter, scf::ForOp forOp,

@@ -15,6 +15,9 @@
 //     [compute]^(N-1)
 //   seed (cp-async, 2 stages):
 //     [load phase, commit]^0 [compute]^1 [wait all, fence, barrier]^0
+//   tma (TMA ring, N stages; docs/hopper.md "TMA ring"):
+//     [expect_tx, TMA loads]^0 [stage and parity, mbarrier wait, compute,
+//     barrier]^(N-1-g)   (g: wgmma groups left in flight)
 //   register (ldg-register, register-prefetch):
 //     [global loads]^0 [compute, barrier]^1 [shared stores, fence,
 //     barrier]^0
@@ -137,6 +140,28 @@ Schedule mlir::pk::detail::buildMultistageSchedule(
   // The wait uses the group defined later in the schedule: keep the body in
   // its (dominance-respecting) order, the pipeliner emits the schedule.
   schedule.reorderBody = false;
+  return schedule;
+}
+
+Schedule mlir::pk::detail::buildTmaSchedule(RewriterBase &rewriter,
+                                            scf::ForOp forOp,
+                                            Operation *waitStart,
+                                            int64_t stages,
+                                            int64_t mmaGroupsInFlight) {
+  // The copies issued while tile t computes refill the stage of tile t - 1 -
+  // groups in flight, which every warp retired before the barrier above.
+  int64_t distance = stages - 1 - mmaGroupsInFlight;
+  if (mmaGroupsInFlight > 0)
+    setMmaGroupsInFlight(rewriter, forOp, mmaGroupsInFlight);
+  Schedule schedule;
+  schedule.mmaGroupsInFlight = mmaGroupsInFlight;
+  schedule.computeStage = static_cast<unsigned>(distance);
+  unsigned stage = 0;
+  for (Operation &op : forOp.getBody()->without_terminator()) {
+    if (&op == waitStart)
+      stage = schedule.computeStage;
+    schedule.order.push_back({&op, stage});
+  }
   return schedule;
 }
 

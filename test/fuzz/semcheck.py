@@ -31,7 +31,9 @@ abstracted to the set of K tiles they were loaded from.
      write-before-read   a shared write over a byte that another thread read
                          in the same barrier epoch
      unordered-writes    a shared write over a byte a cp.async copy still in
-                         flight writes (two copies to one location)
+                         flight writes (two copies to one location, by one
+                         thread or of different tiles; two threads copying
+                         the same tile data overlap as the input's stores do)
      out-of-bounds       a shared access outside its buffer
      write-during-mma    a shared write over a byte a wgmma group in flight
                          reads (sm_90a: `nvgpu.warpgroup.mma` reads its
@@ -746,7 +748,11 @@ class Machine:
                 self.finding("write-during-mma", op, "thread %d overwrites shared byte %d that a wgmma group "
                              "in flight still reads (no wgmma wait retired it)" % (t, b))
             cur = self.mem.get(k)
-            if cur and cur[4] and cur[3] not in self.done_epoch:
+            # Another thread's copy of the same tile data is the input's own
+            # write-write overlap (its plain stores race the same way, with
+            # the same value): only a different tile, or the same thread,
+            # makes the order matter.
+            if cur and cur[4] and cur[3] not in self.done_epoch and (cur[1] == t or cur[0] != tag):
                 self.finding("unordered-writes", op, "shared byte %d is written while a cp.async copy to it "
                              "is in flight (the two writes have no order)" % b)
             rec = [tag, t, ep, None, is_async]

@@ -1,0 +1,217 @@
+//===- TmaRing.cpp - The mbarrier ring of the tma variant -----------------===//
+//
+// Part of pk (Pipeline Kernel).
+//
+//===----------------------------------------------------------------------===//
+//
+// variant=tma (docs/hopper.md "TMA ring"): a K-loop whose tiles TMA copies
+// on one mbarrier (KLoopInfo::tma) gets N stages of its tiles and a ring of
+// N mbarriers. Tile t's loads complete on barrier t % N; barrier s then
+// completes one phase per tile it carries, so the wait of tile t waits on
+// parity (t / N) % 2. The CTA barrier at the end of each iteration, after
+// every warp's wgmma of the tile retired, releases the stage: the copies of
+// tile t + N - 1 - g (g: wgmma groups in flight) refill the stage of tile
+// t - 1 - g. Multi-buffering (MultiBuffer.cpp) and upstream's pipeliner
+// (Schedule.cpp, buildTmaSchedule) do the rest.
+// Tests: test/pk-pipeline-kloops.mlir (TMA), test/pk-pipeline-kloops-invalid
+// .mlir (TMA-*).
+//
+//===----------------------------------------------------------------------===//
+
+#include "PipeliningInternal.h"
+
+#include "pk/Support.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
+#include "mlir/Dialect/Utils/StaticValueUtils.h"
+#include "mlir/IR/Matchers.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
+#include "llvm/ADT/SetVector.h"
+#include "llvm/Support/DebugLog.h"
+
+#define DEBUG_TYPE "pk-tma-ring"
+
+using namespace mlir;
+using namespace mlir::pk;
+using namespace mlir::pk::detail;
+
+/// Tiles on which pk evaluates the wait's parity.
+static constexpr int64_t kParityProbeTiles = 4;
+
+/// Folds `value` for the iteration whose induction variable is `iv`: the
+/// ops of the K-loop body it depends on, each folded on constant operands.
+static Attribute foldForIteration(Value value, scf::ForOp forOp, Attribute iv,
+                                  DenseMap<Value, Attribute> &known) {
+  if (value == forOp.getInductionVar())
+    return iv;
+  if (Attribute attr = known.lookup(value))
+    return attr;
+  Attribute constant;
+  if (matchPattern(value, m_Constant(&constant)))
+    return constant;
+  Operation *def = value.getDefiningOp();
+  if (!def || !forOp->isProperAncestor(def) || def->getNumRegions() ||
+      !isMemoryEffectFree(def))
+    return {};
+  SmallVector<Attribute> operands;
+  for (Value operand : def->getOperands()) {
+    Attribute attr = foldForIteration(operand, forOp, iv, known);
+    if (!attr)
+      return {};
+    operands.push_back(attr);
+  }
+  SmallVector<OpFoldResult> results;
+  if (failed(def->fold(operands, results)) ||
+      results.size() != def->getNumResults())
+    return {};
+  for (auto [result, folded] : llvm::zip(def->getResults(), results)) {
+    Attribute attr = dyn_cast<Attribute>(folded);
+    if (!attr)
+      attr = foldForIteration(cast<Value>(folded), forOp, iv, known);
+    if (!attr)
+      return {};
+    known[result] = attr;
+  }
+  return known.lookup(value);
+}
+
+LogicalResult mlir::pk::detail::checkTmaRing(const KLoopInfo &info,
+                                             std::string &reason) {
+  scf::ForOp forOp = info.forOp;
+  nvgpu::MBarrierTryWaitParityOp wait = info.tma->wait;
+  std::optional<int64_t> lb = getConstantIntValue(forOp.getLowerBound());
+  std::optional<int64_t> step = getConstantIntValue(forOp.getStep());
+  if (!lb || !step) {
+    reason = "the TMA loop's lower bound and step must be constants: pk "
+             "checks on the first tiles that the wait's parity is the tile "
+             "index modulo 2";
+    return failure();
+  }
+  Type ivType = forOp.getInductionVar().getType();
+  for (int64_t tile = 0; tile < kParityProbeTiles; ++tile) {
+    DenseMap<Value, Attribute> known;
+    Attribute iv = IntegerAttr::get(ivType, *lb + tile * *step);
+    auto parity = dyn_cast_or_null<IntegerAttr>(
+        foldForIteration(wait.getPhaseParity(), forOp, iv, known));
+    if (!parity || parity.getValue().getZExtValue() != uint64_t(tile % 2)) {
+      reason =
+          "the parity of the nvgpu.mbarrier.try_wait.parity at " +
+          locationToString(wait.getLoc()) +
+          (parity ? " is not the tile index modulo 2 (tile " +
+                        std::to_string(tile) + " waits on parity " +
+                        std::to_string(parity.getValue().getZExtValue()) + ")"
+                  : std::string(" does not fold to a constant for tile ") +
+                        std::to_string(tile)) +
+          "; pk pipelines the one-barrier protocol whose phase t "
+          "completes with tile t";
+      return failure();
+    }
+  }
+  return success();
+}
+
+void mlir::pk::detail::sinkTmaDestinationViews(RewriterBase &rewriter,
+                                               const KLoopInfo &info) {
+  for (nvgpu::TmaAsyncLoadOp load : info.tma->loads) {
+    // The chain of views outside the loop, innermost first.
+    SmallVector<memref::SubViewOp> chain;
+    Value dst = load.getDst();
+    while (auto subview = dst.getDefiningOp<memref::SubViewOp>()) {
+      if (info.forOp->isAncestor(subview))
+        break;
+      chain.push_back(subview);
+      dst = subview.getSource();
+    }
+    if (chain.empty())
+      continue;
+    rewriter.setInsertionPoint(load);
+    IRMapping mapping;
+    for (memref::SubViewOp subview : llvm::reverse(chain))
+      rewriter.clone(*subview, mapping);
+    rewriter.modifyOpInPlace(load, [&] {
+      load.getDstMutable().assign(mapping.lookup(load.getDst()));
+    });
+    for (memref::SubViewOp subview : chain)
+      if (subview->use_empty())
+        rewriter.eraseOp(subview);
+  }
+}
+
+/// Erases `value`'s defining op and, recursively, its operands' when they
+/// are side-effect-free ops of the K-loop body with no use left.
+static void eraseDeadChain(RewriterBase &rewriter, Value value,
+                           scf::ForOp forOp) {
+  Operation *def = value.getDefiningOp();
+  if (!def || def->getParentOp() != forOp.getOperation() || !def->use_empty() ||
+      !isMemoryEffectFree(def))
+    return;
+  SmallVector<Value> operands(def->getOperands());
+  rewriter.eraseOp(def);
+  for (Value operand : operands)
+    eraseDeadChain(rewriter, operand, forOp);
+}
+
+/// The group gets `stages` barriers; every init of barrier 0 initialises
+/// the others the same way, right after it.
+static void growBarrierGroup(RewriterBase &rewriter, const TmaLoadPhase &tma,
+                             int64_t stages) {
+  nvgpu::MBarrierCreateOp create = tma.create;
+  auto oldType = create.getBarriers().getType();
+  auto newType = nvgpu::MBarrierGroupType::get(
+      rewriter.getContext(), oldType.getMemorySpace(), stages);
+  rewriter.modifyOpInPlace(create,
+                           [&] { create.getBarriers().setType(newType); });
+  for (nvgpu::MBarrierInitOp init : tma.inits) {
+    rewriter.setInsertionPointAfter(init);
+    for (int64_t i = 1; i < stages; ++i) {
+      Value index = arith::ConstantIndexOp::create(rewriter, init.getLoc(), i);
+      auto clone = cast<nvgpu::MBarrierInitOp>(rewriter.clone(*init));
+      rewriter.modifyOpInPlace(
+          clone, [&] { clone.getMbarIdMutable().assign(index); });
+    }
+  }
+}
+
+Operation *mlir::pk::detail::buildTmaBarrierRing(RewriterBase &rewriter,
+                                                 const KLoopInfo &info,
+                                                 int64_t stages) {
+  // The ops are handles; the analysis result stays const.
+  TmaLoadPhase tma = *info.tma;
+  scf::ForOp forOp = info.forOp;
+  Location loc = forOp.getLoc();
+  growBarrierGroup(rewriter, tma, stages);
+  // The loads of the tile being issued: its barrier.
+  rewriter.setInsertionPointToStart(forOp.getBody());
+  Value loadStage = createStageIndex(rewriter, loc, forOp, stages);
+  rewriter.modifyOpInPlace(
+      tma.expectTx, [&] { tma.expectTx.getMbarIdMutable().assign(loadStage); });
+  for (nvgpu::TmaAsyncLoadOp load : tma.loads)
+    rewriter.modifyOpInPlace(
+        load, [&] { load.getMbarIdMutable().assign(loadStage); });
+  // The wait of the tile being computed: its barrier, phase (t / N) % 2.
+  Operation *beforeWait = tma.wait->getPrevNode();
+  rewriter.setInsertionPoint(tma.wait);
+  Value tile = createTileIndex(rewriter, loc, forOp);
+  Value count = arith::ConstantIndexOp::create(rewriter, loc, stages);
+  Value stage = arith::RemUIOp::create(rewriter, loc, tile, count);
+  Value phase = arith::DivUIOp::create(rewriter, loc, tile, count);
+  Value two = arith::ConstantIndexOp::create(rewriter, loc, 2);
+  Value parity = arith::IndexCastOp::create(
+      rewriter, loc, tma.wait.getPhaseParity().getType(),
+      arith::RemUIOp::create(rewriter, loc, phase, two));
+  Value oldParity = tma.wait.getPhaseParity();
+  rewriter.modifyOpInPlace(tma.wait, [&] {
+    tma.wait.getMbarIdMutable().assign(stage);
+    tma.wait.getPhaseParityMutable().assign(parity);
+  });
+  // The first op created above (the loop's tile index may be its induction
+  // variable, but the stage count is a new constant).
+  Operation *waitStart =
+      beforeWait ? beforeWait->getNextNode() : &forOp.getBody()->front();
+  eraseDeadChain(rewriter, oldParity, forOp);
+  LDBG() << "TMA ring of " << stages << " barriers at "
+         << locationToString(loc);
+  return waitStart;
+}
