@@ -465,6 +465,48 @@ CheckResult pk::sass::checkWgmmaOverlap(const KernelAnalysis &analysis,
   return check;
 }
 
+CheckResult pk::sass::checkTmaInFlight(const KernelAnalysis &analysis,
+                                       const CheckOptions &options) {
+  CheckResult check{"tma_in_flight"};
+  if (!analysis.loop) {
+    check.detail = "no main loop";
+    return check;
+  }
+  ArrayRef<Instruction> insts = analysis.kernel->insts;
+  auto isTmaLoad = [](const Instruction &inst) {
+    return inst.baseOpcode == "UTMALDG";
+  };
+  auto isAnnounce = [](const Instruction &inst) {
+    return StringRef(inst.opcode).starts_with("SYNCS.ARRIVE.TRANS64");
+  };
+  const Loop &loop = *analysis.loop;
+  unsigned loads = llvm::count_if(
+      insts.slice(loop.begin, loop.end - loop.begin + 1), isTmaLoad);
+  if (loads == 0) {
+    check.detail = "no TMA load (UTMALDG) in the main loop";
+    return check;
+  }
+  unsigned ahead = llvm::count_if(insts.take_front(loop.begin), isAnnounce);
+  unsigned most = std::max(options.stages, 2u) - 1;
+  unsigned least = std::max(most, 2u) - 1;
+  addValue(check, "tma_loads_in_loop", loads);
+  addValue(check, "tiles_announced_before_loop", ahead);
+  addValue(check, "stages", options.stages);
+  bool pass = ahead >= least && ahead <= most;
+  check.status = pass ? CheckResult::Pass : CheckResult::Fail;
+  check.detail =
+      (Twine(ahead) +
+       " tile(s) announced (SYNCS.ARRIVE.TRANS64) before the loop, " +
+       Twine(loads) + " UTMALDG in it; --stages=" + Twine(options.stages) +
+       " expects " + Twine(least) +
+       (least == most ? "" : ".." + std::to_string(most)))
+          .str();
+  if (ahead == 0)
+    check.detail += ": no tile is in flight when the loop starts, each TMA "
+                    "load is awaited in its own iteration";
+  return check;
+}
+
 /// Fails `check` at the first write of `analysis` that no barrier separates
 /// from its wgmma wait, or whose refill needs more than `stages` stages;
 /// returns true when it did.
@@ -611,5 +653,6 @@ KernelReport pk::sass::checkKernel(const Kernel &kernel,
   checks.push_back(checkWgmmaOverlap(analysis, baseline));
   checks.push_back(checkWgmmaStageSafety(analysis, options));
   checks.push_back(checkProxyFence(analysis));
+  checks.push_back(checkTmaInFlight(analysis, options));
   return report;
 }

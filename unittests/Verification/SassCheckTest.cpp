@@ -410,9 +410,9 @@ TEST(SassChecks, LoadsBeforeMmaPass) {
   Kernel kernel = parseKernel(pipelinedBody());
   KernelReport report = checkKernel(kernel, /*baseline=*/nullptr);
   EXPECT_EQ(statuses(report.checks),
-            "PASS PASS PASS PASS SKIP SKIP PASS SKIP SKIP SKIP");
+            "PASS PASS PASS PASS SKIP SKIP PASS SKIP SKIP SKIP SKIP");
   EXPECT_TRUE(report.passed());
-  EXPECT_EQ(report.count(CheckResult::Skip), 5u);
+  EXPECT_EQ(report.count(CheckResult::Skip), 6u);
   EXPECT_EQ(report.checks[0].detail,
             "/*0010*/../*0070*/: 1 global loads, 2 HMMA.16816.F32, 1 BAR.SYNC");
   EXPECT_EQ(report.checks[1].detail,
@@ -530,7 +530,7 @@ TEST(SassChecks, NoLoopFailsEveryLoopCheck) {
   KernelReport report = checkKernel(kernel, nullptr);
   EXPECT_FALSE(report.analysis.loop);
   EXPECT_EQ(statuses(report.checks),
-            "FAIL FAIL FAIL FAIL SKIP SKIP PASS SKIP SKIP SKIP");
+            "FAIL FAIL FAIL FAIL SKIP SKIP PASS SKIP SKIP SKIP SKIP");
   EXPECT_EQ(report.checks[7].detail, "no main loop");
   EXPECT_EQ(report.checks[0].detail,
             "no backward branch encloses a compute instruction");
@@ -706,7 +706,7 @@ TEST(SassWgmma, CpAsyncLoopPasses) {
   options.stages = 3;
   KernelReport report = checkKernel(kernel, nullptr, options);
   EXPECT_EQ(statuses(report.checks),
-            "PASS PASS PASS PASS SKIP SKIP PASS PASS PASS PASS");
+            "PASS PASS PASS PASS SKIP SKIP PASS PASS PASS PASS SKIP");
   EXPECT_EQ(report.checks[7].detail,
             "1 of 1 global loads overlap a wgmma group");
   EXPECT_EQ(report.checks[8].detail,
@@ -935,7 +935,7 @@ TEST(SassReport, KernelReportAndJson) {
       "kernel k (sm_86): 12 instructions, compute = tensor-core MMA (4 in the "
       "kernel)\n"))
       << text;
-  EXPECT_NE(text.find("  result: PASS (5 passed, 0 failed, 5 skipped)\n\n"),
+  EXPECT_NE(text.find("  result: PASS (5 passed, 0 failed, 6 skipped)\n\n"),
             std::string::npos)
       << text;
 
@@ -963,8 +963,57 @@ TEST(SassReport, KernelReportAndJson) {
   EXPECT_EQ(k->getString("compute_kind"), std::optional<StringRef>("mma"));
   EXPECT_EQ(k->getObject("main_loop")->getString("first_global_load"),
             std::optional<StringRef>("0x0010"));
-  EXPECT_EQ(k->getArray("checks")->size(), 10u);
+  EXPECT_EQ(k->getArray("checks")->size(), 11u);
   EXPECT_EQ(k->getString("result"), std::optional<StringRef>("PASS"));
 }
 
 } // namespace
+
+//===----------------------------------------------------------------------===//
+// tma_in_flight
+//===----------------------------------------------------------------------===//
+
+/// A TMA wgmma kernel: `ahead` tiles announced and loaded before the loop,
+/// then the loop (at 0x10 * (2 * ahead)): announce, load, wait, HGMMA,
+/// barrier, back edge.
+static std::vector<std::string> tmaBody(unsigned ahead) {
+  std::vector<std::string> body;
+  for (unsigned i = 0; i < ahead; ++i) {
+    body.push_back("@!P0 SYNCS.ARRIVE.TRANS64 RZ, [UR13], R0");
+    body.push_back("@!UP0 UTMALDG.2D [UR12], [UR10]");
+  }
+  std::string loop = formatv("{0:x}", 0x10 * body.size()).str();
+  llvm::append_range(
+      body, std::vector<std::string>{
+                "@!P0 SYNCS.ARRIVE.TRANS64 RZ, [UR17], R2",
+                "@!UP0 UTMALDG.2D [UR16], [UR24]",
+                "SYNCS.PHASECHK.TRANS64.TRYWAIT P1, [R3+URZ], R2",
+                "WARPGROUP.ARRIVE",
+                "HGMMA.64x128x16.F32 R24, gdesc[UR32].tnspB, R24, gsb0",
+                "WARPGROUP.DEPBAR.LE gsb0, 0x0",
+                "BAR.SYNC.DEFER_BLOCKING 0x0",
+                "@P0 BRA 0x" + loop,
+                "EXIT"});
+  return body;
+}
+
+TEST(SassChecks, TmaInFlight) {
+  // pk's TMA ring with 3 stages: 2 tiles ahead (multistage), 1 (one wgmma
+  // group in flight).
+  CheckResult ring = wgmmaCheck(tmaBody(2), "tma_in_flight", 3);
+  EXPECT_EQ(ring.status, CheckResult::Pass) << ring.detail;
+  EXPECT_EQ(value(ring, "tiles_announced_before_loop"), "2");
+  EXPECT_EQ(wgmmaCheck(tmaBody(1), "tma_in_flight", 3).status,
+            CheckResult::Pass);
+  // Unpipelined: every load awaited in its own iteration.
+  CheckResult serial = wgmmaCheck(tmaBody(0), "tma_in_flight", 2);
+  EXPECT_EQ(serial.status, CheckResult::Fail);
+  EXPECT_NE(serial.detail.find("no tile is in flight"), std::string::npos)
+      << serial.detail;
+  // More tiles ahead than --stages holds.
+  EXPECT_EQ(wgmmaCheck(tmaBody(3), "tma_in_flight", 3).status,
+            CheckResult::Fail);
+  // No UTMALDG: skipped.
+  EXPECT_EQ(wgmmaCheck(wgmmaCpAsyncBody({}), "tma_in_flight").status,
+            CheckResult::Skip);
+}

@@ -556,6 +556,16 @@ CheckResult checkWgmmaStageSafety(const KernelAnalysis &analysis,
 /// shared store (STS) or cp.async wait (DEPBAR.LE SB0) before it.
 CheckResult checkProxyFence(const KernelAnalysis &analysis);
 
+/// tma_in_flight: a main loop whose tiles TMA copies (UTMALDG) starts with
+/// tiles in flight: the kernel announces tiles (SYNCS.ARRIVE.TRANS64, the
+/// expect_tx of each tile) before the loop, between `stages - 2` (one wgmma
+/// group in flight) and `stages - 1` of them, at least one. An unpipelined
+/// TMA loop announces none: each load is awaited in its own iteration, which
+/// wgmma_overlap cannot see (a UTMALDG has no register to consume). Skipped
+/// without UTMALDG in the loop.
+CheckResult checkTmaInFlight(const KernelAnalysis &analysis,
+                             const CheckOptions &options);
+
 /// Every check of one kernel, in report order.
 struct KernelReport {
   /// The analysis of the checked kernel.
