@@ -1130,10 +1130,10 @@ class Machine:
         bytes match exactly: with more, the phase may complete first."""
         total = bar.inflight()
         if total != bar.expect or bar.carry:
+            earlier = " (and up to %d more of an earlier phase's loads may)" % bar.carry if bar.carry else ""
             self.finding("phase-mismatch", op, "phase %d of mbarrier %d expects %d bytes while TMA loads "
                          "complete %d bytes on it%s: the phase may complete before they land"
-                         % (bar.phase, bar.index, bar.expect, total - bar.carry,
-                            " (and up to %d more of an earlier phase's loads may)" % bar.carry if bar.carry else ""))
+                         % (bar.phase, bar.index, bar.expect, total - bar.carry, earlier))
         else:
             for x in bar.tmas:
                 x.done = True
