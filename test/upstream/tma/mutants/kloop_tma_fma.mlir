@@ -1,9 +1,9 @@
 // MUTANT (pk-written, not upstream code): the single-stage TMA K-loop of
-// kloop_tma_wgmma.mlir with an FMA compute phase instead of the wgmma (the
-// compute of test/upstream/tma/src/sgemm_f32_tma_rewrite_copy_kloop.mlir:
-// thread t accumulates row t, 4 columns, from sA/sB) and tiles of f32 with
-// no swizzle: A box 128x16, B box 16x128, one mbarrier, parity t % 2
-// carried in iter_args, a trailing gpu.barrier.
+// kloop_tma_wgmma_ivparity.mlir with an FMA compute phase instead of the wgmma
+// (the compute of test/upstream/tma/src/sgemm_f32_tma_rewrite_copy_kloop.mlir:
+// thread t accumulates row t, 4 columns, from sA/sB) and tiles of f32 with no
+// swizzle: A box 128x16, B box 16x128, one mbarrier, parity t % 2 computed from
+// k, a trailing gpu.barrier.
 !mbarT = !nvgpu.mbarrier.group<memorySpace = #gpu.address_space<workgroup>>
 !tmA = !nvgpu.tensormap.descriptor<tensor = memref<128x16xf32, 3>, swizzle = none, l2promo = none, oob = zero, interleave = none>
 !tmB = !nvgpu.tensormap.descriptor<tensor = memref<16x128xf32, 3>, swizzle = none, l2promo = none, oob = zero, interleave = none>
@@ -15,6 +15,7 @@ module attributes {gpu.container_module} {
         kernel attributes {known_block_size = array<i32: 128, 1, 1>, known_grid_size = array<i32: 4, 4, 1>} {
       %c0 = arith.constant 0 : index
       %c1 = arith.constant 1 : index
+      %c2 = arith.constant 2 : index
       %c4 = arith.constant 4 : index
       %c16 = arith.constant 16 : index
       %c32 = arith.constant 32 : index
@@ -36,11 +37,14 @@ module attributes {gpu.container_module} {
       %mbar = nvgpu.mbarrier.create -> !mbarT
       nvgpu.mbarrier.init %mbar[%c0], %c1, predicate = %primary : !mbarT
       gpu.barrier
-      %res:2 = scf.for %k = %c0 to %c512 step %c16 iter_args(%acc = %zero, %phase = %false) -> (vector<4xf32>, i1) {
+      %res = scf.for %k = %c0 to %c512 step %c16 iter_args(%acc = %zero) -> (vector<4xf32>) {
         nvgpu.mbarrier.arrive.expect_tx %mbar[%c0], %txcount, predicate = %primary : !mbarT
         nvgpu.tma.async.load %tmaA[%k, %bm], %mbar[%c0] to %sA, predicate = %primary : !tmA, !mbarT -> memref<128x16xf32, #gpu.address_space<workgroup>>
         nvgpu.tma.async.load %tmaB[%bn, %k], %mbar[%c0] to %sB, predicate = %primary : !tmB, !mbarT -> memref<16x128xf32, #gpu.address_space<workgroup>>
-        nvgpu.mbarrier.try_wait.parity %mbar[%c0], %phase, %ticks : !mbarT
+        %kt = arith.divui %k, %c16 : index
+        %kt2 = arith.remui %kt, %c2 : index
+        %parity = arith.index_cast %kt2 : index to i1
+        nvgpu.mbarrier.try_wait.parity %mbar[%c0], %parity, %ticks : !mbarT
         %next = scf.for %kk = %c0 to %c16 step %c1 iter_args(%a = %acc) -> (vector<4xf32>) {
           %av = memref.load %sA[%tidx, %kk] : memref<128x16xf32, #gpu.address_space<workgroup>>
           %bv = vector.load %sB[%kk, %col] : memref<16x128xf32, #gpu.address_space<workgroup>>, vector<4xf32>
@@ -49,12 +53,11 @@ module attributes {gpu.container_module} {
           scf.yield %f : vector<4xf32>
         }
         gpu.barrier
-        %flipped = arith.xori %phase, %true : i1
-        scf.yield %next, %flipped : vector<4xf32>, i1
+        scf.yield %next : vector<4xf32>
       }
       %row = arith.addi %bm, %tidx : index
       %ccol = arith.addi %bn, %col : index
-      vector.store %res#0, %C[%row, %ccol] : memref<512x512xf32>, vector<4xf32>
+      vector.store %res, %C[%row, %ccol] : memref<512x512xf32>, vector<4xf32>
       gpu.return
     }
   }
