@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # Regenerates the kernels of test/upstream/kernels/ from test/upstream/src/
-# with upstream MLIR 22 (mlir-opt-22) only: each src/<name>.mlir holds the
-# payload (a linalg.matmul on memrefs or tensors) and its transform script.
+# (and of tma/kernels/ from tma/src/) with upstream MLIR 22 (mlir-opt-22)
+# only: each src/<name>.mlir holds the payload (a linalg.matmul on memrefs or
+# tensors, or linalg.copy tiles for nvgpu.rewrite_copy_as_tma) and its
+# transform script.
 #
 #   generate.sh <name> [out]                       kernel to stdout or <out>
 #   generate.sh <name> --upstream-pipelined [out]  the same kernel pipelined by
@@ -34,6 +36,8 @@ fi
 #        racy  = no memref.alloc to double (memref.global buffers): upstream
 #                pipelines the loop single-buffered, a data race; not checked in
 #        fails = mlir-opt-22 reports an error or crashes; not checked in
+#        no    = no upstream pipelining tried (the TMA kernels)
+#      : the directory under test/upstream/ (default: .)
 KERNELS=(
   sgemm_f32_64x64x16_promote_alloc:outlined:fails
   sgemm_f32_64x64x16_promote_alloca:outlined:fails
@@ -45,6 +49,7 @@ KERNELS=(
   hgemm_f16f32_64x64x64_nvgpu_global:outlined:racy
   hgemm_f16f32_64x64x64_nvgpu_async_bufferize:outlined:yes
   hgemm_f16_32x32x16_mmasync_rewrite:outlined:racy
+  sgemm_f32_tma_rewrite_copy_kloop:outlined:no:tma
 )
 
 entry() { local IFS=:; read -r -a f <<<"$1"; echo "${f[@]}"; }
@@ -60,9 +65,9 @@ lookup() {
 
 # Prints the mlir-opt arguments (relative to test/upstream/) for a kernel.
 command_args() {
-  local name=$1 variant=$2 k form pipelined
+  local name=$1 variant=$2 k form pipelined dir
   k=$(lookup "$name") || return 1
-  read -r _ form pipelined <<<"$(entry "$k")"
+  read -r _ form pipelined dir <<<"$(entry "$k")"
   local interp="--transform-interpreter"
   if [[ "$variant" == pipelined ]]; then
     if [[ "$pipelined" != yes ]]; then
@@ -70,7 +75,7 @@ command_args() {
     fi
     interp="--transform-interpreter=entry-point=upstream_pipelined"
   fi
-  local args=("src/$name.mlir" "$interp" --test-transform-dialect-erase-schedule
+  local args=("${dir:+$dir/}src/$name.mlir" "$interp" --test-transform-dialect-erase-schedule
               --canonicalize --cse)
   if [[ "$form" == outlined ]]; then
     args+=(--gpu-launch-sink-index-computations --gpu-kernel-outlining
@@ -90,11 +95,11 @@ generate() {
 }
 
 outputs() {  # "<name> <variant> <file>" for every checked-in kernel
-  local k name pipelined
+  local k name pipelined dir
   for k in "${KERNELS[@]}"; do
-    read -r name _ pipelined <<<"$(entry "$k")"
-    echo "$name plain $name.mlir"
-    [[ "$pipelined" == yes ]] && echo "$name pipelined $name.upstream-pipelined.mlir"
+    read -r name _ pipelined dir <<<"$(entry "$k")"
+    echo "$name plain ${dir:+$dir/}kernels/$name.mlir"
+    [[ "$pipelined" == yes ]] && echo "$name pipelined ${dir:+$dir/}kernels/$name.upstream-pipelined.mlir"
   done
   return 0
 }
@@ -116,9 +121,9 @@ case "${1:-}" in
     exit 0 ;;
   --all)
     outputs | while read -r name variant file; do
-      echo "generate.sh: kernels/$file" >&2
-      generate "$name" "$variant" > "$HERE/kernels/$file.tmp" || { rm -f "$HERE/kernels/$file.tmp"; exit 1; }
-      mv "$HERE/kernels/$file.tmp" "$HERE/kernels/$file"
+      echo "generate.sh: $file" >&2
+      generate "$name" "$variant" > "$HERE/$file.tmp" || { rm -f "$HERE/$file.tmp"; exit 1; }
+      mv "$HERE/$file.tmp" "$HERE/$file"
     done
     exit 0 ;;
   --check)
@@ -126,13 +131,15 @@ case "${1:-}" in
     trap 'rm -rf "$tmp"' EXIT
     status=0
     while read -r name variant file; do
+      label=${file#kernels/}
+      mkdir -p "$tmp/$(dirname "$file")"
       if ! generate "$name" "$variant" > "$tmp/$file"; then
-        echo "FAIL: $file (generation failed)"; status=1; continue
+        echo "FAIL: $label (generation failed)"; status=1; continue
       fi
-      if cmp -s "$tmp/$file" "$HERE/kernels/$file"; then
-        echo "ok: $file"
+      if cmp -s "$tmp/$file" "$HERE/$file"; then
+        echo "ok: $label"
       else
-        echo "DIFF: $file"; diff -u "$HERE/kernels/$file" "$tmp/$file" | head -20 || true
+        echo "DIFF: $label"; diff -u "$HERE/$file" "$tmp/$file" | head -20 || true
         status=1
       fi
     done < <(outputs)
