@@ -37,8 +37,12 @@ using namespace mlir;
 using namespace mlir::pk;
 using namespace mlir::pk::detail;
 
-/// Tiles on which pk evaluates the wait's parity.
+/// Tiles on which pk evaluates the wait's parity when it cannot evaluate
+/// every tile (a dynamic or larger trip count); the parity must then also
+/// have the canonical form (isCanonicalParity).
 static constexpr int64_t kParityProbeTiles = 4;
+/// Static trip counts up to this many tiles: pk evaluates every tile.
+static constexpr int64_t kParityEveryTileLimit = 1 << 16;
 
 /// Folds `value` for the iteration whose induction variable is `iv`: the
 /// ops of the K-loop body it depends on, each folded on constant operands.
@@ -77,6 +81,37 @@ static Attribute foldForIteration(Value value, scf::ForOp forOp, Attribute iv,
   return known.lookup(value);
 }
 
+/// Whether `value` is built from the induction variable only by `iv - lb`,
+/// `/ step`, `% 2` or `& 1`, and casts: a function of the tile index whose
+/// values on the first tiles decide it (t % 2, or a constant multiple).
+static bool isCanonicalParity(Value value, scf::ForOp forOp) {
+  if (value == forOp.getInductionVar())
+    return true;
+  Operation *def = value.getDefiningOp();
+  if (!def || !forOp->isProperAncestor(def))
+    return false;
+  auto isConstant = [](Value v, int64_t c) {
+    std::optional<int64_t> got = getConstantIntValue(v);
+    return got && *got == c;
+  };
+  auto same = [](Value v, Value bound) {
+    std::optional<int64_t> a = getConstantIntValue(v);
+    std::optional<int64_t> b = getConstantIntValue(bound);
+    return v == bound || (a && b && *a == *b);
+  };
+  if (isa<arith::IndexCastOp, arith::IndexCastUIOp, arith::TruncIOp>(def))
+    return isCanonicalParity(def->getOperand(0), forOp);
+  Value lhs = def->getNumOperands() == 2 ? def->getOperand(0) : Value();
+  Value rhs = def->getNumOperands() == 2 ? def->getOperand(1) : Value();
+  if ((isa<arith::RemUIOp, arith::RemSIOp>(def) && isConstant(rhs, 2)) ||
+      (isa<arith::AndIOp>(def) && isConstant(rhs, 1)) ||
+      (isa<arith::DivUIOp, arith::DivSIOp>(def) &&
+       same(rhs, forOp.getStep())) ||
+      (isa<arith::SubIOp>(def) && same(rhs, forOp.getLowerBound())))
+    return isCanonicalParity(lhs, forOp);
+  return false;
+}
+
 LogicalResult mlir::pk::detail::checkTmaRing(const KLoopInfo &info,
                                              std::string &reason) {
   scf::ForOp forOp = info.forOp;
@@ -85,12 +120,26 @@ LogicalResult mlir::pk::detail::checkTmaRing(const KLoopInfo &info,
   std::optional<int64_t> step = getConstantIntValue(forOp.getStep());
   if (!lb || !step) {
     reason = "the TMA loop's lower bound and step must be constants: pk "
-             "checks on the first tiles that the wait's parity is the tile "
-             "index modulo 2";
+             "checks that the wait's parity is the tile index modulo 2 by "
+             "evaluating it";
+    return failure();
+  }
+  // Every tile of a static trip count; otherwise the first tiles of a
+  // parity of the canonical form, which they decide.
+  int64_t tiles = kParityProbeTiles;
+  if (info.tripCount && *info.tripCount <= kParityEveryTileLimit)
+    tiles = *info.tripCount;
+  else if (!isCanonicalParity(wait.getPhaseParity(), forOp)) {
+    reason = "the parity of the nvgpu.mbarrier.try_wait.parity at " +
+             locationToString(wait.getLoc()) +
+             " is not of the form ((iv - lb) / step) % 2, and the trip count "
+             "is dynamic or above " +
+             std::to_string(kParityEveryTileLimit) +
+             " tiles: pk cannot check it on every tile";
     return failure();
   }
   Type ivType = forOp.getInductionVar().getType();
-  for (int64_t tile = 0; tile < kParityProbeTiles; ++tile) {
+  for (int64_t tile = 0; tile < tiles; ++tile) {
     DenseMap<Value, Attribute> known;
     Attribute iv = IntegerAttr::get(ivType, *lb + tile * *step);
     auto parity = dyn_cast_or_null<IntegerAttr>(
@@ -168,8 +217,8 @@ static void growBarrierGroup(RewriterBase &rewriter, const TmaLoadPhase &tma,
     for (int64_t i = 1; i < stages; ++i) {
       Value index = arith::ConstantIndexOp::create(rewriter, init.getLoc(), i);
       auto clone = cast<nvgpu::MBarrierInitOp>(rewriter.clone(*init));
-      rewriter.modifyOpInPlace(
-          clone, [&] { clone.getMbarIdMutable().assign(index); });
+      rewriter.modifyOpInPlace(clone,
+                               [&] { clone.getMbarIdMutable().assign(index); });
     }
   }
 }
