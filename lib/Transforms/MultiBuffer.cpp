@@ -283,6 +283,8 @@ public:
   void runInPlace();
   /// Moves every copied buffer, multi-buffered, to dynamic shared memory.
   void runInDynamicSharedMemory();
+  /// The stage index of the load phase, at the start of the loop body.
+  Value getLoadStage() const { return loadStage; }
 
 private:
   void createStageIndices();
@@ -614,13 +616,14 @@ void MultiBuffering::runInDynamicSharedMemory() {
   dropAttributions(erasedAttributions, dynamicBytes);
 }
 
-void mlir::pk::detail::multiBufferCopiedBuffers(RewriterBase &rewriter,
-                                                const KLoopInfo &info,
-                                                int64_t stages,
-                                                bool useDynamic) {
+Value mlir::pk::detail::multiBufferCopiedBuffers(RewriterBase &rewriter,
+                                                 const KLoopInfo &info,
+                                                 int64_t stages,
+                                                 bool useDynamic) {
   MultiBuffering multiBuffering(rewriter, info, stages);
   if (useDynamic)
     multiBuffering.runInDynamicSharedMemory();
   else
     multiBuffering.runInPlace();
+  return multiBuffering.getLoadStage();
 }

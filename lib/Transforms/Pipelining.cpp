@@ -430,15 +430,16 @@ applyPipelining(RewriterBase &rewriter, const KLoopInfo &info,
     tokens = convertToAsyncCopies(rewriter, plans, info.forOp);
   if (variant == PipelineVariant::Tma)
     sinkTmaDestinationViews(rewriter, info);
+  Value loadStage;
   if (stages > 1)
-    multiBufferCopiedBuffers(rewriter, info, stages,
-                             info.smemMultiBytes(stages) >
-                                 options.staticSharedMemoryLimit);
+    loadStage = multiBufferCopiedBuffers(rewriter, info, stages,
+                                         info.smemMultiBytes(stages) >
+                                             options.staticSharedMemoryLimit);
   int64_t mmaGroupsInFlight =
       options.schedule == PipelineSchedule::MmaInFlight ? 1 : 0;
   Operation *waitStart = nullptr;
   if (variant == PipelineVariant::Tma)
-    waitStart = buildTmaBarrierRing(rewriter, info, stages);
+    waitStart = buildTmaBarrierRing(rewriter, info, stages, loadStage);
   Schedule schedule;
   if (variant == PipelineVariant::Tma)
     schedule = buildTmaSchedule(rewriter, info.forOp, waitStart, stages,

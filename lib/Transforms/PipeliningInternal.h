@@ -38,9 +38,10 @@ LogicalResult checkBufferUses(const KLoopInfo &info, std::string &reason);
 
 /// Gives every copied buffer of `info` a leading dimension of `stages` and
 /// redirects every access to its stage; with `useDynamic` the buffers move
-/// to dynamic shared memory.
-void multiBufferCopiedBuffers(RewriterBase &rewriter, const KLoopInfo &info,
-                              int64_t stages, bool useDynamic);
+/// to dynamic shared memory. Returns the load phase's stage index (at the
+/// start of the loop body), which the TMA ring names its barriers by.
+Value multiBufferCopiedBuffers(RewriterBase &rewriter, const KLoopInfo &info,
+                               int64_t stages, bool useDynamic);
 
 /// Creates the tile index `(iv - lb) / step` of `forOp` (as index) at the
 /// rewriter's insertion point.
@@ -66,7 +67,7 @@ void sinkTmaDestinationViews(RewriterBase &rewriter, const KLoopInfo &info);
 /// wait waits there on parity (t / stages) % 2. Returns the first op of the
 /// wait's index computation (the schedule runs it with the compute).
 Operation *buildTmaBarrierRing(RewriterBase &rewriter, const KLoopInfo &info,
-                               int64_t stages);
+                               int64_t stages, Value loadStage);
 
 /// A pipeline schedule: each body op with its stage, in the order the
 /// steady-state loop runs them.

@@ -28,7 +28,6 @@
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "mlir/IR/Matchers.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
-#include "llvm/ADT/SetVector.h"
 #include "llvm/Support/DebugLog.h"
 
 #define DEBUG_TYPE "pk-tma-ring"
@@ -225,15 +224,15 @@ static void growBarrierGroup(RewriterBase &rewriter, const TmaLoadPhase &tma,
 
 Operation *mlir::pk::detail::buildTmaBarrierRing(RewriterBase &rewriter,
                                                  const KLoopInfo &info,
-                                                 int64_t stages) {
+                                                 int64_t stages,
+                                                 Value loadStage) {
   // The ops are handles; the analysis result stays const.
   TmaLoadPhase tma = *info.tma;
   scf::ForOp forOp = info.forOp;
   Location loc = forOp.getLoc();
   growBarrierGroup(rewriter, tma, stages);
-  // The loads of the tile being issued: its barrier.
-  rewriter.setInsertionPointToStart(forOp.getBody());
-  Value loadStage = createStageIndex(rewriter, loc, forOp, stages);
+  // The loads of the tile being issued: its barrier, the stage
+  // multi-buffering gave their destinations.
   rewriter.modifyOpInPlace(
       tma.expectTx, [&] { tma.expectTx.getMbarIdMutable().assign(loadStage); });
   for (nvgpu::TmaAsyncLoadOp load : tma.loads)
