@@ -61,7 +61,28 @@
 // RUN: pk-opt %examples/hgemm_wgmma_tma_f16_128x128x64.mlir --pk-pipeline-kloops='arch=sm_90a variant=cp-async' -o /dev/null 2>&1 | FileCheck %s --check-prefix=TMA-CPASYNC
 // TMA-CPASYNC: remark: not pipelined: the copies are TMA loads (nvgpu.tma.async.load), which only the tma variant keeps (rule tma-input)
 // RUN: pk-opt %examples/hgemm_wgmma_tma_f16_128x128x64.mlir --pk-pipeline-kloops='arch=sm_90a variant=tma schedule=seed' -o /dev/null 2>&1 | FileCheck %s --check-prefix=TMA-SEED
-// TMA-SEED: remark: not pipelined: schedule=seed is a cp-async order; the tma variant takes multistage or mma-in-flight
+// TMA-SEED: remark: not pipelined: schedule=seed is a cp-async order; the tma variant takes multistage, mma-in-flight or warp-specialized
+// schedule=warp-specialized declines (docs/hopper.md "Warp specialization"):
+// thread copies; no TMA on the target (an error); no known_block_size to
+// grow; no room for a producer warpgroup; a write before the loop
+// (the producer would run it); an op whose meaning the grown block changes;
+// a load predicate that is not `tid == c`; a launch of a dynamic block size.
+// RUN: pk-opt %examples/hgemm_wgmma_f16_128x128x64.mlir --pk-pipeline-kloops='arch=sm_90a variant=cp-async schedule=warp-specialized' -o /dev/null 2>&1 | FileCheck %s --check-prefix=WS-THREADS
+// WS-THREADS: remark: not pipelined: schedule=warp-specialized hands TMA loads to a producer warpgroup; this loop copies with threads (variant cp-async)
+// RUN: not pk-opt %examples/hgemm_wgmma_tma_f16_128x128x64.mlir --pk-pipeline-kloops='arch=sm_86 schedule=warp-specialized' -o /dev/null 2>&1 | FileCheck %s --check-prefix=WS-ARCH
+// WS-ARCH: error: schedule=warp-specialized hands the TMA loads to a producer warpgroup (sm_90 and later); sm_86 has no TMA
+// RUN: sed 's/known_block_size = array<i32: 128, 1, 1>, //' %examples/hgemm_wgmma_tma_f16_128x128x64.mlir | pk-opt --pk-pipeline-kloops='arch=sm_90a variant=tma schedule=warp-specialized stages=3 block-size=128' -o /dev/null 2>&1 | FileCheck %s --check-prefix=WS-NOBLOCK
+// WS-NOBLOCK: remark: not pipelined: schedule=warp-specialized adds a producer warpgroup to the block, so the kernel needs a one-dimensional known_block_size (C, 1, 1) that pk can grow
+// RUN: sed 's/known_block_size = array<i32: 128, 1, 1>/known_block_size = array<i32: 1024, 1, 1>/' %examples/hgemm_wgmma_tma_f16_128x128x64.mlir | pk-opt --pk-pipeline-kloops='arch=sm_90a variant=tma schedule=warp-specialized stages=3' -o /dev/null 2>&1 | FileCheck %s --check-prefix=WS-1024
+// WS-1024: remark: not pipelined: schedule=warp-specialized needs a block of whole warpgroups with room for one more (at most 896 threads); the kernel has 1024
+// RUN: sed 's/^      gpu.barrier$/      %%f0 = arith.constant 0.0 : f32\n      memref.store %%f0, %%C[%%c0, %%c0] : memref<4096x4096xf32>\n      gpu.barrier/' %examples/hgemm_wgmma_tma_f16_128x128x64.mlir | pk-opt --pk-pipeline-kloops='arch=sm_90a variant=tma schedule=warp-specialized stages=3' -o /dev/null 2>&1 | FileCheck %s --check-prefix=WS-WRITE
+// WS-WRITE: remark: not pipelined: schedule=warp-specialized runs the code before the K-loop on the producer warpgroup too; the op at <stdin>:{{[0-9]+}}:7 writes memory
+// RUN: sed 's/^      %%tid = gpu.thread_id x$/      %%tid = gpu.thread_id x\n      %%gid = gpu.global_id x/' %examples/hgemm_wgmma_tma_f16_128x128x64.mlir | pk-opt --pk-pipeline-kloops='arch=sm_90a variant=tma schedule=warp-specialized stages=3' -o /dev/null 2>&1 | FileCheck %s --check-prefix=WS-GID
+// WS-GID: remark: not pipelined: schedule=warp-specialized grows the block and uses named barrier 1; the gpu.global_id at <stdin>:{{[0-9]+}}:14 would change meaning
+// RUN: sed 's/%%t0 = arith.cmpi eq, %%tid, %%c0/%%t0 = arith.cmpi ule, %%tid, %%c0/' %examples/hgemm_wgmma_tma_f16_128x128x64.mlir | pk-opt --pk-pipeline-kloops='arch=sm_90a variant=tma schedule=warp-specialized stages=3' -o /dev/null 2>&1 | FileCheck %s --check-prefix=WS-PRED
+// WS-PRED: remark: not pipelined: schedule=warp-specialized gives the TMA loads to one producer thread; their predicate must be `gpu.thread_id x == c`, defined before the loop
+// RUN: sed 's/BLOCK_X/%%bx/' %S/Inputs/tma-launch.mlir | pk-opt --pk-pipeline-kloops='arch=sm_90a variant=tma schedule=warp-specialized stages=3' -o /dev/null 2>&1 | FileCheck %s --check-prefix=WS-DYNLAUNCH
+// WS-DYNLAUNCH: remark: not pipelined: schedule=warp-specialized grows the block by a producer warpgroup; the gpu.launch_func at <stdin>:{{[0-9]+}}:5 does not launch the kernel's constant known_block_size
 // RUN: not pk-opt %examples/hgemm_wgmma_tma_f16_128x128x64.mlir --pk-pipeline-kloops='arch=sm_86 variant=tma' -o /dev/null 2>&1 | FileCheck %s --check-prefix=TMA-ARCH
 // TMA-ARCH: error: variant=tma needs the Tensor Memory Accelerator (sm_90 and later); sm_86 has none
 // RUN: python3 %S/Inputs/hoist_descriptors.py %examples/hgemm_wgmma_f16_128x128x64.mlir | pk-opt --pk-pipeline-kloops='arch=sm_90a' 2>&1 | FileCheck %s --check-prefix=WGMMA-HOIST

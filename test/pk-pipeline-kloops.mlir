@@ -195,6 +195,96 @@
 // TMA-AUTO: remark: pipelined: variant tma, 3 shared buffer(s)
 // TMA-AUTO-SAME: TMA is selected all the same (rule high-ratio
 // TMA-AUTO-SAME: the copies are TMA loads (nvgpu.tma.async.load on an mbarrier): variant tma, N buffers on a ring of N mbarriers (rule tma-input)
+// TMA-AUTO-SAME: schedule=auto keeps every thread computing on the ring: warp-specialized grows the block by a producer warpgroup (a launch change) and measured no faster on the H200 (rule warp-specialized-on-request)
+// schedule=warp-specialized (docs/hopper.md "Warp specialization"): a
+// producer warpgroup (threads 128..255, one thread issuing) runs the TMA
+// loads of each tile after the consumers released its stage on an "empty"
+// mbarrier (parity (t/4 + 1) % 2: free on the first lap); the kernel's 128
+// threads wait on the full ring, keep one wgmma group in flight and release
+// the stage of tile t-1; their CTA barriers become named barrier 1 of 128
+// threads; the block grows to 256 threads (PTX .reqntid) and the launch
+// bound falls to the one block/SM the grown block fits.
+// RUN: pk-opt %examples/hgemm_wgmma_tma_f16_128x128x64.mlir --pk-pipeline-kloops='arch=sm_90a variant=tma schedule=warp-specialized stages=4 min-blocks-per-sm=1' --canonicalize --cse 2>&1 | FileCheck %s --check-prefix=WS
+// WS: remark: pipelined: variant tma, 4 shared buffer(s), schedule warp-specialized;
+// WS-SAME: launch bound nvvm.minctasm 2 -> 1: 1 block(s)/SM of 256 threads
+// WS-SAME: (rule warp-specialized-bound)
+// WS-SAME: schedule=warp-specialized: a producer warpgroup issues the TMA loads, the block grows from 128 to 256 threads
+// WS: gpu.func @hgemm_wgmma_tma_f16_128x128x64
+// WS-SAME: known_block_size = array<i32: 256, 1, 1>
+// WS-SAME: nvvm.minctasm = 1 : i32, nvvm.reqntid = array<i32: 256, 1, 1>
+// WS: %[[TID:.*]] = gpu.thread_id x
+// WS: %[[FULL:.*]] = nvgpu.mbarrier.create -> <memorySpace = #gpu.address_space<workgroup>, num_barriers = 4>
+// WS: %[[EMPTY:.*]] = nvgpu.mbarrier.create -> <memorySpace = #gpu.address_space<workgroup>, num_barriers = 4>
+// WS: nvgpu.mbarrier.init %[[EMPTY]][%c0], %c128
+// WS: nvgpu.mbarrier.init %[[EMPTY]][%c3], %c128
+// WS: nvgpu.mbarrier.init %[[FULL]][%c3], %c1
+// WS: %[[CONS:.*]] = arith.cmpi ult, %[[TID]], %c128 : index
+// WS: scf.if %[[CONS]] {
+// WS: scf.for %[[K:.*]] = %c0 to %c4096 step %c64
+// WS-NOT: nvgpu.tma.async.load
+// WS: nvgpu.mbarrier.try_wait.parity %[[FULL]][%[[S:.*]]], %{{.*}}, %c10000000
+// WS: nvgpu.warpgroup.mma %{{.*}} {transposeB}
+// WS: %[[NOTFIRST:.*]] = arith.cmpi ne, %[[K]], %c0
+// WS: scf.if %[[NOTFIRST]] {
+// WS: %[[PREV0:.*]] = arith.addi %[[S]], %c3
+// WS: %[[PREV:.*]] = arith.remui %[[PREV0]], %c4
+// WS: nvgpu.mbarrier.arrive %[[EMPTY]][%[[PREV]]]
+// WS: } {loop_annotation = #{{.*}}, pk.pipelined}
+// WS-NEXT: nvvm.wgmma.wait.group.sync.aligned 0
+// WS-NEXT: nvvm.barrier id = %c1_i32 number_of_threads = %c128_i32
+// WS: nvgpu.warpgroup.mma.store
+// WS: } else {
+// WS: %[[LEAD:.*]] = arith.cmpi eq, %[[TID]], %c128 : index
+// WS: scf.if %[[LEAD]] {
+// WS: scf.for %[[PK:.*]] = %c0 to %c4096 step %c64 {
+// WS: %[[PT:.*]] = arith.divui %[[PK]], %c64
+// WS: %[[PS:.*]] = arith.remui %[[PT]], %c4
+// WS: %[[LAP:.*]] = arith.divui %[[PT]], %c4
+// WS: %[[LAP1:.*]] = arith.addi %[[LAP]], %c1
+// WS: %[[PP:.*]] = arith.remui %[[LAP1]], %c2
+// WS: %[[PAR:.*]] = arith.index_cast %[[PP]] : index to i1
+// WS: nvgpu.mbarrier.try_wait.parity %[[EMPTY]][%[[PS]]], %[[PAR]], %c10000000
+// WS: nvgpu.mbarrier.arrive.expect_tx %[[FULL]][%[[PS]]], %c32768 :
+// WS: nvgpu.tma.async.load %{{.*}}[%[[PK]], %{{.*}}], %[[FULL]][%[[PS]]] to %{{.*}} :
+// WS-COUNT-2: nvgpu.tma.async.load
+// WS-NOT: gpu.barrier
+// WS: gpu.return
+
+// A compute phase that writes memory (here a global store) keeps a barrier
+// among the consumers (named barrier 1) where the CTA barrier was.
+// RUN: sed 's/^        gpu.barrier$/        memref.store %%f0, %%C[%%c0, %%c0] : memref<4096x4096xf32>\n        gpu.barrier/; s/^      %%tid = gpu.thread_id x$/      %%tid = gpu.thread_id x\n      %%f0 = arith.constant 0.0 : f32/' %examples/hgemm_wgmma_tma_f16_128x128x64.mlir | pk-opt --pk-pipeline-kloops='arch=sm_90a variant=tma schedule=warp-specialized stages=3' --canonicalize --cse 2>&1 | FileCheck %s --check-prefix=WS-WRITES
+// WS-WRITES: remark: pipelined: variant tma, 3 shared buffer(s), schedule warp-specialized
+// WS-WRITES: scf.for
+// WS-WRITES: nvgpu.warpgroup.mma %{{.*}} {transposeB}
+// WS-WRITES-NEXT: memref.store
+// WS-WRITES-NEXT: nvvm.barrier id = %c1_i32 number_of_threads = %c128_i32
+// WS-WRITES: nvgpu.mbarrier.arrive
+// WS-WRITES: pk.pipelined
+
+// The kernel's launch in the module grows with it (test/Inputs/tma-launch.mlir).
+// RUN: sed 's/BLOCK_X/%%c128/' %S/Inputs/tma-launch.mlir | pk-opt --pk-pipeline-kloops='arch=sm_90a variant=tma schedule=warp-specialized stages=2' 2>&1 | FileCheck %s --check-prefix=WS-LAUNCH
+// WS-LAUNCH: remark: pipelined: variant tma, 2 shared buffer(s), schedule warp-specialized
+// WS-LAUNCH: func.func @host
+// WS-LAUNCH: %[[C256:.*]] = arith.constant 256 : index
+// WS-LAUNCH-NEXT: gpu.launch_func @hgemm_wgmma_tma_f16_128x128x64::@hgemm_wgmma_tma_f16_128x128x64 blocks in (%{{.*}}, %{{.*}}, %{{.*}}) threads in (%[[C256]], %{{.*}}, %{{.*}})
+
+// Two consumer warpgroups (gen_gemm.py --copy tma --threads 256 --BN 256):
+// 256 consumers, 384 threads, empty barriers of 256 arrivals; the
+// accumulator fragments are stored per thread, no barrier after the loop
+// but pk's own. stages=auto searches warp-specialized candidates only.
+// RUN: pk-opt %examples/hgemm_wgmma_tma_f16_128x256x64.mlir --pk-pipeline-kloops='arch=sm_90a schedule=warp-specialized stages=auto min-blocks-per-sm=auto' --canonicalize --cse 2>&1 | FileCheck %s --check-prefix=WS2
+// WS2: remark: pipelined: variant tma, {{[34]}} shared buffer(s), schedule warp-specialized;
+// WS2-SAME: candidates (
+// WS2-SAME: tma x{{[0-9]}} warp-specialized @1 block(s)/SM
+// WS2-NOT: tma x{{[0-9]}} mma-in-flight
+// WS2-SAME: the block grows from 256 to 384 threads
+// WS2: known_block_size = array<i32: 384, 1, 1>
+// WS2-SAME: nvvm.reqntid = array<i32: 384, 1, 1>
+// WS2: nvgpu.mbarrier.init %{{.*}}[%c0], %c256
+// WS2: arith.cmpi ult, %{{.*}}, %c256 : index
+// WS2: nvvm.barrier id = %c1_i32 number_of_threads = %c256_i32
+// WS2: arith.cmpi eq, %{{.*}}, %c256 : index
+
 // Two consumer warpgroups, 128x256x64 (gen_gemm.py --threads 256): warpgroup
 // w's descriptor reads rows 64w.. of the stage being computed, multi-buffering
 // composing its subview of sA with the stage ([stage, 64w, 0] [1, 64, 64]),

@@ -366,7 +366,7 @@ module attributes {transform.with_named_sequence} {
 
 module attributes {transform.with_named_sequence} {
   transform.named_sequence @__transform_main(%loop: !transform.any_op {transform.consumed}) {
-    // expected-error @below {{'transform.pk.pipeline_kloop' op variant must be auto, cp-async, ldg-register or register-prefetch, got 'fastest'}}
+    // expected-error @below {{'transform.pk.pipeline_kloop' op variant must be auto, cp-async, ldg-register, register-prefetch or tma, got 'fastest'}}
     %steady, %prologue, %epilogue = transform.pk.pipeline_kloop %loop {variant = "fastest"} : (!transform.any_op) -> (!transform.any_op, !transform.any_op, !transform.any_op)
     transform.yield
   }
@@ -376,7 +376,7 @@ module attributes {transform.with_named_sequence} {
 
 module attributes {transform.with_named_sequence} {
   transform.named_sequence @__transform_main(%loop: !transform.any_op {transform.consumed}) {
-    // expected-error @below {{'transform.pk.pipeline_kloop' op schedule must be auto, seed, multistage or mma-in-flight, got 'fancy'}}
+    // expected-error @below {{'transform.pk.pipeline_kloop' op schedule must be auto, seed, multistage, mma-in-flight or warp-specialized, got 'fancy'}}
     %steady, %prologue, %epilogue = transform.pk.pipeline_kloop %loop {schedule = "fancy"} : (!transform.any_op) -> (!transform.any_op, !transform.any_op, !transform.any_op)
     transform.yield
   }

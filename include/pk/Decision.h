@@ -64,9 +64,21 @@ enum class PipelineSchedule {
   /// 1`): wait for all but N-3 groups, barrier, issue tile t+N-2 into the
   /// stage of tile t-2, compute tile t. Needs N >= 3.
   MmaInFlight,
+  /// TMA loops (docs/hopper.md "Warp specialization"): a producer
+  /// warpgroup added to the block issues the TMA loads of tile t+N-1 as soon
+  /// as the consumers released its stage on an "empty" mbarrier; the
+  /// kernel's threads compute, one wgmma group in flight where the
+  /// accumulators chain. The block grows by kProducerThreads threads.
+  WarpSpecialized,
 };
 
-/// Returns "auto", "seed", "multistage" or "mma-in-flight".
+/// Threads schedule=warp-specialized adds to the block: one warpgroup, of
+/// which one thread issues the TMA loads (setmaxnreg and warpgroup-wide
+/// register reallocation work per warpgroup).
+constexpr int64_t kProducerThreads = 128;
+
+/// Returns "auto", "seed", "multistage", "mma-in-flight" or
+/// "warp-specialized".
 llvm::StringRef stringifyPipelineSchedule(PipelineSchedule schedule);
 
 /// The seed procedure's compute/load ratio thresholds (FLOP per byte

@@ -63,7 +63,12 @@ defvar pkDecisionOptions = [
                         "mma-in-flight",
                         "wgmma loops, N >= 3: multistage with tile t's "
                         "wgmma group in flight until tile t+1's, copies "
-                        "N-2 tiles ahead"))}]>,
+                        "N-2 tiles ahead"),
+             clEnumValN(::mlir::pk::PipelineSchedule::WarpSpecialized,
+                        "warp-specialized",
+                        "TMA loops: a producer warpgroup added to the "
+                        "block issues the loads, handshaking with the "
+                        "kernel's threads on full/empty mbarrier rings"))}]>,
     Option<"skipHighRatio", "skip-high-ratio", "bool", /*default=*/"false",
            "With variant=auto, do not pipeline loops whose compute/load "
            "ratio exceeds 20 (the seed's literal rule)">,

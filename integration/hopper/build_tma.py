@@ -42,6 +42,9 @@ TMA = "hgemm_wgmma_tma_f16_128x128x64"
 GEN_TMA = build_hopper2.GEN + ["--copy", "tma"]
 # A: M x K row-major, box 64 (K) x 128 (M); B: K x N, box 64 (N) x 64 (K).
 TMA_MAPS = [dict(arg="A", box=[64, 128], swizzle=128), dict(arg="B", box=[64, 64], swizzle=128)]
+# Entry fields of a TMA kernel; the pk option of one resident block per SM.
+MAPS = dict(tma=TMA_MAPS)
+ONE = " min-blocks-per-sm=1"
 # id stem -> (kernel, generator arguments, entry fields, shapes: None = the --sizes cubes)
 KERNELS = [
     ("wgmma_tma", TMA, GEN_TMA, dict(variant="tma", tma=TMA_MAPS), None),
@@ -54,6 +57,16 @@ KERNELS = [
 def run_script(rel):
     return build_hopper2.run_script(rel, name="tma", check_where="m!=4096", bench_where="m=4096",
                                     vendor=False, tools=os.path.join(rel, "integration"))
+
+
+def sized_run_script(name):
+    """The run.sh text of a bundle whose check entries are the 256 and 512
+    shapes and whose benchmark entries are 4096^3 and 8192^3."""
+    def run_script(rel):
+        return build_hopper2.run_script(rel, name=name, check_where="size~^(256|512)$",
+                                        bench_where="size~^(4096|8192)$", vendor=False,
+                                        tools=os.path.join(rel, "integration"))
+    return run_script
 
 
 def build_kernels(out, sizes, kernels, tool, name, run_text):
@@ -75,6 +88,16 @@ def build_kernels(out, sizes, kernels, tool, name, run_text):
                 man["entries"].append(e)
     build_hopper2.finish_bundle(out, man, name, run_text, tools=True)
     return 0
+
+
+def bundle_main(doc, name, kernels):
+    """The command line of a TMA bundle script: OUT [--sizes] into
+    .gpu/<name>, KERNELS (build_kernels' form), sized_run_script's run.sh."""
+    tool = "integration/hopper/build_%s.py" % name.replace("-", "_")
+
+    def build_fn(out, sizes):
+        return build_kernels(out, sizes, kernels, tool, name, sized_run_script(name))
+    return build_hopper.cli(doc, "build_" + name.replace("-", "_"), name, build_fn)
 
 
 def build(out, sizes):

@@ -40,8 +40,8 @@ import build_tma  # noqa: E402
 
 TMA = build_tma.TMA
 GEN_TMA = build_tma.GEN_TMA
-MAPS = dict(tma=build_tma.TMA_MAPS)
-ONE = " min-blocks-per-sm=1"
+MAPS = build_tma.MAPS
+ONE = build_tma.ONE
 PIPELINED = "remark: pipelined: variant tma, %d shared buffer"
 # (id stem, kernel, generator arguments, pk options (None: unpipelined),
 #  remark pk's log must hold, entry fields, shapes (None: the --sizes cubes))
@@ -63,20 +63,5 @@ KERNELS = (
 )
 
 
-def run_script(rel):
-    return build_hopper2.run_script(rel, name="tma-ring", check_where="size~^(256|512)$",
-                                    bench_where="size~^(4096|8192)$", vendor=False,
-                                    tools=os.path.join(rel, "integration"))
-
-
-def build(out, sizes):
-    return build_tma.build_kernels(out, sizes, KERNELS, "integration/hopper/build_tma_ring.py",
-                                   "tma-ring", run_script)
-
-
-def main():
-    return build_hopper.cli(__doc__, "build_tma_ring", "tma-ring", build)
-
-
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(build_tma.bundle_main(__doc__, "tma-ring", KERNELS))

@@ -40,8 +40,9 @@ std::string mlir::pk::describeCandidate(const Candidate &candidate) {
                          : stringifyPipelineVariant(candidate.variant).str();
   if (isMultistageVariant(candidate.variant))
     text += llvm::formatv(" x{0}", candidate.stages).str();
-  if (candidate.schedule == PipelineSchedule::MmaInFlight)
-    text += " mma-in-flight";
+  if (candidate.schedule == PipelineSchedule::MmaInFlight ||
+      candidate.schedule == PipelineSchedule::WarpSpecialized)
+    text += (" " + stringifyPipelineSchedule(candidate.schedule)).str();
   return text + llvm::formatv(" @{0} block(s)/SM", candidate.blocksPerSM).str();
 }
 
@@ -134,9 +135,17 @@ double mlir::pk::detail::modelCycles(const KLoopInfo &info,
   PipelineVariant variant = candidate.variant;
   if (variant == PipelineVariant::None)
     return std::max((latency + compute) / blocks, floor);
+  // Warp-specialized consumers keep a group in flight where the
+  // accumulators chain, and the producer still runs stages - 1 tiles ahead.
   bool mmaInFlight = candidate.schedule == PipelineSchedule::MmaInFlight;
+  bool warpSpecialized =
+      candidate.schedule == PipelineSchedule::WarpSpecialized;
   int64_t inFlight =
       isMultistageVariant(variant) ? stages - (mmaInFlight ? 2 : 1) : 1;
+  if (warpSpecialized)
+    mmaInFlight = llvm::all_of(info.warpgroupMmas, [](const WarpgroupMma &m) {
+      return m.accumulatorChained;
+    });
   double perBlock = std::max(compute, latency / std::max<int64_t>(inFlight, 1));
   if (!info.warpgroupMmas.empty() && !mmaInFlight) {
     double own = static_cast<double>(
@@ -220,6 +229,8 @@ SmallVector<PipelineSchedule>
 CandidateSearch::getSchedules(PipelineVariant variant, int64_t stages) const {
   if (!isMultistageVariant(variant))
     return {PipelineSchedule::Multistage};
+  if (options.schedule == PipelineSchedule::WarpSpecialized)
+    return {PipelineSchedule::WarpSpecialized};
   SmallVector<PipelineSchedule> schedules;
   if (options.schedule != PipelineSchedule::MmaInFlight)
     schedules.push_back(PipelineSchedule::Multistage);

@@ -65,6 +65,8 @@ StringRef mlir::pk::stringifyPipelineSchedule(PipelineSchedule schedule) {
     return "multistage";
   case PipelineSchedule::MmaInFlight:
     return "mma-in-flight";
+  case PipelineSchedule::WarpSpecialized:
+    return "warp-specialized";
   }
   llvm_unreachable("unknown schedule");
 }
@@ -365,6 +367,33 @@ static void chooseMmaOrder(const KLoopInfo &info, const TargetInfo &target,
       mifCycles, msCycles, decision.buffers, blocks));
 }
 
+/// Rule `warp-specialized-bound`: the producer warpgroup grows the block, so
+/// a launch bound (`nvvm.minctasm`) above the blocks/SM the shared memory
+/// and the register estimate allow for the grown block would only make
+/// ptxas cap registers (and spill): pk lowers it to what fits.
+static void fitWarpSpecializedBound(const KLoopInfo &info,
+                                    const TargetInfo &target,
+                                    KLoopDecision &decision) {
+  auto bound = info.kernel->getAttrOfType<IntegerAttr>(kMinCtasmAttrName);
+  if (decision.schedule != PipelineSchedule::WarpSpecialized ||
+      decision.setMinBlocks || !bound)
+    return;
+  int64_t regs = pk::detail::estimateRegisters(info, decision.variant);
+  int64_t byRegisters =
+      target.regsPerSM / std::max<int64_t>(info.threadsPerBlock * regs, 1);
+  int64_t blocks = std::max<int64_t>(
+      std::min(decision.budget.multi.blocksPerSM, byRegisters), 1);
+  if (bound.getInt() <= blocks)
+    return;
+  decision.setMinBlocks = blocks;
+  decision.reasons.push_back(llvm::formatv(
+      "launch bound nvvm.minctasm {0} -> {1}: {1} block(s)/SM of {2} threads "
+      "(~{3} registers each) and {4} bytes of shared memory fit; the higher "
+      "bound would only cap registers (rule warp-specialized-bound)",
+      bound.getInt(), blocks, info.threadsPerBlock, regs,
+      decision.budget.smemMultiBytes));
+}
+
 KLoopDecision mlir::pk::decide(const KLoopInfo &info, const TargetInfo &target,
                                const DecisionOptions &requested) {
   KLoopDecision decision;
@@ -418,6 +447,15 @@ KLoopDecision mlir::pk::decide(const KLoopInfo &info, const TargetInfo &target,
     pk::detail::searchCandidates(info, target, options, blocks, decision);
   else if (options.schedule == PipelineSchedule::Auto)
     chooseMmaOrder(info, target, decision);
+  fitWarpSpecializedBound(info, target, decision);
+  // Rule `warp-specialized-on-request`.
+  if (decision.variant == PipelineVariant::Tma &&
+      options.schedule == PipelineSchedule::Auto)
+    decision.reasons.push_back(
+        "schedule=auto keeps every thread computing on the ring: "
+        "warp-specialized grows the block by a producer warpgroup (a launch "
+        "change) and measured no faster on the H200 "
+        "(rule warp-specialized-on-request)");
   LDBG() << "decision: " << stringifyPipelineVariant(decision.variant) << ", "
          << decision.buffers << " buffer(s), schedule "
          << stringifyPipelineSchedule(decision.schedule);

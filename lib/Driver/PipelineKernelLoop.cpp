@@ -61,7 +61,8 @@ std::optional<PipelineSchedule>
 mlir::pk::parsePipelineSchedule(StringRef name) {
   for (PipelineSchedule schedule :
        {PipelineSchedule::Auto, PipelineSchedule::Seed,
-        PipelineSchedule::Multistage, PipelineSchedule::MmaInFlight})
+        PipelineSchedule::Multistage, PipelineSchedule::MmaInFlight,
+        PipelineSchedule::WarpSpecialized})
     if (name == stringifyPipelineSchedule(schedule))
       return schedule;
   return std::nullopt;
@@ -104,6 +105,11 @@ mlir::pk::verifyPipelineRequest(const PipelineRequest &request,
     return emitError() << "schedule=mma-in-flight keeps wgmma groups in "
                           "flight (sm_90a); "
                        << target->arch << " has no wgmma";
+  if (request.schedule == PipelineSchedule::WarpSpecialized &&
+      !target->hasTma())
+    return emitError() << "schedule=warp-specialized hands the TMA loads to "
+                          "a producer warpgroup (sm_90 and later); "
+                       << target->arch << " has no TMA";
   return success();
 }
 
@@ -125,8 +131,11 @@ std::string mlir::pk::describePipelineResult(const PipelineResult &result) {
                       result.decision->buffers);
     // The default orders go without saying; a wgmma group in flight does not.
     if (isMultistageVariant(result.decision->variant) &&
-        result.decision->schedule == PipelineSchedule::MmaInFlight)
-      text += ", schedule mma-in-flight";
+        (result.decision->schedule == PipelineSchedule::MmaInFlight ||
+         result.decision->schedule == PipelineSchedule::WarpSpecialized))
+      text +=
+          (", schedule " + stringifyPipelineSchedule(result.decision->schedule))
+              .str();
     if (!result.reasons.empty())
       text += "; " + joinReasons(result.reasons);
     return text;
@@ -313,6 +322,17 @@ static LogicalResult checkScope(const KLoopInfo &info, int64_t buffers,
   return success();
 }
 
+/// The block size schedule=warp-specialized grew the kernel to, which its
+/// launch must use.
+static std::string describeWarpSpecialization(gpu::GPUFuncOp kernel) {
+  int64_t threads = getKernelBlockSize(kernel);
+  return llvm::formatv(
+      "schedule=warp-specialized: a producer warpgroup issues the TMA loads, "
+      "the block grows from {0} to {1} threads (known_block_size and PTX "
+      ".reqntid; launch it with {1})",
+      threads - kProducerThreads, threads);
+}
+
 FailureOr<PipelineResult>
 mlir::pk::pipelineKernelLoop(RewriterBase &rewriter, scf::ForOp forOp,
                              const PipelineRequest &request) {
@@ -350,7 +370,11 @@ mlir::pk::pipelineKernelLoop(RewriterBase &rewriter, scf::ForOp forOp,
   options.schedule = request.schedule;
   options.skipHighRatio = request.skipHighRatio;
   setCandidateCompiler(forOp, target, request, options);
-  KLoopDecision decision = decide(*info, target, options);
+  // schedule=warp-specialized budgets the block it creates.
+  KLoopInfo budgeted = *info;
+  if (request.schedule == PipelineSchedule::WarpSpecialized && info->tma)
+    budgeted.threadsPerBlock += kProducerThreads;
+  KLoopDecision decision = decide(budgeted, target, options);
   result.numbers = getNumbers(*info);
   result.summary = summarizeKLoop(*info, decision);
   result.report = toJSON(*info, decision);
@@ -408,5 +432,7 @@ mlir::pk::pipelineKernelLoop(RewriterBase &rewriter, scf::ForOp forOp,
     info->kernel->setAttr(kMinCtasmAttrName,
                           rewriter.getI32IntegerAttr(
                               static_cast<int32_t>(*decided.setMinBlocks)));
+  if (decided.schedule == PipelineSchedule::WarpSpecialized)
+    result.reasons.push_back(describeWarpSpecialization(info->kernel));
   return finish(PipelineOutcome::Pipelined);
 }

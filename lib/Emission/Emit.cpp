@@ -61,6 +61,23 @@ struct AlignDynamicSharedMemoryPass
         global.setAlignment(kWgmmaOperandAlignment);
   }
 };
+
+/// Keeps a kernel's `nvvm.reqntid` (PTX .reqntid, which a launch of another
+/// block size fails) where convert-gpu-to-nvvm also derived `nvvm.maxntid`
+/// from its known_block_size: ptxas refuses both. pk's warp-specialized
+/// kernels require the block they were grown to (WarpSpecialize.cpp).
+struct RequiredBlockSizePass
+    : PassWrapper<RequiredBlockSizePass, OperationPass<gpu::GPUModuleOp>> {
+  MLIR_DEFINE_EXPLICIT_INTERNAL_INLINE_TYPE_ID(RequiredBlockSizePass)
+
+  StringRef getArgument() const final { return "pk-required-block-size"; }
+
+  void runOnOperation() override {
+    for (auto func : getOperation().getOps<LLVM::LLVMFuncOp>())
+      if (func->hasAttr(NVVM::NVVMDialect::getReqntidAttrName()))
+        func->removeAttr(NVVM::NVVMDialect::getMaxntidAttrName());
+  }
+};
 } // namespace
 
 void mlir::pk::buildLoweringPipeline(OpPassManager &pm,
@@ -101,6 +118,7 @@ void mlir::pk::buildLoweringPipeline(OpPassManager &pm,
   gpuPm.addPass(createCSEPass());
   gpuPm.addPass(createReconcileUnrealizedCastsPass());
   gpuPm.addPass(std::make_unique<AlignDynamicSharedMemoryPass>());
+  gpuPm.addPass(std::make_unique<RequiredBlockSizePass>());
 
   GpuModuleToBinaryPassOptions toBinary;
   toBinary.compilationTarget = format == LoweringFormat::PTX ? "isa" : "llvm";

@@ -73,12 +73,13 @@ static PipelineRequest getRequest(transform::PipelineKLoopOp op) {
 
 LogicalResult transform::PipelineKLoopOp::verify() {
   if (!parsePipelineVariant(getVariant()))
-    return emitOpError() << "variant must be auto, cp-async, ldg-register or "
-                            "register-prefetch, got '"
+    return emitOpError() << "variant must be auto, cp-async, ldg-register, "
+                            "register-prefetch or tma, got '"
                          << getVariant() << "'";
   if (!parsePipelineSchedule(getSchedule()))
     return emitOpError()
-           << "schedule must be auto, seed, multistage or mma-in-flight, got '"
+           << "schedule must be auto, seed, multistage, mma-in-flight or "
+              "warp-specialized, got '"
            << getSchedule() << "'";
   return verifyPipelineRequest(getRequest(*this),
                                [&] { return emitOpError(); });

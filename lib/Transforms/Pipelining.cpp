@@ -362,12 +362,15 @@ static LogicalResult checkTmaVariant(const KLoopInfo &info,
   }
   if (options.schedule == PipelineSchedule::Seed) {
     reason = "schedule=seed is a cp-async order; the tma variant takes "
-             "multistage or mma-in-flight";
+             "multistage, mma-in-flight or warp-specialized";
     return failure();
   }
-  if (failed(checkBufferUses(info, reason)))
+  if (failed(checkBufferUses(info, reason)) ||
+      failed(checkTmaRing(info, reason)))
     return failure();
-  return checkTmaRing(info, reason);
+  if (options.schedule == PipelineSchedule::WarpSpecialized)
+    return checkWarpSpecialization(info, reason);
+  return success();
 }
 
 LogicalResult mlir::pk::checkPipelineKLoop(const KLoopInfo &info,
@@ -395,6 +398,10 @@ LogicalResult mlir::pk::checkPipelineKLoop(const KLoopInfo &info,
     return failure();
   if (info.tma || variant == PipelineVariant::Tma)
     return checkTmaVariant(info, options, reason);
+  if (options.schedule == PipelineSchedule::WarpSpecialized)
+    return fail("schedule=warp-specialized hands TMA loads to a producer "
+                "warpgroup; this loop copies with threads (variant " +
+                stringifyPipelineVariant(variant) + ")");
   if (variant == PipelineVariant::CpAsync &&
       options.schedule == PipelineSchedule::Seed && stages != 2)
     return fail("schedule=seed is the seed's two-stage order; stages=" +
@@ -408,6 +415,16 @@ LogicalResult mlir::pk::checkPipelineKLoop(const KLoopInfo &info,
     return fail("the copies are already nvgpu.device_async_copy: only the "
                 "cp-async variant applies");
   return checkStoresInBody(info, variant, reason);
+}
+
+/// Whether the warp-specialized consumers keep one wgmma group in flight:
+/// the loop computes with wgmma and only the next wgmma touches each
+/// accumulator (as schedule=mma-in-flight requires).
+static bool allowsWarpSpecializedMmaInFlight(const KLoopInfo &info) {
+  return !info.warpgroupMmas.empty() &&
+         llvm::all_of(info.warpgroupMmas, [](const WarpgroupMma &mma) {
+           return mma.accumulatorChained;
+         });
 }
 
 /// Steps 3-5 on a loop that passed checkPipelineKLoop (after dropping the
@@ -440,6 +457,9 @@ applyPipelining(RewriterBase &rewriter, const KLoopInfo &info,
   Operation *waitStart = nullptr;
   if (variant == PipelineVariant::Tma)
     waitStart = buildTmaBarrierRing(rewriter, info, stages, loadStage);
+  if (options.schedule == PipelineSchedule::WarpSpecialized)
+    return warpSpecialize(rewriter, info, stages, waitStart,
+                          allowsWarpSpecializedMmaInFlight(info));
   Schedule schedule;
   if (variant == PipelineVariant::Tma)
     schedule = buildTmaSchedule(rewriter, info.forOp, waitStart, stages,
@@ -506,6 +526,8 @@ mlir::pk::pipelineKLoop(RewriterBase &rewriter, const KLoopInfo &info,
     return success();
   });
   if (failed(verify(kernel))) {
+    LDBG() << "the kernel that does not verify:\n" << kernel;
+
     reason = "internal error: the pipelined kernel does not verify (" +
              diagnostics + ")";
     return failure();

@@ -69,6 +69,24 @@ void sinkTmaDestinationViews(RewriterBase &rewriter, const KLoopInfo &info);
 Operation *buildTmaBarrierRing(RewriterBase &rewriter, const KLoopInfo &info,
                                int64_t stages, Value loadStage);
 
+/// The preconditions of schedule=warp-specialized (WarpSpecialize.cpp) on a
+/// TMA loop: a (C, 1, 1) known block size with room for a producer
+/// warpgroup, the loop directly in the kernel body after code the producer
+/// may run too, a load phase one thread issues without the iteration
+/// arguments, and launches in the module of that block size.
+LogicalResult checkWarpSpecialization(const KLoopInfo &info,
+                                      std::string &reason);
+
+/// Splits the TMA ring of `stages` stages (after buildTmaBarrierRing, whose
+/// wait computation starts at `waitStart`) into a producer warpgroup added
+/// to the block and the kernel's threads as consumers, handshaking on N
+/// "empty" mbarriers; with `mmaInFlight` the consumers keep one wgmma group
+/// in flight. Returns the consumer loop, the producer loop as the prologue,
+/// and the ops after the consumer loop.
+PipelinedKLoop warpSpecialize(RewriterBase &rewriter, const KLoopInfo &info,
+                              int64_t stages, Operation *waitStart,
+                              bool mmaInFlight);
+
 /// A pipeline schedule: each body op with its stage, in the order the
 /// steady-state loop runs them.
 struct Schedule {

@@ -171,23 +171,29 @@ static void classifyKernel(KernelAnalysis &result) {
       countClass(result.classes, 0, result.classes.size(), InstClass::Compute);
 }
 
+/// The loop that ends at the backward branch `end`.
+static Loop makeLoop(const KernelAnalysis &result, size_t end) {
+  const std::vector<Instruction> &insts = result.kernel->insts;
+  uint64_t target = *insts[end].branchTarget;
+  size_t begin = llvm::partition_point(insts,
+                                       [&](const Instruction &inst) {
+                                         return inst.address < target;
+                                       }) -
+                 insts.begin();
+  return Loop{begin, end,
+              countClass(result.classes, begin, end + 1, InstClass::Compute)};
+}
+
 /// Finds the main loop among the backward branches: the one enclosing the
 /// most compute, the larger one on ties (an outer loop over an inner one).
 /// Loops without compute are ignored.
 static void findMainLoop(KernelAnalysis &result) {
   const std::vector<Instruction> &insts = result.kernel->insts;
-  ArrayRef<InstClass> classes = result.classes;
   for (size_t i = 0, e = insts.size(); i < e; ++i) {
     if (!isBackwardBranch(insts[i]))
       continue;
     ++result.backwardBranches;
-    uint64_t target = *insts[i].branchTarget;
-    size_t begin = llvm::partition_point(insts,
-                                         [&](const Instruction &inst) {
-                                           return inst.address < target;
-                                         }) -
-                   insts.begin();
-    Loop loop{begin, i, countClass(classes, begin, i + 1, InstClass::Compute)};
+    Loop loop = makeLoop(result, i);
     if (loop.compute == 0)
       continue;
     if (!result.loop || loop.compute > result.loop->compute ||
@@ -195,6 +201,39 @@ static void findMainLoop(KernelAnalysis &result) {
          loop.end - loop.begin > result.loop->end - result.loop->begin))
       result.loop = loop;
   }
+}
+
+/// Recognizes a warp-specialized kernel: a loop that issues TMA loads and
+/// computes nothing, and a disjoint loop that computes and loads nothing
+/// (the consumers'; the most compute, the smallest on ties). The main loop
+/// findMainLoop chose may span both through the out-of-line retry paths of
+/// the mbarrier waits, which branch back into the consumers' loop.
+static void findWarpSpecializedLoops(KernelAnalysis &result) {
+  const std::vector<Instruction> &insts = result.kernel->insts;
+  std::optional<Loop> producer, consumer;
+  auto span = [](const Loop &loop) { return loop.end - loop.begin; };
+  for (size_t i = 0, e = insts.size(); i < e; ++i) {
+    if (!isBackwardBranch(insts[i]))
+      continue;
+    Loop loop = makeLoop(result, i);
+    auto body = ArrayRef(insts).slice(loop.begin, loop.end - loop.begin + 1);
+    bool tma = llvm::any_of(body, [](const Instruction &inst) {
+      return inst.baseOpcode == "UTMALDG";
+    });
+    unsigned loads = countClass(result.classes, loop.begin, loop.end + 1,
+                                InstClass::GlobalLoad);
+    if (tma && loop.compute == 0 && (!producer || span(loop) < span(*producer)))
+      producer = loop;
+    if (loads == 0 && loop.compute > 0 &&
+        (!consumer || loop.compute > consumer->compute ||
+         (loop.compute == consumer->compute && span(loop) < span(*consumer))))
+      consumer = loop;
+  }
+  if (!producer || !consumer ||
+      !(producer->end < consumer->begin || consumer->end < producer->begin))
+    return;
+  result.producerLoop = producer;
+  result.loop = consumer;
 }
 
 /// Counts the loads, compute, barriers and syncs of the main loop and finds
@@ -298,6 +337,7 @@ KernelAnalysis pk::sass::analyzeKernel(const Kernel &kernel) {
   findMainLoop(result);
   if (!result.loop)
     return result;
+  findWarpSpecializedLoops(result);
   measureLoopBody(result);
   traceLoadToCompute(result);
   findBarrierAfterCompute(result);

@@ -79,6 +79,21 @@ static void failNoLoad(CheckResult &check) {
 // Loop checks
 //===----------------------------------------------------------------------===//
 
+/// Skips `check`, which measures the main loop's own loads, in a
+/// warp-specialized kernel: the producer's loop issues them
+/// (checkWarpSpecialized checks the handshake); returns true when it did.
+static bool skipWarpSpecialized(CheckResult &check,
+                                const KernelAnalysis &analysis) {
+  if (!analysis.producerLoop)
+    return false;
+  check.status = CheckResult::Skip;
+  check.detail = "warp-specialized: the producer loop " +
+                 addressOf(analysis, analysis.producerLoop->begin) + ".." +
+                 addressOf(analysis, analysis.producerLoop->end) +
+                 " issues the loads (see warp_specialized)";
+  return true;
+}
+
 CheckResult pk::sass::checkMainLoop(const KernelAnalysis &analysis) {
   CheckResult check{"main_loop"};
   addValue(check, "backward_branches", analysis.backwardBranches);
@@ -108,6 +123,8 @@ CheckResult pk::sass::checkMainLoop(const KernelAnalysis &analysis) {
 CheckResult pk::sass::checkLoadsBeforeCompute(const KernelAnalysis &analysis,
                                               const CheckOptions &options) {
   CheckResult check{"loads_before_compute"};
+  if (skipWarpSpecialized(check, analysis))
+    return check;
   addAddress(check, "first_global_load", analysis, analysis.firstLoad);
   addAddress(check, "first_compute", analysis, analysis.firstCompute);
   addValue(check, "compute_after_first_load", analysis.computeAfterFirstLoad);
@@ -146,6 +163,8 @@ CheckResult pk::sass::checkLoadsBeforeCompute(const KernelAnalysis &analysis,
 
 CheckResult pk::sass::checkNoBarrierBetween(const KernelAnalysis &analysis) {
   CheckResult check{"no_barrier_between_loads_and_compute"};
+  if (skipWarpSpecialized(check, analysis))
+    return check;
   addValue(check, "barriers", analysis.barriersBetweenLoadAndCompute);
   addAddress(check, "first_global_load", analysis, analysis.firstLoad);
   addAddress(check, "next_compute", analysis, analysis.computeAfterLoad);
@@ -175,6 +194,8 @@ CheckResult pk::sass::checkNoBarrierBetween(const KernelAnalysis &analysis) {
 
 CheckResult pk::sass::checkBarrierAfterCompute(const KernelAnalysis &analysis) {
   CheckResult check{"barrier_after_compute"};
+  if (skipWarpSpecialized(check, analysis))
+    return check;
   addAddress(check, "last_compute", analysis, analysis.lastCompute);
   addAddress(check, "barrier", analysis, analysis.barrierAfterCompute);
   if (!analysis.loop) {
@@ -324,6 +345,8 @@ CheckResult pk::sass::checkComputeTotal(const KernelAnalysis &analysis,
                                         const CheckResult &perIteration,
                                         const CheckOptions &options) {
   CheckResult check{"compute_total"};
+  if (skipWarpSpecialized(check, analysis))
+    return check;
   if (!baseline) {
     check.detail = "needs --baseline";
     return check;
@@ -432,7 +455,7 @@ static std::string describeWrites(const KernelAnalysis &analysis) {
 CheckResult pk::sass::checkWgmmaOverlap(const KernelAnalysis &analysis,
                                         const KernelAnalysis *baseline) {
   CheckResult check{"wgmma_overlap"};
-  if (skipWithoutWgmma(check, analysis))
+  if (skipWithoutWgmma(check, analysis) || skipWarpSpecialized(check, analysis))
     return check;
   const WgmmaAnalysis &wgmma = *analysis.wgmma;
   addValue(check, "global_loads", analysis.loopLoads);
@@ -468,6 +491,8 @@ CheckResult pk::sass::checkWgmmaOverlap(const KernelAnalysis &analysis,
 CheckResult pk::sass::checkTmaInFlight(const KernelAnalysis &analysis,
                                        const CheckOptions &options) {
   CheckResult check{"tma_in_flight"};
+  if (skipWarpSpecialized(check, analysis))
+    return check;
   if (!analysis.loop) {
     check.detail = "no main loop";
     return check;
@@ -504,6 +529,97 @@ CheckResult pk::sass::checkTmaInFlight(const KernelAnalysis &analysis,
   if (ahead == 0)
     check.detail += ": no tile is in flight when the loop starts, each TMA "
                     "load is awaited in its own iteration";
+  return check;
+}
+
+/// The positions, in a warp-specialized kernel, of the handshake
+/// checkWarpSpecialized looks for.
+struct Handshake {
+  /// Producer loop: its first UTMALDG, the first mbarrier wait and the
+  /// first arrive (expect_tx) before it.
+  std::optional<size_t> firstTma, emptyWait, announce;
+  unsigned tmaLoads = 0;
+  /// Consumer loop: the first wait before the first compute, the first
+  /// WARPGROUP.DEPBAR after the last compute and the first arrive after
+  /// it (after the last compute in a kernel without wgmma).
+  std::optional<size_t> fullWait, retire, release;
+};
+
+static bool isMbarrierWait(const Instruction &inst) {
+  return inst.baseOpcode == "SYNCS" &&
+         StringRef(inst.opcode).contains("TRYWAIT");
+}
+
+static bool isMbarrierArrive(const Instruction &inst) {
+  return StringRef(inst.opcode).starts_with("SYNCS.ARRIVE");
+}
+
+static Handshake findHandshake(const KernelAnalysis &analysis) {
+  ArrayRef<Instruction> insts = analysis.kernel->insts;
+  const Loop &producer = *analysis.producerLoop;
+  Handshake found;
+  for (size_t i = producer.begin; i <= producer.end; ++i) {
+    if (insts[i].baseOpcode == "UTMALDG") {
+      ++found.tmaLoads;
+      if (!found.firstTma)
+        found.firstTma = i;
+    } else if (!found.firstTma && isMbarrierWait(insts[i]) &&
+               !found.emptyWait) {
+      found.emptyWait = i;
+    } else if (!found.firstTma && isMbarrierArrive(insts[i]) &&
+               !found.announce) {
+      found.announce = i;
+    }
+  }
+  const Loop &consumer = *analysis.loop;
+  for (size_t i = consumer.begin; i < *analysis.firstCompute; ++i)
+    if (isMbarrierWait(insts[i])) {
+      found.fullWait = i;
+      break;
+    }
+  for (size_t i = *analysis.lastCompute + 1; i <= consumer.end; ++i) {
+    if (!found.retire && wgmmaWaitDepth(insts[i]))
+      found.retire = i;
+    if (isMbarrierArrive(insts[i]) && (found.retire || !analysis.wgmma)) {
+      found.release = i;
+      break;
+    }
+  }
+  return found;
+}
+
+CheckResult pk::sass::checkWarpSpecialized(const KernelAnalysis &analysis) {
+  CheckResult check{"warp_specialized"};
+  if (!analysis.producerLoop || !analysis.firstCompute) {
+    check.detail = "not warp-specialized: no loop issues TMA loads without "
+                   "computing";
+    return check;
+  }
+  Handshake found = findHandshake(analysis);
+  auto at = [&](std::optional<size_t> index) {
+    return index ? addressOf(analysis, *index) : std::string("none");
+  };
+  const Loop &producer = *analysis.producerLoop;
+  addAddress(check, "producer_start", analysis, producer.begin);
+  addAddress(check, "producer_branch", analysis, producer.end);
+  addValue(check, "producer_tma_loads", found.tmaLoads);
+  check.detail =
+      "producer " + addressOf(analysis, producer.begin) + ".." +
+      addressOf(analysis, producer.end) + ": wait " + at(found.emptyWait) +
+      ", expect_tx " + at(found.announce) + ", " +
+      std::to_string(found.tmaLoads) + " UTMALDG; consumers: wait " +
+      at(found.fullWait) + " before the first compute, release " +
+      at(found.release) +
+      (analysis.wgmma ? " after WARPGROUP.DEPBAR " + at(found.retire) : "");
+  const char *missing =
+      !found.emptyWait  ? "the producer loads before waiting for a free stage"
+      : !found.announce ? "the producer announces no bytes before its loads"
+      : !found.fullWait ? "the consumers compute before waiting for a tile"
+      : !found.release  ? "the consumers release no stage after computing"
+                        : nullptr;
+  check.status = missing ? CheckResult::Fail : CheckResult::Pass;
+  if (missing)
+    check.detail += std::string(": ") + missing;
   return check;
 }
 
@@ -654,5 +770,6 @@ KernelReport pk::sass::checkKernel(const Kernel &kernel,
   checks.push_back(checkWgmmaStageSafety(analysis, options));
   checks.push_back(checkProxyFence(analysis));
   checks.push_back(checkTmaInFlight(analysis, options));
+  checks.push_back(checkWarpSpecialized(analysis));
   return report;
 }

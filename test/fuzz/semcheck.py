@@ -1644,6 +1644,7 @@ def _check(out_text, in_text):
     kstep = pm.uniform(pm.get(kl.operands[2]), "step")
 
     def tile_of(key, t, tup):
+        tiles = set()
         for base, d in table.get((key, t), ()):
             nz = [(x, y, z) for x, y, z in zip(tup, base, d) if z != 0]
             if not nz or any(x != y for x, y, z in zip(tup, base, d) if z == 0):
@@ -1653,8 +1654,13 @@ def _check(out_text, in_text):
                 continue
             k = (x - y) // z
             if all((x2 - y2) == k * z2 for x2, y2, z2 in nz) and 0 <= k < max(trips, 1):
-                return k
-        return None
+                tiles.add(k)
+        if len(tiles) > 1:
+            # A loop step below the tile's extent: consecutive K tiles read
+            # the same global elements, so a read names no one tile.
+            raise Unknown("the input's K tiles overlap: thread %d reads %s in tiles %s, so "
+                          "the tile of a read is ambiguous" % (t, tup, sorted(tiles)))
+        return tiles.pop() if tiles else None
     # 2. the output
     m = Machine(fout, T, dims, tile_of=tile_of)
     m.int_args = launch_constants(mout_ops, fout)

@@ -397,6 +397,12 @@ struct KernelAnalysis {
   /// The wgmma protocol of the main loop; std::nullopt when the loop holds
   /// no warpgroup MMA.
   std::optional<WgmmaAnalysis> wgmma;
+  /// A warp-specialized kernel (pk's schedule=warp-specialized): a producer
+  /// loop that issues TMA loads (UTMALDG) and computes nothing, disjoint
+  /// from the main loop, which then is the consumers' loop: the loop with
+  /// the most compute among those without global loads. std::nullopt
+  /// otherwise.
+  std::optional<Loop> producerLoop;
 };
 
 /// Classifies the instructions of `kernel`, finds its main loop and measures
@@ -563,6 +569,14 @@ CheckResult checkProxyFence(const KernelAnalysis &analysis);
 /// TMA loop announces none: each load is awaited in its own iteration, which
 /// wgmma_overlap cannot see (a UTMALDG has no register to consume). Skipped
 /// without UTMALDG in the loop.
+/// `warp_specialized`: in a warp-specialized kernel (producerLoop set) the
+/// producer waits on an mbarrier (the consumers' release of the stage) and
+/// announces the tile's bytes before its first UTMALDG, and the consumers
+/// wait on an mbarrier before their first compute and arrive on one after
+/// their last (after a WARPGROUP.DEPBAR on wgmma: the stage's reads
+/// retired). Skipped in other kernels.
+CheckResult checkWarpSpecialized(const KernelAnalysis &analysis);
+
 CheckResult checkTmaInFlight(const KernelAnalysis &analysis,
                              const CheckOptions &options);
 

@@ -5,19 +5,23 @@
 # H200: integration/results/2026-12-01-h200-tma-ring/).
 #
 #   python3 integration/hopper/build_tma_ring.py .gpu/tma-ring --sizes 4096
-#   test/pk-sass-check/Inputs/regenerate-tma.sh [.gpu/tma-ring/bin]
+#   python3 integration/hopper/build_tma_ws.py .gpu/tma-ws --sizes 4096
+#   test/pk-sass-check/Inputs/regenerate-tma.sh [.gpu/tma-ring/bin [.gpu/tma-ws/bin]]
 #
 # Needs cuobjdump and nvdisasm (as regenerate.sh); the checked-in files were
 # made with ptxas 13.0.88 and cuobjdump 13.5 from the 4096^3 cubins.
 #
 # Files (encodings dropped): tma-base-sm_90a.sass (unpipelined),
 # tma-ring-s3-sm_90a.sass (variant=tma stages=3), tma-mif-s3-sm_90a.sass
-# (schedule=mma-in-flight stages=3).
+# (schedule=mma-in-flight stages=3), tma-ws-s4-sm_90a.sass
+# (schedule=warp-specialized stages=4, build_tma_ws.py; correct on the H200:
+# integration/results/2026-12-01-h200-tma-ws/).
 set -eu
 
 out=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$out/../../.." && pwd)
 bin=${1:-$root/.gpu/tma-ring/bin}
+ws_bin=${2:-$root/.gpu/tma-ws/bin}
 cuobjdump=${CUOBJDUMP:-$(command -v cuobjdump || python3 -c \
   "import nvidia, os; print(os.path.join(nvidia.__path__[0], 'cu13', 'bin', 'cuobjdump'))")}
 export NVDISASM_PATH=${NVDISASM_PATH:-$(dirname "$cuobjdump")}
@@ -29,3 +33,4 @@ strip() {
 "$cuobjdump" -sass "$bin/tma_base_4096_sm_90a.cubin" | strip > "$out/tma-base-sm_90a.sass"
 "$cuobjdump" -sass "$bin/tma_ring_s3_4096_sm_90a.cubin" | strip > "$out/tma-ring-s3-sm_90a.sass"
 "$cuobjdump" -sass "$bin/tma_mif_s3_4096_sm_90a.cubin" | strip > "$out/tma-mif-s3-sm_90a.sass"
+"$cuobjdump" -sass "$ws_bin/ws_s4_4096_sm_90a.cubin" | strip > "$out/tma-ws-s4-sm_90a.sass"
