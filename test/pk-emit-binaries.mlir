@@ -212,6 +212,26 @@
 // RUN: not pk-opt %t.tma-arg.mlir --pk-emit-binaries='arch=sm_90a emit=ptx bare-ptr=1 out-dir=%t/tma-arg cuda-path=%cuda_path' -o /dev/null 2>&1 | FileCheck %s --check-prefix=TMA-ARG
 // TMA-ARG: tma-arg.mlir:{{[0-9]+}}:{{[0-9]+}}: error: failed to legalize operation 'gpu.func' that was explicitly marked illegal
 // TMA-ARG-NOT: Stack dump
+// The TMA ring (variant=tma, 3 stages): the stages live in dynamic shared
+// memory, the ring's mbarriers in the static __mbarrier array. The dynamic
+// base is an `.extern` array, which ptxas places after all static shared
+// memory; MLIR 22's internal base, demoted into the kernel as a one-byte
+// static variable, had ptxas put __mbarrier 8 bytes after it, inside stage
+// 0 (the static size was 32 bytes: 1 + padding + 24).
+// RUN: pk-opt %t.tma.mlir --pipeline-kernel='arch=sm_90a variant=tma stages=3 min-blocks-per-sm=1 emit=cubin bare-ptr=1 out-dir=%t/tma-ring cuda-path=%cuda_path' -o /dev/null 2>&1 | FileCheck %s --check-prefix=TMA-RING
+// RUN: FileCheck %s --check-prefix=TMA-RING-PTX --input-file=%t/tma-ring/hgemm_wgmma_tma_f16_128x128x64.sm_90a.ptx
+// TMA-RING: remark: pipelined: variant tma, 3 shared buffer(s)
+// TMA-RING: remark: ptxas (sm_90a): {{[0-9]+}} registers, 0 bytes spill stores, 0 bytes spill loads, 0 bytes stack frame, 1024 bytes shared memory + 98304 bytes dynamic shared memory
+// TMA-RING-PTX-NOT: .shared .align 1024 .b8 __dynamic_shmem__0;
+// TMA-RING-PTX: .extern .shared .align 1024 .b8 __dynamic_shmem__0[];
+// TMA-RING-PTX-NOT: __dynamic_shmem__0 has been demoted
+// TMA-RING-PTX: .visible .entry hgemm_wgmma_tma_f16_128x128x64(
+// TMA-RING-PTX: .shared .align 8 .b8 __mbarrier[24];
+// TMA-RING-PTX-NOT: .shared {{.*}}__dynamic_shmem__0
+// TMA-RING-PTX: mbarrier.init.shared.b64 [__mbarrier], [[ONE:%r[0-9]+]];
+// TMA-RING-PTX-NEXT: mbarrier.init.shared.b64 [__mbarrier+8], [[ONE]];
+// TMA-RING-PTX-NEXT: mbarrier.init.shared.b64 [__mbarrier+16], [[ONE]];
+// TMA-RING-PTX: mov.b64 %rd{{[0-9]+}}, __dynamic_shmem__0;
 // Pipelined (ldg-register, 2 x 32 KB in dynamic shared memory): the PTX
 // keeps the tiles in shared memory (no malloc, no local memory), builds each
 // descriptor from the dynamic base plus the stage's offset (A at stage x
@@ -221,8 +241,8 @@
 // RUN: FileCheck %s --check-prefix=WGMMA-LDG-PTX --input-file=%t/wgmma-ldg/hgemm_wgmma_f16_128x128x64.sm_90a.ptx
 // RUN: FileCheck %s --check-prefix=NOLOCAL --input-file=%t/wgmma-ldg/hgemm_wgmma_f16_128x128x64.sm_90a.ptx
 // WGMMA-LDG: remark: pipelined: variant ldg-register, 2 shared buffer(s)
-// WGMMA-LDG: remark: ptxas (sm_90a): {{[0-9]+}} registers, 0 bytes spill stores, 0 bytes spill loads, 0 bytes stack frame, 1 bytes shared memory + 65536 bytes dynamic shared memory
-// WGMMA-LDG-PTX: .shared .align 1024 .b8 __dynamic_shmem__0;
+// WGMMA-LDG: remark: ptxas (sm_90a): {{[0-9]+}} registers, 0 bytes spill stores, 0 bytes spill loads, 0 bytes stack frame, 0 bytes shared memory + 65536 bytes dynamic shared memory
+// WGMMA-LDG-PTX: .extern .shared .align 1024 .b8 __dynamic_shmem__0[];
 // WGMMA-LDG-PTX: mov.b64 %[[BASE:rd[0-9]+]], __dynamic_shmem__0;
 // WGMMA-LDG-PTX-COUNT-16: st.shared.v4
 // WGMMA-LDG-PTX-NEXT: fence.proxy.async.shared::cta;
@@ -252,8 +272,8 @@
 // RUN: FileCheck %s --check-prefix=WGMMA-CP3-PTX --input-file=%t/wgmma-cp3/hgemm_wgmma_f16_128x128x64.sm_90a.ptx
 // RUN: FileCheck %s --check-prefix=NOLOCAL --input-file=%t/wgmma-cp3/hgemm_wgmma_f16_128x128x64.sm_90a.ptx
 // WGMMA-CP3: remark: pipelined: variant cp-async, 3 shared buffer(s)
-// WGMMA-CP3: remark: ptxas (sm_90a): {{[0-9]+}} registers, 0 bytes spill stores, 0 bytes spill loads, 0 bytes stack frame, 1 bytes shared memory + 98304 bytes dynamic shared memory
-// WGMMA-CP3-PTX: .shared .align 1024 .b8 __dynamic_shmem__0;
+// WGMMA-CP3: remark: ptxas (sm_90a): {{[0-9]+}} registers, 0 bytes spill stores, 0 bytes spill loads, 0 bytes stack frame, 0 bytes shared memory + 98304 bytes dynamic shared memory
+// WGMMA-CP3-PTX: .extern .shared .align 1024 .b8 __dynamic_shmem__0[];
 // WGMMA-CP3-PTX: cp.async.commit_group;
 // WGMMA-CP3-PTX: cp.async.commit_group;
 // WGMMA-CP3-PTX: $L__BB0_[[LOOP:[0-9]+]]:
@@ -278,7 +298,7 @@
 // RUN: FileCheck %s --check-prefix=WGMMA-MIF-PTX --input-file=%t/wgmma-mif/hgemm_wgmma_f16_128x128x64.sm_90a.ptx
 // RUN: FileCheck %s --check-prefix=NOLOCAL --input-file=%t/wgmma-mif/hgemm_wgmma_f16_128x128x64.sm_90a.ptx
 // WGMMA-MIF: remark: pipelined: variant cp-async, 4 shared buffer(s)
-// WGMMA-MIF-PTX: .shared .align 1024 .b8 __dynamic_shmem__0;
+// WGMMA-MIF-PTX: .extern .shared .align 1024 .b8 __dynamic_shmem__0[];
 // WGMMA-MIF-PTX-COUNT-2: cp.async.commit_group;
 // WGMMA-MIF-PTX: $L__BB0_[[LOOP:[0-9]+]]:
 // WGMMA-MIF-PTX-NEXT: cp.async.wait_group 1;
@@ -348,8 +368,8 @@
 // RUN: FileCheck %s --check-prefix=WG2-CP3-PTX --input-file=%t/wg2-cp3/hgemm_wgmma_f16_128x256x64.sm_90a.ptx
 // RUN: FileCheck %s --check-prefix=NOLOCAL --input-file=%t/wg2-cp3/hgemm_wgmma_f16_128x256x64.sm_90a.ptx
 // WG2-CP3: remark: pipelined: variant cp-async, 3 shared buffer(s)
-// WG2-CP3: remark: ptxas (sm_90a): {{[0-9]+}} registers, 0 bytes spill stores, 0 bytes spill loads, 0 bytes stack frame, 1 bytes shared memory + 147456 bytes dynamic shared memory; 1 blocks/SM
-// WG2-CP3-PTX: .shared .align 1024 .b8 __dynamic_shmem__0;
+// WG2-CP3: remark: ptxas (sm_90a): {{[0-9]+}} registers, 0 bytes spill stores, 0 bytes spill loads, 0 bytes stack frame, 0 bytes shared memory + 147456 bytes dynamic shared memory; 1 blocks/SM
+// WG2-CP3-PTX: .extern .shared .align 1024 .b8 __dynamic_shmem__0[];
 // WG2-CP3-PTX: shr.u64 %[[HALF:rd[0-9]+]], %{{rd[0-9]+}}, 1;
 // WG2-CP3-PTX-NEXT: and.b64 %[[WGROW:rd[0-9]+]], %[[HALF]], 64;
 // WG2-CP3-PTX: mov.b64 %[[BASE:rd[0-9]+]], __dynamic_shmem__0;

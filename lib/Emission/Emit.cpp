@@ -31,6 +31,31 @@ using namespace mlir;
 using namespace mlir::pk;
 
 namespace {
+/// Turns the `__dynamic_shmem__*` globals convert-gpu-to-nvvm creates (internal
+/// zero-size arrays) into external declarations. NVPTX demotes an internal
+/// one into its kernel as a one-byte static `.shared .b8 __dynamic_shmem__0`,
+/// which ptxas lays out among the kernel's static shared variables: one
+/// placed after it (the TMA ring's `__mbarrier`, 8 bytes further) then lies
+/// in the bytes the kernel addresses as dynamic shared memory, where stage
+/// 0's loads overwrite it. An external declaration prints as `.extern .shared
+/// .align A .b8 __dynamic_shmem__0[]`, which ptxas places after all static
+/// shared memory (what nvcc emits for `extern __shared__`).
+struct ExternDynamicSharedMemoryPass
+    : PassWrapper<ExternDynamicSharedMemoryPass,
+                  OperationPass<gpu::GPUModuleOp>> {
+  MLIR_DEFINE_EXPLICIT_INTERNAL_INLINE_TYPE_ID(ExternDynamicSharedMemoryPass)
+
+  StringRef getArgument() const final { return "pk-extern-dynamic-smem"; }
+
+  void runOnOperation() override {
+    for (auto global : getOperation().getOps<LLVM::GlobalOp>())
+      if (global.getSymName().starts_with("__dynamic_shmem__") &&
+          global.getAddrSpace() == NVVM::NVVMMemorySpace::Shared &&
+          !global.getValue() && global.getInitializerRegion().empty())
+        global.setLinkage(LLVM::Linkage::External);
+  }
+};
+
 /// Raises the alignment of the dynamic shared-memory base (the
 /// `__dynamic_shmem__*` globals convert-gpu-to-nvvm creates with 16) to 1024
 /// in a gpu.module that runs wgmma: pk places 1024-byte aligned wgmma
@@ -117,6 +142,7 @@ void mlir::pk::buildLoweringPipeline(OpPassManager &pm,
   gpuPm.addPass(createCanonicalizerPass());
   gpuPm.addPass(createCSEPass());
   gpuPm.addPass(createReconcileUnrealizedCastsPass());
+  gpuPm.addPass(std::make_unique<ExternDynamicSharedMemoryPass>());
   gpuPm.addPass(std::make_unique<AlignDynamicSharedMemoryPass>());
   gpuPm.addPass(std::make_unique<RequiredBlockSizePass>());
 
