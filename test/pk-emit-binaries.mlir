@@ -232,6 +232,23 @@
 // TMA-RING-PTX-NEXT: mbarrier.init.shared.b64 [__mbarrier+8], [[ONE]];
 // TMA-RING-PTX-NEXT: mbarrier.init.shared.b64 [__mbarrier+16], [[ONE]];
 // TMA-RING-PTX: mov.b64 %rd{{[0-9]+}}, __dynamic_shmem__0;
+// schedule=warp-specialized: the kernel requires its grown block (PTX
+// .reqntid 256, without the .maxntid ptxas refuses next to it), both rings
+// of mbarriers are static shared variables before the .extern stages, the
+// consumers synchronize on named barrier 1 of 128 threads, no spills.
+// RUN: pk-opt %t.tma.mlir --pipeline-kernel='arch=sm_90a variant=tma schedule=warp-specialized stages=3 min-blocks-per-sm=1 emit=cubin bare-ptr=1 out-dir=%t/tma-ws cuda-path=%cuda_path' -o /dev/null 2>&1 | FileCheck %s --check-prefix=TMA-WS
+// RUN: FileCheck %s --check-prefix=TMA-WS-PTX --input-file=%t/tma-ws/hgemm_wgmma_tma_f16_128x128x64.sm_90a.ptx
+// RUN: FileCheck %s --check-prefix=NOLOCAL --input-file=%t/tma-ws/hgemm_wgmma_tma_f16_128x128x64.sm_90a.ptx
+// TMA-WS: remark: pipelined: variant tma, 3 shared buffer(s), schedule warp-specialized
+// TMA-WS: remark: ptxas (sm_90a): {{[0-9]+}} registers, 0 bytes spill stores, 0 bytes spill loads, 0 bytes stack frame
+// TMA-WS-PTX: .extern .shared .align 1024 .b8 __dynamic_shmem__0[];
+// TMA-WS-PTX: .visible .entry hgemm_wgmma_tma_f16_128x128x64(
+// TMA-WS-PTX-NOT: .maxntid
+// TMA-WS-PTX: .reqntid 256, 1, 1
+// TMA-WS-PTX-NOT: .maxntid
+// TMA-WS-PTX: .shared .align 8 .b8 __mbarrier{{.*}}[24];
+// TMA-WS-PTX: .shared .align 8 .b8 __mbarrier{{.*}}[24];
+// TMA-WS-PTX: bar.sync 1, 128;
 // Pipelined (ldg-register, 2 x 32 KB in dynamic shared memory): the PTX
 // keeps the tiles in shared memory (no malloc, no local memory), builds each
 // descriptor from the dynamic base plus the stage's offset (A at stage x
