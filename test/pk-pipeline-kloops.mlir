@@ -261,6 +261,17 @@
 // WS-WRITES: nvgpu.mbarrier.arrive
 // WS-WRITES: pk.pipelined
 
+// A dynamic trip count (test/upstream/tma's kloop_tma_dyn_trip): no tile is
+// peeled, so the loop is not versioned; both roles loop to the same bound.
+// RUN: pk-opt %S/upstream/tma/mutants/kloop_tma_dyn_trip.mlir --pk-pipeline-kloops='arch=sm_90a variant=tma schedule=warp-specialized stages=3' --canonicalize --cse 2>&1 | FileCheck %s --check-prefix=WS-DYN
+// WS-DYN: remark: pipelined: variant tma, 3 shared buffer(s), schedule warp-specialized
+// WS-DYN: gpu.func @{{.*}}(%{{.*}}, %[[K:[a-z0-9]+]]: index)
+// WS-DYN-NOT: arith.cmpi sge
+// WS-DYN: scf.if
+// WS-DYN: scf.for %{{.*}} = %c0 to %[[K]] step %c64 iter_args
+// WS-DYN: } else {
+// WS-DYN: scf.for %{{.*}} = %c0 to %[[K]] step %c64 {
+
 // The kernel's launch in the module grows with it (test/Inputs/tma-launch.mlir).
 // RUN: sed 's/BLOCK_X/%%c128/' %S/Inputs/tma-launch.mlir | pk-opt --pk-pipeline-kloops='arch=sm_90a variant=tma schedule=warp-specialized stages=2' 2>&1 | FileCheck %s --check-prefix=WS-LAUNCH
 // WS-LAUNCH: remark: pipelined: variant tma, 2 shared buffer(s), schedule warp-specialized

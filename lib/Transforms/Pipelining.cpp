@@ -502,13 +502,16 @@ mlir::pk::pipelineKLoop(RewriterBase &rewriter, const KLoopInfo &info,
   // stages` (and the buffers whose alignment the cp.async width assumes are
   // aligned), a copy of the original loop (marked as the fallback)
   // otherwise.
+  // Warp specialization peels no tile: its two loops run any trip count, and
+  // the split needs the loop directly in the kernel body.
   SmallVector<Value> runtimeAligned;
   getRuntimeAlignedMemRefs(plans, runtimeAligned);
-  versionIfNeeded(
-      rewriter, info,
-      std::max<int64_t>(
-          getEffectiveStages(info, options.variant, options.stages), 2),
-      runtimeAligned);
+  if (options.schedule != PipelineSchedule::WarpSpecialized)
+    versionIfNeeded(
+        rewriter, info,
+        std::max<int64_t>(
+            getEffectiveStages(info, options.variant, options.stages), 2),
+        runtimeAligned);
   FailureOr<PipelinedKLoop> pipelined =
       applyPipelining(rewriter, info, options, plans, reason);
   if (failed(pipelined)) {
