@@ -55,8 +55,8 @@ MLIR_OPT = os.environ.get("MLIR_OPT") or shutil.which("mlir-opt-22") or "/usr/li
 LOWER = "--gpu-lower-to-nvvm-pipeline=cubin-chip=sm_86 cubin-features=+ptx80 cubin-format=isa"
 
 ARCHS = ["sm_86", "sm_80", "sm_90", "sm_75", "sm_89", "sm_90a"]
-SCHEDULES = ["auto", "auto", "multistage", "mma-in-flight"]
-VARIANTS = ["auto", "cp-async", "ldg-register", "register-prefetch"]
+SCHEDULES = ["auto", "auto", "multistage", "mma-in-flight", "warp-specialized"]
+VARIANTS = ["auto", "cp-async", "ldg-register", "register-prefetch", "tma"]
 FINDINGS = ("crash", "timeout", "unlocated-error", "verify-fail", "lower-fail", "wrong-code", "silent")
 
 

@@ -1607,6 +1607,11 @@ def _check(out_text, in_text):
     dims = block_dims(fout) or block_dims(fin)
     if not dims:
         raise Unknown("no known block size")
+    if block_dims(fin) and block_dims(fout) and block_dims(fin) != block_dims(fout):
+        # schedule=warp-specialized: the threads added to the block run
+        # their own loop concurrently, which the lockstep machine cannot.
+        raise Unknown("the output's block %s differs from the input's %s (warp roles are not "
+                      "modelled)" % (block_dims(fout), block_dims(fin)))
     T = dims[0] * dims[1] * dims[2]
     if T > 1024:
         raise Unknown("block of %d threads" % T)
