@@ -81,6 +81,15 @@
 // WS-GID: remark: not pipelined: schedule=warp-specialized grows the block and uses named barrier 1; the gpu.global_id at <stdin>:{{[0-9]+}}:14 would change meaning
 // RUN: sed 's/%%t0 = arith.cmpi eq, %%tid, %%c0/%%t0 = arith.cmpi ule, %%tid, %%c0/' %examples/hgemm_wgmma_tma_f16_128x128x64.mlir | pk-opt --pk-pipeline-kloops='arch=sm_90a variant=tma schedule=warp-specialized stages=3' -o /dev/null 2>&1 | FileCheck %s --check-prefix=WS-PRED
 // WS-PRED: remark: not pipelined: schedule=warp-specialized gives the TMA loads to one producer thread; their predicate must be `gpu.thread_id x == c`, defined before the loop
+// A load coordinate computed from the issuing thread's id (the producer's
+// thread would compute another), a CTA barrier under a condition before the
+// loop (the producer's threads may skip it), %ntid.x read directly.
+// RUN: sed 's/^        nvgpu.tma.async.load %%tmA\[%%k, %%bm\]/        %%bmt = arith.addi %%bm, %%tid : index\n        nvgpu.tma.async.load %%tmA[%%k, %%bmt]/' %examples/hgemm_wgmma_tma_f16_128x128x64.mlir | pk-opt --pk-pipeline-kloops='arch=sm_90a variant=tma schedule=warp-specialized stages=3' -o /dev/null 2>&1 | FileCheck %s --check-prefix=WS-TIDCOORD
+// WS-TIDCOORD: remark: not pipelined: schedule=warp-specialized gives the TMA loads to one producer thread; the operands of the op at <stdin>:{{[0-9]+}}:9 depend on the gpu.thread_id at <stdin>:{{[0-9]+}}:14, which the producer's thread does not share
+// RUN: sed 's/^      gpu.barrier$/      %%cb = arith.cmpi ult, %%tid, %%c128 : index\n      scf.if %%cb {\n        gpu.barrier\n      }/' %examples/hgemm_wgmma_tma_f16_128x128x64.mlir | pk-opt --pk-pipeline-kloops='arch=sm_90a variant=tma schedule=warp-specialized stages=3' -o /dev/null 2>&1 | FileCheck %s --check-prefix=WS-CONDBAR
+// WS-CONDBAR: remark: not pipelined: schedule=warp-specialized runs the code before the K-loop on the producer warpgroup too; the op at <stdin>:{{[0-9]+}}:7 writes memory or synchronizes under a condition
+// RUN: sed 's/^      %%tid = gpu.thread_id x$/      %%tid = gpu.thread_id x\n      %%nt = nvvm.read.ptx.sreg.ntid.x : i32/' %examples/hgemm_wgmma_tma_f16_128x128x64.mlir | pk-opt --pk-pipeline-kloops='arch=sm_90a variant=tma schedule=warp-specialized stages=3' -o /dev/null 2>&1 | FileCheck %s --check-prefix=WS-NTID
+// WS-NTID: remark: not pipelined: schedule=warp-specialized grows the block and uses named barrier 1; the nvvm.read.ptx.sreg.ntid.x at <stdin>:{{[0-9]+}}:13 would change meaning
 // RUN: sed 's/BLOCK_X/%%bx/' %S/Inputs/tma-launch.mlir | pk-opt --pk-pipeline-kloops='arch=sm_90a variant=tma schedule=warp-specialized stages=3' -o /dev/null 2>&1 | FileCheck %s --check-prefix=WS-DYNLAUNCH
 // WS-DYNLAUNCH: remark: not pipelined: schedule=warp-specialized grows the block by a producer warpgroup; the gpu.launch_func at <stdin>:{{[0-9]+}}:5 does not launch the kernel's constant known_block_size
 // RUN: not pk-opt %examples/hgemm_wgmma_tma_f16_128x128x64.mlir --pk-pipeline-kloops='arch=sm_86 variant=tma' -o /dev/null 2>&1 | FileCheck %s --check-prefix=TMA-ARCH

@@ -272,6 +272,21 @@
 // WS-DYN: } else {
 // WS-DYN: scf.for %{{.*}} = %c0 to %[[K]] step %c64 {
 
+// The kernel's own bounds follow the grown block: nvvm.maxntid (ptxas
+// refuses it next to .reqntid) is dropped, a thread id's upper_bound
+// becomes 256, an nvvm.barrier0 of the consumers becomes named barrier 1.
+// RUN: sed 's/kernel attributes {nvvm.minctasm = 2 : i32,/kernel attributes {nvvm.maxntid = array<i32: 128, 1, 1>, nvvm.minctasm = 2 : i32,/; s/^      %%tid = gpu.thread_id x$/      %%tid = gpu.thread_id x upper_bound 128/; s/^      gpu.return$/      nvvm.barrier0\n      gpu.return/' %examples/hgemm_wgmma_tma_f16_128x128x64.mlir | pk-opt --pk-pipeline-kloops='arch=sm_90a variant=tma schedule=warp-specialized stages=3 min-blocks-per-sm=1' 2>&1 | FileCheck %s --check-prefix=WS-BOUNDS
+// WS-BOUNDS: remark: pipelined: variant tma, 3 shared buffer(s), schedule warp-specialized
+// WS-BOUNDS-NOT: nvvm.maxntid
+// WS-BOUNDS: nvvm.reqntid = array<i32: 256, 1, 1>
+// WS-BOUNDS-NOT: nvvm.maxntid
+// WS-BOUNDS: gpu.thread_id  x upper_bound 256
+// WS-BOUNDS: nvgpu.warpgroup.mma.store
+// WS-BOUNDS-NOT: nvvm.barrier0
+// WS-BOUNDS: nvvm.barrier id = %{{.*}} number_of_threads = %{{.*}}
+// WS-BOUNDS-NOT: nvvm.barrier0
+// WS-BOUNDS: } else {
+
 // The kernel's launch in the module grows with it (test/Inputs/tma-launch.mlir).
 // RUN: sed 's/BLOCK_X/%%c128/' %S/Inputs/tma-launch.mlir | pk-opt --pk-pipeline-kloops='arch=sm_90a variant=tma schedule=warp-specialized stages=2' 2>&1 | FileCheck %s --check-prefix=WS-LAUNCH
 // WS-LAUNCH: remark: pipelined: variant tma, 2 shared buffer(s), schedule warp-specialized

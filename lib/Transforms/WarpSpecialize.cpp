@@ -39,6 +39,7 @@
 #include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "mlir/IR/Matchers.h"
+#include "mlir/Interfaces/CallInterfaces.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "llvm/Support/DebugLog.h"
 
@@ -74,21 +75,68 @@ static FailureOr<int64_t> getConsumerThreads(gpu::GPUFuncOp kernel,
   return threads;
 }
 
+/// Whether `op` may write memory: its declared effects, those of the ops it
+/// holds when its effects are theirs, and a write when nothing is declared.
+static bool writesMemory(Operation *op) {
+  if (isMemoryEffectFree(op))
+    return false;
+  if (auto effects = dyn_cast<MemoryEffectOpInterface>(op))
+    if (effects.hasEffect<MemoryEffects::Write>())
+      return true;
+  if (!op->hasTrait<OpTrait::HasRecursiveMemoryEffects>())
+    return !isa<MemoryEffectOpInterface>(op);
+  for (Region &region : op->getRegions())
+    for (Operation &nested : region.getOps())
+      if (writesMemory(&nested))
+        return true;
+  return false;
+}
+
 /// Whether `op`, before the K-loop, may run on the producer warpgroup too:
-/// it does not write memory, or it is the mbarrier setup every thread of the
-/// original kernel already reached (creation, init, fences, barriers).
-static bool isSafeForProducer(Operation *op) {
-  if (isa<nvgpu::MBarrierCreateOp, nvgpu::MBarrierInitOp, gpu::BarrierOp,
-          NVVM::FenceProxyOp, nvgpu::TmaPrefetchOp,
-          nvgpu::WarpgroupMmaInitAccumulatorOp, scf::YieldOp>(op))
+/// it writes no memory, or it is the mbarrier setup (creation, init and
+/// fences, under any condition: thread c < C runs it) or a CTA barrier that
+/// every thread reaches (not under a condition, which the producer's
+/// threads might not take).
+static bool isSafeForProducer(Operation *op, bool conditional = false) {
+  if (isa<nvgpu::MBarrierCreateOp, nvgpu::MBarrierInitOp, NVVM::FenceProxyOp,
+          nvgpu::TmaPrefetchOp, nvgpu::WarpgroupMmaInitAccumulatorOp,
+          NVVM::ElectSyncOp, scf::YieldOp>(op))
     return true;
+  if (isa<gpu::BarrierOp, NVVM::Barrier0Op>(op))
+    return !conditional;
   if (isa<scf::IfOp>(op))
     return llvm::all_of(op->getRegions(), [](Region &region) {
       return llvm::all_of(region.getOps(), [](Operation &nested) {
-        return isSafeForProducer(&nested);
+        return isSafeForProducer(&nested, /*conditional=*/true);
       });
     });
-  return isMemoryEffectFree(op);
+  return !writesMemory(op);
+}
+
+/// Whether `op` reads the thread's position in the block, which the
+/// producer's thread does not share with the thread that issued the loads.
+static bool readsThreadPosition(Operation *op) {
+  if (isa<gpu::ThreadIdOp, gpu::LaneIdOp, gpu::SubgroupIdOp>(op))
+    return true;
+  StringRef name = op->getName().getStringRef();
+  return name.starts_with("nvvm.read.ptx.sreg.tid") ||
+         name.starts_with("nvvm.read.ptx.sreg.laneid") ||
+         name.starts_with("nvvm.read.ptx.sreg.warpid");
+}
+
+/// The first op reading the thread's position among the producers of
+/// `value` (through any op, in the loop or before it).
+static Operation *findThreadDependence(Value value,
+                                       DenseSet<Operation *> &visited) {
+  Operation *def = value.getDefiningOp();
+  if (!def || !visited.insert(def).second)
+    return nullptr;
+  if (readsThreadPosition(def))
+    return def;
+  for (Value operand : def->getOperands())
+    if (Operation *found = findThreadDependence(operand, visited))
+      return found;
+  return nullptr;
 }
 
 /// Whether `predicate` elects one thread of the block for the whole loop:
@@ -133,6 +181,25 @@ static LogicalResult checkProducerLoadPhase(const KLoopInfo &info,
       return failure();
     }
   }
+  // The loads' coordinates, destinations and barrier: the issuing thread c
+  // computed them; the producer's thread C would compute others.
+  DenseSet<Operation *> visited;
+  Value predicate = tma.expectTx.getPredicate();
+  if (predicate)
+    visited.insert(predicate.getDefiningOp());
+  SmallVector<Operation *> issued(tma.loads.begin(), tma.loads.end());
+  issued.push_back(tma.expectTx);
+  for (Operation *op : issued)
+    for (Value operand : op->getOperands())
+      if (Operation *found = findThreadDependence(operand, visited)) {
+        reason = "schedule=warp-specialized gives the TMA loads to one "
+                 "producer thread; the operands of the op at " +
+                 locationToString(op->getLoc()) + " depend on the " +
+                 found->getName().getStringRef().str() + " at " +
+                 locationToString(found->getLoc()) +
+                 ", which the producer's thread does not share";
+        return failure();
+      }
   Value ticks = tma.wait.getTicks();
   if (forOp->isAncestor(ticks.getParentBlock()->getParentOp()) &&
       !getConstantIntValue(ticks)) {
@@ -169,12 +236,15 @@ static LogicalResult checkKernelShape(const KLoopInfo &info,
     if (!isSafeForProducer(op)) {
       reason = "schedule=warp-specialized runs the code before the K-loop on "
                "the producer warpgroup too; the op at " +
-               locationToString(op->getLoc()) + " writes memory";
+               locationToString(op->getLoc()) +
+               " writes memory or synchronizes under a condition";
       return failure();
     }
   Operation *bad = nullptr;
   kernel.walk([&](Operation *op) {
-    if (isa<gpu::GlobalIdOp, gpu::NumSubgroupsOp, NVVM::BarrierOp>(op))
+    if (isa<gpu::GlobalIdOp, gpu::NumSubgroupsOp, NVVM::BarrierOp,
+            NVVM::BarrierArriveOp, CallOpInterface>(op) ||
+        op->getName().getStringRef().starts_with("nvvm.read.ptx.sreg.ntid"))
       bad = op;
   });
   if (bad) {
@@ -343,12 +413,11 @@ static bool computePhaseWrites(scf::ForOp forOp, Operation *waitStart,
   bool inCompute = false;
   for (Operation &op : forOp.getBody()->without_terminator()) {
     inCompute |= &op == waitStart;
-    if (!inCompute || &op == barrier || isMemoryEffectFree(&op) ||
+    if (!inCompute || &op == barrier ||
         isa<nvgpu::MBarrierTryWaitParityOp, nvgpu::WarpgroupMmaOp,
             nvgpu::WarpgroupGenerateDescriptorOp>(op))
       continue;
-    auto effects = dyn_cast<MemoryEffectOpInterface>(op);
-    if (!effects || effects.hasEffect<MemoryEffects::Write>())
+    if (writesMemory(&op))
       return true;
   }
   return false;
@@ -429,12 +498,14 @@ void WarpSpecializer::splitRoles(scf::ForOp producer) {
     tail.push_back(op);
   for (Operation *op : tail)
     rewriter.moveOpBefore(op, roles.thenBlock()->getTerminator());
-  SmallVector<gpu::BarrierOp> barriers;
-  roles.getThenRegion().walk(
-      [&](gpu::BarrierOp barrier) { barriers.push_back(barrier); });
-  for (gpu::BarrierOp barrier : barriers) {
+  SmallVector<Operation *> barriers;
+  roles.getThenRegion().walk([&](Operation *op) {
+    if (isa<gpu::BarrierOp, NVVM::Barrier0Op>(op))
+      barriers.push_back(op);
+  });
+  for (Operation *barrier : barriers) {
     rewriter.setInsertionPoint(barrier);
-    createConsumerBarrier(barrier.getLoc());
+    createConsumerBarrier(barrier->getLoc());
     rewriter.eraseOp(barrier);
   }
   // Code after the loop may reuse shared memory: every consumer finished
@@ -471,6 +542,13 @@ void WarpSpecializer::growBlock() {
     kernel.setKnownBlockSizeAttr(rewriter.getDenseI32ArrayAttr({total, 1, 1}));
     kernel->setAttr(NVVM::NVVMDialect::getReqntidAttrName(),
                     rewriter.getDenseI32ArrayAttr({total, 1, 1}));
+    kernel->removeAttr(NVVM::NVVMDialect::getMaxntidAttrName());
+  });
+  // Thread ids now range over the grown block.
+  kernel.walk([&](gpu::ThreadIdOp tid) {
+    if (tid.getUpperBoundAttr())
+      rewriter.modifyOpInPlace(
+          tid, [&] { tid.setUpperBoundAttr(rewriter.getIndexAttr(total)); });
   });
   std::string unused;
   FailureOr<SmallVector<gpu::LaunchFuncOp>> launches =
