@@ -106,6 +106,26 @@ std::string mlir::pk::describeRemedies(const KLoopInfo &info,
                                      describeShrunk(s, budget.stages))
                            .str());
   }
+  // TMA loads stay TMA loads (rule tma-input), into tiles the host's
+  // tensor maps size: fewer stages is the remedy.
+  if (info.tma) {
+    int64_t limit = budget.exceedsPerBlockMax
+                        ? budget.target->smemPerBlockOptIn
+                        : budget.cliffBytes;
+    int64_t fixed = budget.smemSingleBytes - info.smemPerStageBytes;
+    int64_t most = info.smemPerStageBytes > 0
+                       ? (limit - fixed) / info.smemPerStageBytes
+                       : 0;
+    remedies.push_back(
+        most >= 2
+            ? llvm::formatv("use at most {0} stages ({1} bytes; the TMA tiles "
+                            "stay as the tensor maps size them)",
+                            most, fixed + most * info.smemPerStageBytes)
+                  .str()
+            : std::string("shrink the TMA boxes (the host's tensor maps): "
+                          "not even 2 stages fit"));
+    return llvm::join(remedies, "; or ");
+  }
   // Register prefetch without doubling.
   int64_t stagingRegs =
       llvm::divideCeil(info.smemPerStageBytes, info.threadsPerBlock * 4);
