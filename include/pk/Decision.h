@@ -265,7 +265,9 @@ int64_t resolveMinBlocksPerSM(const KLoopInfo &info, int64_t option,
                               std::string &source);
 
 /// Decides how to pipeline `info` on `target`. Never fails: a loop pk
-/// should leave alone gets variant None and the reason.
+/// should leave alone gets variant None and the reason. With
+/// schedule=warp-specialized on a TMA loop the budget counts the producer
+/// warpgroup the transform adds (kProducerThreads).
 KLoopDecision decide(const KLoopInfo &info, const TargetInfo &target,
                      const DecisionOptions &options);
 

@@ -196,6 +196,15 @@ struct KLoopInfo {
   bool hasAsyncCopies() const {
     return llvm::any_of(copies, [](const TileCopy &c) { return c.async; });
   }
+  /// Whether the loop computes with wgmma and every accumulator forms a
+  /// chain (WarpgroupMma::accumulatorChained): a wgmma group may then stay
+  /// in flight into the next iteration.
+  bool hasChainedWgmmas() const {
+    return !warpgroupMmas.empty() &&
+           llvm::all_of(warpgroupMmas, [](const WarpgroupMma &mma) {
+             return mma.accumulatorChained;
+           });
+  }
   /// Operations of the K-loop body in each phase (direct children).
   SmallVector<Operation *> loadPhase, computePhase;
   /// The global -> shared copies of the load phase.

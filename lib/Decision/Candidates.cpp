@@ -143,9 +143,7 @@ double mlir::pk::detail::modelCycles(const KLoopInfo &info,
   int64_t inFlight =
       isMultistageVariant(variant) ? stages - (mmaInFlight ? 2 : 1) : 1;
   if (warpSpecialized)
-    mmaInFlight = llvm::all_of(info.warpgroupMmas, [](const WarpgroupMma &m) {
-      return m.accumulatorChained;
-    });
+    mmaInFlight = info.hasChainedWgmmas();
   double perBlock = std::max(compute, latency / std::max<int64_t>(inFlight, 1));
   if (!info.warpgroupMmas.empty() && !mmaInFlight) {
     double own = static_cast<double>(
@@ -215,10 +213,7 @@ SmallVector<PipelineVariant> CandidateSearch::getVariants() const {
 bool mlir::pk::detail::allowsMmaInFlight(const KLoopInfo &info,
                                          const TargetInfo &target,
                                          int64_t stages) {
-  return target.hasWgmma && stages >= 3 && !info.warpgroupMmas.empty() &&
-         llvm::all_of(info.warpgroupMmas, [](const WarpgroupMma &mma) {
-           return mma.accumulatorChained;
-         });
+  return target.hasWgmma && stages >= 3 && info.hasChainedWgmmas();
 }
 
 /// The cp-async orders a candidate with `stages` buffers may take: the

@@ -394,8 +394,18 @@ static void fitWarpSpecializedBound(const KLoopInfo &info,
       decision.budget.smemMultiBytes));
 }
 
-KLoopDecision mlir::pk::decide(const KLoopInfo &info, const TargetInfo &target,
+KLoopDecision mlir::pk::decide(const KLoopInfo &loop, const TargetInfo &target,
                                const DecisionOptions &requested) {
+  // schedule=warp-specialized budgets the block it creates: the loop's
+  // threads and a producer warpgroup.
+  KLoopInfo grown;
+  bool warpSpecialized =
+      requested.schedule == PipelineSchedule::WarpSpecialized && loop.tma;
+  if (warpSpecialized) {
+    grown = loop;
+    grown.threadsPerBlock += kProducerThreads;
+  }
+  const KLoopInfo &info = warpSpecialized ? grown : loop;
   KLoopDecision decision;
   // Step 0: the blocks/SM target (option, launch bounds, default or auto;
   // auto budgets the rules for the default and searches below).

@@ -370,11 +370,7 @@ mlir::pk::pipelineKernelLoop(RewriterBase &rewriter, scf::ForOp forOp,
   options.schedule = request.schedule;
   options.skipHighRatio = request.skipHighRatio;
   setCandidateCompiler(forOp, target, request, options);
-  // schedule=warp-specialized budgets the block it creates.
-  KLoopInfo budgeted = *info;
-  if (request.schedule == PipelineSchedule::WarpSpecialized && info->tma)
-    budgeted.threadsPerBlock += kProducerThreads;
-  KLoopDecision decision = decide(budgeted, target, options);
+  KLoopDecision decision = decide(*info, target, options);
   result.numbers = getNumbers(*info);
   result.summary = summarizeKLoop(*info, decision);
   result.report = toJSON(*info, decision);

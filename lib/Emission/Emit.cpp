@@ -31,59 +31,51 @@ using namespace mlir;
 using namespace mlir::pk;
 
 namespace {
-/// Turns the `__dynamic_shmem__*` globals convert-gpu-to-nvvm creates (internal
-/// zero-size arrays) into external declarations. NVPTX demotes an internal
-/// one into its kernel as a one-byte static `.shared .b8 __dynamic_shmem__0`,
-/// which ptxas lays out among the kernel's static shared variables: one
-/// placed after it (the TMA ring's `__mbarrier`, 8 bytes further) then lies
-/// in the bytes the kernel addresses as dynamic shared memory, where stage
-/// 0's loads overwrite it. An external declaration prints as `.extern .shared
-/// .align A .b8 __dynamic_shmem__0[]`, which ptxas places after all static
-/// shared memory (what nvcc emits for `extern __shared__`).
-struct ExternDynamicSharedMemoryPass
-    : PassWrapper<ExternDynamicSharedMemoryPass,
+/// Whether `module` runs wgmma (whose operands pk aligns to 1024 bytes).
+static bool runsWgmma(gpu::GPUModuleOp module) {
+  return module
+      .walk([](Operation *op) {
+        return op->getName().getStringRef().starts_with("nvvm.wgmma.")
+                   ? WalkResult::interrupt()
+                   : WalkResult::advance();
+      })
+      .wasInterrupted();
+}
+
+/// Fixes the dynamic shared-memory base (the `__dynamic_shmem__*` globals
+/// convert-gpu-to-nvvm creates: internal zero-size arrays, 16-byte aligned).
+///
+/// * It becomes an external declaration. NVPTX demotes an internal one into
+///   its kernel as a one-byte static `.shared .b8 __dynamic_shmem__0`, which
+///   ptxas lays out among the kernel's static shared variables: one placed
+///   after it (the TMA ring's `__mbarrier`, 8 bytes further) then lies in
+///   the bytes the kernel addresses as dynamic shared memory, where stage
+///   0's loads overwrite it. An external declaration prints as `.extern
+///   .shared .align A .b8 __dynamic_shmem__0[]`, which ptxas places after
+///   all static shared memory (what nvcc emits for `extern __shared__`).
+/// * In a gpu.module that runs wgmma its alignment becomes 1024: pk places
+///   1024-byte aligned wgmma operands at offsets of that base, which holds
+///   only if the base is.
+struct DynamicSharedMemoryBasePass
+    : PassWrapper<DynamicSharedMemoryBasePass,
                   OperationPass<gpu::GPUModuleOp>> {
-  MLIR_DEFINE_EXPLICIT_INTERNAL_INLINE_TYPE_ID(ExternDynamicSharedMemoryPass)
+  MLIR_DEFINE_EXPLICIT_INTERNAL_INLINE_TYPE_ID(DynamicSharedMemoryBasePass)
 
-  StringRef getArgument() const final { return "pk-extern-dynamic-smem"; }
-
-  void runOnOperation() override {
-    for (auto global : getOperation().getOps<LLVM::GlobalOp>())
-      if (global.getSymName().starts_with("__dynamic_shmem__") &&
-          global.getAddrSpace() == NVVM::NVVMMemorySpace::Shared &&
-          !global.getValue() && global.getInitializerRegion().empty())
-        global.setLinkage(LLVM::Linkage::External);
-  }
-};
-
-/// Raises the alignment of the dynamic shared-memory base (the
-/// `__dynamic_shmem__*` globals convert-gpu-to-nvvm creates with 16) to 1024
-/// in a gpu.module that runs wgmma: pk places 1024-byte aligned wgmma
-/// operands at offsets of that base, which holds only if the base is.
-struct AlignDynamicSharedMemoryPass
-    : PassWrapper<AlignDynamicSharedMemoryPass,
-                  OperationPass<gpu::GPUModuleOp>> {
-  MLIR_DEFINE_EXPLICIT_INTERNAL_INLINE_TYPE_ID(AlignDynamicSharedMemoryPass)
-
-  StringRef getArgument() const final { return "pk-align-dynamic-smem"; }
+  StringRef getArgument() const final { return "pk-dynamic-smem-base"; }
 
   void runOnOperation() override {
     gpu::GPUModuleOp module = getOperation();
-    bool wgmma =
-        module
-            .walk([](Operation *op) {
-              return op->getName().getStringRef().starts_with("nvvm.wgmma.")
-                         ? WalkResult::interrupt()
-                         : WalkResult::advance();
-            })
-            .wasInterrupted();
-    if (!wgmma)
-      return;
-    for (auto global : module.getOps<LLVM::GlobalOp>())
-      if (global.getSymName().starts_with("__dynamic_shmem__") &&
-          global.getAlignment().value_or(0) <
-              static_cast<uint64_t>(kWgmmaOperandAlignment))
+    bool wgmma = runsWgmma(module);
+    for (auto global : module.getOps<LLVM::GlobalOp>()) {
+      if (!global.getSymName().starts_with("__dynamic_shmem__"))
+        continue;
+      if (global.getAddrSpace() == NVVM::NVVMMemorySpace::Shared &&
+          !global.getValue() && global.getInitializerRegion().empty())
+        global.setLinkage(LLVM::Linkage::External);
+      if (wgmma && global.getAlignment().value_or(0) <
+                       static_cast<uint64_t>(kWgmmaOperandAlignment))
         global.setAlignment(kWgmmaOperandAlignment);
+    }
   }
 };
 
@@ -142,8 +134,7 @@ void mlir::pk::buildLoweringPipeline(OpPassManager &pm,
   gpuPm.addPass(createCanonicalizerPass());
   gpuPm.addPass(createCSEPass());
   gpuPm.addPass(createReconcileUnrealizedCastsPass());
-  gpuPm.addPass(std::make_unique<ExternDynamicSharedMemoryPass>());
-  gpuPm.addPass(std::make_unique<AlignDynamicSharedMemoryPass>());
+  gpuPm.addPass(std::make_unique<DynamicSharedMemoryBasePass>());
   gpuPm.addPass(std::make_unique<RequiredBlockSizePass>());
 
   GpuModuleToBinaryPassOptions toBinary;

@@ -417,16 +417,6 @@ LogicalResult mlir::pk::checkPipelineKLoop(const KLoopInfo &info,
   return checkStoresInBody(info, variant, reason);
 }
 
-/// Whether the warp-specialized consumers keep one wgmma group in flight:
-/// the loop computes with wgmma and only the next wgmma touches each
-/// accumulator (as schedule=mma-in-flight requires).
-static bool allowsWarpSpecializedMmaInFlight(const KLoopInfo &info) {
-  return !info.warpgroupMmas.empty() &&
-         llvm::all_of(info.warpgroupMmas, [](const WarpgroupMma &mma) {
-           return mma.accumulatorChained;
-         });
-}
-
 /// Steps 3-5 on a loop that passed checkPipelineKLoop (after dropping the
 /// barriers inside the load phase).
 static FailureOr<PipelinedKLoop>
@@ -459,7 +449,7 @@ applyPipelining(RewriterBase &rewriter, const KLoopInfo &info,
     waitStart = buildTmaBarrierRing(rewriter, info, stages, loadStage);
   if (options.schedule == PipelineSchedule::WarpSpecialized)
     return warpSpecialize(rewriter, info, stages, waitStart,
-                          allowsWarpSpecializedMmaInFlight(info));
+                          /*mmaInFlight=*/info.hasChainedWgmmas());
   Schedule schedule;
   if (variant == PipelineVariant::Tma)
     schedule = buildTmaSchedule(rewriter, info.forOp, waitStart, stages,
