@@ -72,7 +72,7 @@
 // ARCH: error: unknown arch 'sm_99'; pk knows: sm_75, sm_80, sm_86, sm_87, sm_89, sm_90, sm_90a
 
 module attributes {gpu.container_module} {
-  // The seed procedure's worked example (Inputs/seed-64x64x16.mlir).
+  // The pipelining procedure's worked example (Inputs/seed-64x64x16.mlir).
   gpu.module @attr {
     gpu.func @seed(%A: memref<1024x1024xf16>, %B: memref<1024x1024xf16>,
                    %C: memref<1024x1024xf32>)

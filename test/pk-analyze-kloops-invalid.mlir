@@ -127,14 +127,14 @@ module attributes {gpu.container_module} {
 
 module attributes {gpu.container_module} {
   gpu.module @m {
-    // expected-note @below {{here}}
+    // expected-remark @below {{not a pk K-loop: block size unknown: give the kernel gpu.known_block_size (or nvvm.reqntid / nvvm.maxntid) or set block-size}}
     gpu.func @block_size_unknown(%A: memref<128x256xf32>) workgroup(%sA: memref<128x16xf32, 3>) kernel {
       %c0 = arith.constant 0 : index
       %c16 = arith.constant 16 : index
       %c256 = arith.constant 256 : index
       %tid = gpu.thread_id x
       %zero = arith.constant dense<0.0> : vector<4xf32>
-      // expected-remark @below {{not a pk K-loop: block size unknown: give the kernel gpu.known_block_size (or nvvm.reqntid / nvvm.maxntid) or set block-size}}
+      // expected-note @below {{in this K-loop candidate}}
       %r = scf.for %k = %c0 to %c256 step %c16 iter_args(%acc = %zero) -> (vector<4xf32>) {
         %a = vector.load %A[%tid, %k] : memref<128x256xf32>, vector<4xf32>
         vector.store %a, %sA[%tid, %c0] : memref<128x16xf32, 3>, vector<4xf32>
@@ -187,12 +187,12 @@ module attributes {gpu.container_module} {
       %zero = arith.constant dense<0.0> : vector<4xf32>
       // Barriers inside the load phase are accepted between copies; this
       // one separates a read of shared memory, which is no copy.
-      // expected-remark @below {{not a pk K-loop: load phase reads memory that is not global (vector.load)}}
+      // expected-note @below {{in this K-loop candidate}}
       %r = scf.for %k = %c0 to %c256 step %c16 iter_args(%acc = %zero) -> (vector<4xf32>) {
         %a = vector.load %A[%tid, %k] : memref<128x256xf32>, vector<4xf32>
         vector.store %a, %sA[%tid, %c0] : memref<128x16xf32, 3>, vector<4xf32>
         gpu.barrier
-        // expected-note @below {{here}}
+        // expected-remark @below {{not a pk K-loop: load phase reads memory that is not global (vector.load)}}
         %x = vector.load %sA[%tid, %c0] : memref<128x16xf32, 3>, vector<4xf32>
         gpu.barrier
         %d = vector.fma %x, %x, %acc : vector<4xf32>
@@ -215,13 +215,13 @@ module attributes {gpu.container_module} {
       %c256 = arith.constant 256 : index
       %tid = gpu.thread_id x
       %zero = arith.constant dense<0.0> : vector<4xf32>
-      // expected-remark @below {{not a pk K-loop: the last gpu.barrier must be the last operation before scf.yield}}
+      // expected-note @below {{in this K-loop candidate}}
       %r = scf.for %k = %c0 to %c256 step %c16 iter_args(%acc = %zero) -> (vector<4xf32>) {
         %a = vector.load %A[%tid, %k] : memref<128x256xf32>, vector<4xf32>
         vector.store %a, %sA[%tid, %c0] : memref<128x16xf32, 3>, vector<4xf32>
         gpu.barrier
         %x = vector.load %sA[%tid, %c0] : memref<128x16xf32, 3>, vector<4xf32>
-        // expected-note @below {{here}}
+        // expected-remark @below {{not a pk K-loop: the last gpu.barrier must be the last operation before scf.yield}}
         gpu.barrier
         %d = vector.fma %x, %x, %acc : vector<4xf32>
         scf.yield %d : vector<4xf32>
@@ -266,11 +266,11 @@ module attributes {gpu.container_module} {
       %c256 = arith.constant 256 : index
       %tid = gpu.thread_id x
       %zero = arith.constant dense<0.0> : vector<4xf32>
-      // expected-remark @below {{not a pk K-loop: compute phase is empty}}
+      // expected-note @below {{in this K-loop candidate}}
       %r = scf.for %k = %c0 to %c256 step %c16 iter_args(%acc = %zero) -> (vector<4xf32>) {
         %a = vector.load %A[%tid, %k] : memref<128x256xf32>, vector<4xf32>
         vector.store %a, %sA[%tid, %c0] : memref<128x16xf32, 3>, vector<4xf32>
-        // expected-note @below {{here}}
+        // expected-remark @below {{not a pk K-loop: compute phase is empty}}
         gpu.barrier
         gpu.barrier
         scf.yield %acc : vector<4xf32>
@@ -284,7 +284,7 @@ module attributes {gpu.container_module} {
 
 module attributes {gpu.container_module} {
   gpu.module @m {
-    // expected-note @below {{here}}
+    // expected-remark @below {{not a pk K-loop: workgroup attribution #0 has a dynamic shape or elements that are not whole-byte integers or floats}}
     gpu.func @vector_elements(%A: memref<128x256xf32>) workgroup(%sA: memref<128x4xvector<4xf32>, 3>)
         kernel attributes {known_block_size = array<i32: 128, 1, 1>} {
       %c0 = arith.constant 0 : index
@@ -292,7 +292,7 @@ module attributes {gpu.container_module} {
       %c256 = arith.constant 256 : index
       %tid = gpu.thread_id x
       %zero = arith.constant dense<0.0> : vector<4xf32>
-      // expected-remark @below {{not a pk K-loop: workgroup attribution #0 has a dynamic shape or elements that are not whole-byte integers or floats}}
+      // expected-note @below {{in this K-loop candidate}}
       %r = scf.for %k = %c0 to %c256 step %c16 iter_args(%acc = %zero) -> (vector<4xf32>) {
         %a = vector.load %A[%tid, %k] : memref<128x256xf32>, vector<4xf32>
         memref.store %a, %sA[%tid, %c0] : memref<128x4xvector<4xf32>, 3>
@@ -316,11 +316,11 @@ module attributes {gpu.container_module} {
       %c0 = arith.constant 0 : index
       %c16 = arith.constant 16 : index
       %c256 = arith.constant 256 : index
-      // expected-note @below {{here}}
+      // expected-remark @below {{not a pk K-loop: shared memory allocation has a dynamic shape or elements that are not whole-byte integers or floats}}
       %sA = memref.alloc(%n) : memref<?x16xf32, 3>
       %tid = gpu.thread_id x
       %zero = arith.constant dense<0.0> : vector<4xf32>
-      // expected-remark @below {{not a pk K-loop: shared memory allocation has a dynamic shape}}
+      // expected-note @below {{in this K-loop candidate}}
       %r = scf.for %k = %c0 to %c256 step %c16 iter_args(%acc = %zero) -> (vector<4xf32>) {
         %a = vector.load %A[%tid, %k] : memref<128x256xf32>, vector<4xf32>
         vector.store %a, %sA[%tid, %c0] : memref<?x16xf32, 3>, vector<4xf32>
@@ -347,9 +347,9 @@ module attributes {gpu.container_module} {
       %c256 = arith.constant 256 : index
       %tid = gpu.thread_id x
       %zero = arith.constant dense<0.0> : vector<4xf32>
-      // expected-remark @below {{not a pk K-loop: load phase uses a loop-carried value (iter_args): the next tile's addresses must not depend on the compute}}
+      // expected-note @below {{in this K-loop candidate}}
       %r:2 = scf.for %k = %c0 to %c256 step %c16 iter_args(%acc = %zero, %off = %c0) -> (vector<4xf32>, index) {
-        // expected-note @below {{here}}
+        // expected-remark @below {{not a pk K-loop: load phase uses a loop-carried value (iter_args): the next tile's addresses must not depend on the compute}}
         %row = arith.addi %tid, %off : index
         %a = vector.load %A[%row, %k] : memref<128x256xf32>, vector<4xf32>
         vector.store %a, %sA[%tid, %c0] : memref<128x16xf32, 3>, vector<4xf32>
@@ -381,13 +381,13 @@ module attributes {gpu.container_module} {
       %c256 = arith.constant 256 : index
       %tid = gpu.thread_id x
       %zero = arith.constant dense<0.0> : vector<4xf32>
-      // expected-remark @below {{not a pk K-loop: load phase: gpu.barrier inside a nested region}}
+      // expected-note @below {{in this K-loop candidate}}
       %r = scf.for %k = %c0 to %c256 step %c16 iter_args(%acc = %zero) -> (vector<4xf32>) {
         // expected-remark @below {{not a pk K-loop: expected at least 2 gpu.barrier in the K-loop body (after the load phase and after the compute phase), found 1}}
         scf.for %i = %c0 to %c2 step %c1 {
           %a = vector.load %A[%tid, %k] : memref<128x256xf32>, vector<4xf32>
           vector.store %a, %sA[%tid, %c0] : memref<128x16xf32, 3>, vector<4xf32>
-          // expected-note @below {{here}}
+          // expected-remark @below {{not a pk K-loop: load phase: gpu.barrier inside a nested region}}
           gpu.barrier
         }
         gpu.barrier
@@ -413,9 +413,9 @@ module attributes {gpu.container_module} {
       %c256 = arith.constant 256 : index
       %tid = gpu.thread_id x
       %zero = arith.constant dense<0.0> : vector<4xf32>
-      // expected-remark @below {{not a pk K-loop: load phase: nested loop has a dynamic trip count}}
+      // expected-note @below {{in this K-loop candidate}}
       %r = scf.for %k = %c0 to %c256 step %c16 iter_args(%acc = %zero) -> (vector<4xf32>) {
-        // expected-note @below {{here}}
+        // expected-remark @below {{not a pk K-loop: load phase: nested loop has a dynamic trip count}}
         scf.for %i = %c0 to %n step %c1 {
           %a = vector.load %A[%tid, %k] : memref<128x256xf32>, vector<4xf32>
           vector.store %a, %sA[%tid, %c0] : memref<128x16xf32, 3>, vector<4xf32>
@@ -474,11 +474,11 @@ module attributes {gpu.container_module} {
       %c256 = arith.constant 256 : index
       %tid = gpu.thread_id x
       %zero = arith.constant dense<0.0> : vector<4xf32>
-      // expected-remark @below {{not a pk K-loop: load phase reads memory that is not global (vector.load)}}
+      // expected-note @below {{in this K-loop candidate}}
       %r = scf.for %k = %c0 to %c256 step %c16 iter_args(%acc = %zero) -> (vector<4xf32>) {
         %a = vector.load %A[%tid, %k] : memref<128x256xf32>, vector<4xf32>
         vector.store %a, %sA[%tid, %c0] : memref<128x16xf32, 3>, vector<4xf32>
-        // expected-note @below {{here}}
+        // expected-remark @below {{not a pk K-loop: load phase reads memory that is not global (vector.load)}}
         %b = vector.load %sB[%tid, %c0] : memref<128x16xf32, 3>, vector<4xf32>
         vector.store %b, %sA[%tid, %c0] : memref<128x16xf32, 3>, vector<4xf32>
         gpu.barrier
@@ -503,11 +503,11 @@ module attributes {gpu.container_module} {
       %c256 = arith.constant 256 : index
       %tid = gpu.thread_id x
       %zero = arith.constant dense<0.0> : vector<4xf32>
-      // expected-remark @below {{not a pk K-loop: load phase writes memory that is not shared (vector.store)}}
+      // expected-note @below {{in this K-loop candidate}}
       %r = scf.for %k = %c0 to %c256 step %c16 iter_args(%acc = %zero) -> (vector<4xf32>) {
         %a = vector.load %A[%tid, %k] : memref<128x256xf32>, vector<4xf32>
         vector.store %a, %sA[%tid, %c0] : memref<128x16xf32, 3>, vector<4xf32>
-        // expected-note @below {{here}}
+        // expected-remark @below {{not a pk K-loop: load phase writes memory that is not shared (vector.store)}}
         vector.store %a, %C[%tid, %c0] : memref<128x16xf32, 1>, vector<4xf32>
         gpu.barrier
         %x = vector.load %sA[%tid, %c0] : memref<128x16xf32, 3>, vector<4xf32>
@@ -533,10 +533,10 @@ module attributes {gpu.container_module} {
       %c256 = arith.constant 256 : index
       %tid = gpu.thread_id x
       %zero = arith.constant dense<0.0> : vector<4xf32>
-      // expected-remark @below {{not a pk K-loop: load phase: unsupported region operation 'scf.if'}}
+      // expected-note @below {{in this K-loop candidate}}
       %r = scf.for %k = %c0 to %c256 step %c16 iter_args(%acc = %zero) -> (vector<4xf32>) {
         %in = arith.cmpi ult, %k, %limit : index
-        // expected-note @below {{here}}
+        // expected-remark @below {{not a pk K-loop: load phase: unsupported region operation 'scf.if'}}
         scf.if %in {
           %a = vector.load %A[%tid, %k] : memref<128x256xf32>, vector<4xf32>
           vector.store %a, %sA[%tid, %c0] : memref<128x16xf32, 3>, vector<4xf32>
@@ -563,9 +563,9 @@ module attributes {gpu.container_module} {
       %c256 = arith.constant 256 : index
       %tid = gpu.thread_id x
       %zero = arith.constant dense<0.0> : vector<4xf32>
-      // expected-remark @below {{not a pk K-loop: load phase: unsupported operation with side effects 'memref.copy'}}
+      // expected-note @below {{in this K-loop candidate}}
       %r = scf.for %k = %c0 to %c256 step %c16 iter_args(%acc = %zero) -> (vector<4xf32>) {
-        // expected-note @below {{here}}
+        // expected-remark @below {{not a pk K-loop: load phase: unsupported operation with side effects 'memref.copy'}}
         memref.copy %A, %sA : memref<128x16xf32> to memref<128x16xf32, 3>
         gpu.barrier
         %x = vector.load %sA[%tid, %c0] : memref<128x16xf32, 3>, vector<4xf32>
@@ -589,10 +589,10 @@ module attributes {gpu.container_module} {
       %c256 = arith.constant 256 : index
       %tid = gpu.thread_id x
       %zero = arith.constant dense<0.0> : vector<4xf32>
-      // expected-remark @below {{not a pk K-loop: load phase has no global load (vector.load, vector.transfer_read or memref.load of global memory)}}
+      // expected-note @below {{in this K-loop candidate}}
       %r = scf.for %k = %c0 to %c256 step %c16 iter_args(%acc = %zero) -> (vector<4xf32>) {
         vector.store %zero, %sA[%tid, %c0] : memref<128x16xf32, 3>, vector<4xf32>
-        // expected-note @below {{here}}
+        // expected-remark @below {{not a pk K-loop: load phase has no global load (vector.load, vector.transfer_read or memref.load of global memory)}}
         gpu.barrier
         %x = vector.load %sA[%tid, %c0] : memref<128x16xf32, 3>, vector<4xf32>
         %d = vector.fma %x, %x, %acc : vector<4xf32>
@@ -615,10 +615,10 @@ module attributes {gpu.container_module} {
       %c256 = arith.constant 256 : index
       %tid = gpu.thread_id x
       %zero = arith.constant dense<0.0> : vector<4xf32>
-      // expected-remark @below {{not a pk K-loop: load phase has no store to shared memory}}
+      // expected-note @below {{in this K-loop candidate}}
       %r = scf.for %k = %c0 to %c256 step %c16 iter_args(%acc = %zero) -> (vector<4xf32>) {
         %a = vector.load %A[%tid, %k] : memref<128x256xf32>, vector<4xf32>
-        // expected-note @below {{here}}
+        // expected-remark @below {{not a pk K-loop: load phase has no store to shared memory}}
         gpu.barrier
         %x = vector.load %sA[%tid, %c0] : memref<128x16xf32, 3>, vector<4xf32>
         %d = vector.fma %x, %x, %acc : vector<4xf32>
@@ -642,11 +642,11 @@ module attributes {gpu.container_module} {
       %c256 = arith.constant 256 : index
       %tid = gpu.thread_id x
       %zero = arith.constant dense<0.0> : vector<4xf32>
-      // expected-remark @below {{not a pk K-loop: store to shared memory does not copy a value loaded from global memory in the load phase}}
+      // expected-note @below {{in this K-loop candidate}}
       %r = scf.for %k = %c0 to %c256 step %c16 iter_args(%acc = %zero) -> (vector<4xf32>) {
         %a = vector.load %A[%tid, %k] : memref<128x256xf32>, vector<4xf32>
         vector.store %a, %sA[%tid, %c0] : memref<128x16xf32, 3>, vector<4xf32>
-        // expected-note @below {{here}}
+        // expected-remark @below {{not a pk K-loop: store to shared memory does not copy a value loaded from global memory in the load phase}}
         vector.store %zero, %sA[%tid, %c4] : memref<128x16xf32, 3>, vector<4xf32>
         gpu.barrier
         %x = vector.load %sA[%tid, %c0] : memref<128x16xf32, 3>, vector<4xf32>
@@ -671,11 +671,11 @@ module attributes {gpu.container_module} {
       %c256 = arith.constant 256 : index
       %tid = gpu.thread_id x
       %zero = arith.constant dense<0.0> : vector<4xf32>
-      // expected-remark @below {{not a pk K-loop: shared buffer @smem is defined inside the K-loop}}
+      // expected-note @below {{in this K-loop candidate}}
       %r = scf.for %k = %c0 to %c256 step %c16 iter_args(%acc = %zero) -> (vector<4xf32>) {
         %sA = memref.get_global @smem : memref<128x16xf32, 3>
         %a = vector.load %A[%tid, %k] : memref<128x256xf32>, vector<4xf32>
-        // expected-note @below {{here}}
+        // expected-remark @below {{not a pk K-loop: shared buffer @smem is defined inside the K-loop}}
         vector.store %a, %sA[%tid, %c0] : memref<128x16xf32, 3>, vector<4xf32>
         gpu.barrier
         %x = vector.load %sA[%tid, %c0] : memref<128x16xf32, 3>, vector<4xf32>
@@ -699,10 +699,10 @@ module attributes {gpu.container_module} {
       %c256 = arith.constant 256 : index
       %tid = gpu.thread_id x
       %zero = arith.constant dense<0.0> : vector<4xf32>
-      // expected-remark @below {{not a pk K-loop: shared memref is not a workgroup attribution, a workgroup memref.global or a workgroup memref.alloc of the kernel}}
+      // expected-note @below {{in this K-loop candidate}}
       %r = scf.for %k = %c0 to %c256 step %c16 iter_args(%acc = %zero) -> (vector<4xf32>) {
         %a = vector.load %A[%tid, %k] : memref<128x256xf32>, vector<4xf32>
-        // expected-note @below {{here}}
+        // expected-remark @below {{not a pk K-loop: shared memref is not a workgroup attribution, a workgroup memref.global or a workgroup memref.alloc of the kernel}}
         vector.store %a, %sA[%tid, %c0] : memref<128x16xf32, 3>, vector<4xf32>
         gpu.barrier
         %x = vector.load %sA[%tid, %c0] : memref<128x16xf32, 3>, vector<4xf32>
@@ -727,12 +727,12 @@ module attributes {gpu.container_module} {
       %c256 = arith.constant 256 : index
       %tid = gpu.thread_id x
       %zero = arith.constant dense<0.0> : vector<4xf32>
-      // expected-remark @below {{not a pk K-loop: value loaded from global memory is not stored to shared memory in the load phase}}
+      // expected-note @below {{in this K-loop candidate}}
       %r = scf.for %k = %c0 to %c256 step %c16 iter_args(%acc = %zero) -> (vector<4xf32>) {
         %a = vector.load %A[%tid, %k] : memref<128x256xf32>, vector<4xf32>
         vector.store %a, %sA[%tid, %c0] : memref<128x16xf32, 3>, vector<4xf32>
         %k4 = arith.addi %k, %c4 : index
-        // expected-note @below {{here}}
+        // expected-remark @below {{not a pk K-loop: value loaded from global memory is not stored to shared memory in the load phase}}
         %b = vector.load %A[%tid, %k4] : memref<128x256xf32>, vector<4xf32>
         gpu.barrier
         %x = vector.load %sA[%tid, %c0] : memref<128x16xf32, 3>, vector<4xf32>
@@ -756,13 +756,13 @@ module attributes {gpu.container_module} {
       %c256 = arith.constant 256 : index
       %tid = gpu.thread_id x
       %zero = arith.constant dense<0.0> : vector<4xf32>
-      // expected-remark @below {{not a pk K-loop: value loaded from global memory is used outside the load phase}}
+      // expected-note @below {{in this K-loop candidate}}
       %r = scf.for %k = %c0 to %c256 step %c16 iter_args(%acc = %zero) -> (vector<4xf32>) {
         %a = vector.load %A[%tid, %k] : memref<128x256xf32>, vector<4xf32>
         vector.store %a, %sA[%tid, %c0] : memref<128x16xf32, 3>, vector<4xf32>
         gpu.barrier
         %x = vector.load %sA[%tid, %c0] : memref<128x16xf32, 3>, vector<4xf32>
-        // expected-note @below {{here}}
+        // expected-remark @below {{not a pk K-loop: value loaded from global memory is used outside the load phase}}
         %d = vector.fma %x, %a, %acc : vector<4xf32>
         gpu.barrier
         scf.yield %d : vector<4xf32>
@@ -785,14 +785,14 @@ module attributes {gpu.container_module} {
       %zero = arith.constant dense<0.0> : vector<4xf32>
       // Global memory written by the compute phase is taken only as an
       // accumulator at fixed addresses (upstream's rewrite_matmul_as_mma_sync).
-      // expected-remark @below {{not a pk K-loop: compute phase accesses global memory at an address that depends on the K-loop's induction variable; pk takes global memory there only as an accumulator at fixed addresses}}
+      // expected-note @below {{in this K-loop candidate}}
       %r = scf.for %k = %c0 to %c256 step %c16 iter_args(%acc = %zero) -> (vector<4xf32>) {
         %a = vector.load %A[%tid, %k] : memref<128x256xf32>, vector<4xf32>
         vector.store %a, %sA[%tid, %c0] : memref<128x16xf32, 3>, vector<4xf32>
         gpu.barrier
         %x = vector.load %sA[%tid, %c0] : memref<128x16xf32, 3>, vector<4xf32>
         %d = vector.fma %x, %x, %acc : vector<4xf32>
-        // expected-note @below {{here}}
+        // expected-remark @below {{not a pk K-loop: compute phase accesses global memory at an address that depends on the K-loop's induction variable; pk takes global memory there only as an accumulator at fixed addresses}}
         vector.store %d, %A[%tid, %k] : memref<128x256xf32>, vector<4xf32>
         gpu.barrier
         scf.yield %d : vector<4xf32>
@@ -815,14 +815,14 @@ module attributes {gpu.container_module} {
       %c256 = arith.constant 256 : index
       %pad = arith.constant 0.0 : f32
       %tid = gpu.thread_id x
-      // expected-remark @below {{not a pk K-loop: compute phase accesses global memory at an address that depends on the K-loop's induction variable}}
+      // expected-note @below {{in this K-loop candidate}}
       scf.for %k = %c0 to %c256 step %c16 {
         %a = vector.load %A[%tid, %k] : memref<128x256xf32>, vector<4xf32>
         vector.store %a, %sA[%tid, %c0] : memref<128x16xf32, 3>, vector<4xf32>
         gpu.barrier
         %x = vector.load %sA[%tid, %c0] : memref<128x16xf32, 3>, vector<4xf32>
         %sub = memref.subview %C[%tid, %k] [1, 4] [1, 1] : memref<128x256xf32> to memref<1x4xf32, strided<[256, 1], offset: ?>>
-        // expected-note @below {{here}}
+        // expected-remark @below {{not a pk K-loop: compute phase accesses global memory at an address that depends on the K-loop's induction variable; pk takes global memory there only as an accumulator at fixed addresses}}
         %c = vector.transfer_read %sub[%c0, %c0], %pad {in_bounds = [true, true]} : memref<1x4xf32, strided<[256, 1], offset: ?>>, vector<1x4xf32>
         %cx = vector.shape_cast %c : vector<1x4xf32> to vector<4xf32>
         %d = vector.fma %x, %x, %cx : vector<4xf32>
@@ -846,13 +846,13 @@ module attributes {gpu.container_module} {
       %c256 = arith.constant 256 : index
       %tid = gpu.thread_id x
       %zero = arith.constant dense<0.0> : vector<4xf32>
-      // expected-remark @below {{not a pk K-loop: compute phase reads memory that is not shared (vector.load)}}
+      // expected-note @below {{in this K-loop candidate}}
       %r = scf.for %k = %c0 to %c256 step %c16 iter_args(%acc = %zero) -> (vector<4xf32>) {
         %a = vector.load %A[%tid, %k] : memref<128x256xf32>, vector<4xf32>
         vector.store %a, %sA[%tid, %c0] : memref<128x16xf32, 3>, vector<4xf32>
         gpu.barrier
         %x = vector.load %sA[%tid, %c0] : memref<128x16xf32, 3>, vector<4xf32>
-        // expected-note @below {{here}}
+        // expected-remark @below {{not a pk K-loop: compute phase reads memory that is not shared (vector.load) and is no accumulator it writes}}
         %y = vector.load %A[%tid, %c0] : memref<128x256xf32>, vector<4xf32>
         %d = vector.fma %x, %y, %acc : vector<4xf32>
         gpu.barrier
@@ -876,7 +876,7 @@ module attributes {gpu.container_module} {
       %c256 = arith.constant 256 : index
       %tid = gpu.thread_id x
       %zero = arith.constant dense<0.0> : vector<4xf32>
-      // expected-remark @below {{not a pk K-loop: compute phase: gpu.barrier inside a nested region}}
+      // expected-note @below {{in this K-loop candidate}}
       %r = scf.for %k = %c0 to %c256 step %c16 iter_args(%acc = %zero) -> (vector<4xf32>) {
         %a = vector.load %A[%tid, %k] : memref<128x256xf32>, vector<4xf32>
         vector.store %a, %sA[%tid, %c0] : memref<128x16xf32, 3>, vector<4xf32>
@@ -885,7 +885,7 @@ module attributes {gpu.container_module} {
         %s = scf.for %i = %c0 to %c2 step %c1 iter_args(%y = %acc) -> (vector<4xf32>) {
           %x = vector.load %sA[%tid, %c0] : memref<128x16xf32, 3>, vector<4xf32>
           %d = vector.fma %x, %x, %y : vector<4xf32>
-          // expected-note @below {{here}}
+          // expected-remark @below {{not a pk K-loop: compute phase: gpu.barrier inside a nested region}}
           gpu.barrier
           scf.yield %d : vector<4xf32>
         }
@@ -909,12 +909,12 @@ module attributes {gpu.container_module} {
       %c256 = arith.constant 256 : index
       %tid = gpu.thread_id x
       %zero = arith.constant dense<0.0> : vector<4xf32>
-      // expected-remark @below {{not a pk K-loop: compute phase: nested loop has a dynamic trip count}}
+      // expected-note @below {{in this K-loop candidate}}
       %r = scf.for %k = %c0 to %c256 step %c16 iter_args(%acc = %zero) -> (vector<4xf32>) {
         %a = vector.load %A[%tid, %k] : memref<128x256xf32>, vector<4xf32>
         vector.store %a, %sA[%tid, %c0] : memref<128x16xf32, 3>, vector<4xf32>
         gpu.barrier
-        // expected-note @below {{here}}
+        // expected-remark @below {{not a pk K-loop: compute phase: nested loop has a dynamic trip count}}
         %s = scf.for %i = %c0 to %n step %c1 iter_args(%y = %acc) -> (vector<4xf32>) {
           %x = vector.load %sA[%tid, %c0] : memref<128x16xf32, 3>, vector<4xf32>
           %d = vector.fma %x, %x, %y : vector<4xf32>
@@ -939,14 +939,14 @@ module attributes {gpu.container_module} {
       %c256 = arith.constant 256 : index
       %tid = gpu.thread_id x
       %zero = arith.constant dense<0.0> : vector<4xf32>
-      // expected-remark @below {{not a pk K-loop: compute phase: unsupported operation with side effects 'gpu.printf'}}
+      // expected-note @below {{in this K-loop candidate}}
       %r = scf.for %k = %c0 to %c256 step %c16 iter_args(%acc = %zero) -> (vector<4xf32>) {
         %a = vector.load %A[%tid, %k] : memref<128x256xf32>, vector<4xf32>
         vector.store %a, %sA[%tid, %c0] : memref<128x16xf32, 3>, vector<4xf32>
         gpu.barrier
         %x = vector.load %sA[%tid, %c0] : memref<128x16xf32, 3>, vector<4xf32>
         %d = vector.fma %x, %x, %acc : vector<4xf32>
-        // expected-note @below {{here}}
+        // expected-remark @below {{not a pk K-loop: compute phase: unsupported operation with side effects 'gpu.printf'}}
         gpu.printf "k = %d\n", %k : index
         gpu.barrier
         scf.yield %d : vector<4xf32>
@@ -967,14 +967,14 @@ module attributes {gpu.container_module} {
       %c256 = arith.constant 256 : index
       %tid = gpu.thread_id x
       %zero = arith.constant dense<0.0> : vector<4xf32>
-      // expected-remark @below {{not a pk K-loop: compute phase has no nvgpu.mma.sync, vector.contract, fma or multiply-add}}
+      // expected-note @below {{in this K-loop candidate}}
       %r = scf.for %k = %c0 to %c256 step %c16 iter_args(%acc = %zero) -> (vector<4xf32>) {
         %a = vector.load %A[%tid, %k] : memref<128x256xf32>, vector<4xf32>
         vector.store %a, %sA[%tid, %c0] : memref<128x16xf32, 3>, vector<4xf32>
         gpu.barrier
         %x = vector.load %sA[%tid, %c0] : memref<128x16xf32, 3>, vector<4xf32>
         %d = arith.addf %x, %acc : vector<4xf32>
-        // expected-note @below {{here}}
+        // expected-remark @below {{not a pk K-loop: compute phase has no nvgpu.mma.sync, vector.contract, fma or multiply-add}}
         gpu.barrier
         scf.yield %d : vector<4xf32>
       }
@@ -997,13 +997,13 @@ module attributes {gpu.container_module} {
       %c256 = arith.constant 256 : index
       %tid = gpu.thread_id x
       %zero = arith.constant dense<0.0> : vector<4xf32>
-      // expected-remark @below {{not a pk K-loop: load phase writes shared buffer workgroup attribution #0 on both sides of a gpu.barrier; pk drops the load phase's barriers only between copies to different buffers}}
+      // expected-note @below {{in this K-loop candidate}}
       %r = scf.for %k = %c0 to %c256 step %c16 iter_args(%acc = %zero) -> (vector<4xf32>) {
         %a = vector.load %A[%tid, %k] : memref<128x256xf32>, vector<4xf32>
         vector.store %a, %sA[%tid, %c0] : memref<128x16xf32, 3>, vector<4xf32>
         gpu.barrier
         %b = vector.load %A[%tid, %k] : memref<128x256xf32>, vector<4xf32>
-        // expected-note @below {{here}}
+        // expected-remark @below {{not a pk K-loop: load phase writes shared buffer workgroup attribution #0 on both sides of a gpu.barrier; pk drops the load phase's barriers only between copies to different buffers}}
         vector.store %b, %sA[%tid, %c4] : memref<128x16xf32, 3>, vector<4xf32>
         gpu.barrier
         %x = vector.load %sA[%tid, %c0] : memref<128x16xf32, 3>, vector<4xf32>
@@ -1055,7 +1055,7 @@ module {
 // pk.regs_per_thread must be an integer (a string was silently ignored).
 module attributes {gpu.container_module} {
   gpu.module @m {
-    // expected-note @below {{here}}
+    // expected-remark @below {{not a pk K-loop: pk.regs_per_thread must be an integer in [1, 255]}}
     gpu.func @regs_string(%A: memref<128x256xf32>) workgroup(%sA: memref<128x16xf32, 3>)
         kernel attributes {known_block_size = array<i32: 128, 1, 1>, pk.regs_per_thread = "many"} {
       %c0 = arith.constant 0 : index
@@ -1063,7 +1063,7 @@ module attributes {gpu.container_module} {
       %c256 = arith.constant 256 : index
       %tid = gpu.thread_id x
       %zero = arith.constant dense<0.0> : vector<4xf32>
-      // expected-remark @below {{not a pk K-loop: pk.regs_per_thread must be an integer in [1, 255]}}
+      // expected-note @below {{in this K-loop candidate}}
       %r = scf.for %k = %c0 to %c256 step %c16 iter_args(%acc = %zero) -> (vector<4xf32>) {
         %a = vector.load %A[%tid, %k] : memref<128x256xf32>, vector<4xf32>
         vector.store %a, %sA[%tid, %c0] : memref<128x16xf32, 3>, vector<4xf32>
@@ -1208,13 +1208,13 @@ module attributes {gpu.container_module} {
       %null = llvm.mlir.zero : !llvm.ptr
       %tm = builtin.unrealized_conversion_cast %null : !llvm.ptr to !tmA
       %acc0 = nvgpu.warpgroup.mma.init.accumulator -> !acc
-      // expected-remark @below {{not a pk K-loop: compute phase: nvgpu.warpgroup.generate.descriptor of memory that is not shared}}
+      // expected-note @below {{in this K-loop candidate}}
       %r = scf.for %k = %c0 to %c512 step %c64 iter_args(%acc = %acc0) -> (!acc) {
         %v = vector.load %A[%c0, %k] : memref<64x512xf16>, vector<8xf16>
         vector.store %v, %sA[%tid, %c0] : memref<64x64xf16, #gpu.address_space<workgroup>>, vector<8xf16>
         gpu.barrier
         %dA = nvgpu.warpgroup.generate.descriptor %sA, %tm : memref<64x64xf16, #gpu.address_space<workgroup>>, !tmA -> !dA
-        // expected-note @below {{here}}
+        // expected-remark @below {{not a pk K-loop: compute phase: nvgpu.warpgroup.generate.descriptor of memory that is not shared}}
         %dB = nvgpu.warpgroup.generate.descriptor %G, %tm : memref<64x64xf16>, !tmA -> !dB
         %d = nvgpu.warpgroup.mma %dA, %dB, %acc {transposeB, waitGroup = 0 : i64} : !dA, !dB, !acc -> !acc
         gpu.barrier
@@ -1245,13 +1245,13 @@ module attributes {gpu.container_module} {
       %tm = builtin.unrealized_conversion_cast %null : !llvm.ptr to !tmA
       %acc0 = nvgpu.warpgroup.mma.init.accumulator -> !acc
       %d0 = nvgpu.warpgroup.generate.descriptor %sA, %tm : memref<64x64xf16, #gpu.address_space<workgroup>>, !tmA -> !dA
-      // expected-remark @below {{not a pk K-loop: compute phase: nvgpu.warpgroup.mma descriptor that is not an nvgpu.warpgroup.generate.descriptor result}}
+      // expected-note @below {{in this K-loop candidate}}
       %r:2 = scf.for %k = %c0 to %c512 step %c64 iter_args(%acc = %acc0, %dd = %d0) -> (!acc, !dA) {
         %v = vector.load %A[%c0, %k] : memref<64x512xf16>, vector<8xf16>
         vector.store %v, %sA[%tid, %c0] : memref<64x64xf16, #gpu.address_space<workgroup>>, vector<8xf16>
         gpu.barrier
         %dA = nvgpu.warpgroup.generate.descriptor %sA, %tm : memref<64x64xf16, #gpu.address_space<workgroup>>, !tmA -> !dA
-        // expected-note @below {{here}}
+        // expected-remark @below {{not a pk K-loop: compute phase: nvgpu.warpgroup.mma descriptor that is not an nvgpu.warpgroup.generate.descriptor result}}
         %d = nvgpu.warpgroup.mma %dd, %dA, %acc {transposeB, waitGroup = 0 : i64} : !dA, !dA, !acc -> !acc
         gpu.barrier
         scf.yield %d, %dA : !acc, !dA
@@ -1281,12 +1281,12 @@ module attributes {gpu.container_module} {
       %null = llvm.mlir.zero : !llvm.ptr
       %tm = builtin.unrealized_conversion_cast %null : !llvm.ptr to !tmA
       %acc0 = nvgpu.warpgroup.mma.init.accumulator -> !acc
-      // expected-remark @below {{not a pk K-loop: load phase: nvvm.fence.proxy inside a nested region}}
+      // expected-note @below {{in this K-loop candidate}}
       %r = scf.for %k = %c0 to %c512 step %c64 iter_args(%acc = %acc0) -> (!acc) {
         scf.for %i = %c0 to %c1 step %c1 {
           %v = vector.load %A[%c0, %k] : memref<64x512xf16>, vector<8xf16>
           vector.store %v, %sA[%tid, %c0] : memref<64x64xf16, #gpu.address_space<workgroup>>, vector<8xf16>
-          // expected-note @below {{here}}
+          // expected-remark @below {{not a pk K-loop: load phase: nvvm.fence.proxy inside a nested region}}
           nvvm.fence.proxy {kind = #nvvm.proxy_kind<async.shared>, space = #nvvm.shared_space<cta>}
         }
         gpu.barrier
@@ -1319,11 +1319,11 @@ module attributes {gpu.container_module} {
       %null = llvm.mlir.zero : !llvm.ptr
       %tm = builtin.unrealized_conversion_cast %null : !llvm.ptr to !tmA
       %acc0 = nvgpu.warpgroup.mma.init.accumulator -> !acc
-      // expected-remark @below {{not a pk K-loop: load phase: unsupported operation with side effects 'nvvm.fence.proxy'}}
+      // expected-note @below {{in this K-loop candidate}}
       %r = scf.for %k = %c0 to %c512 step %c64 iter_args(%acc = %acc0) -> (!acc) {
         %v = vector.load %A[%c0, %k] : memref<64x512xf16>, vector<8xf16>
         vector.store %v, %sA[%tid, %c0] : memref<64x64xf16, #gpu.address_space<workgroup>>, vector<8xf16>
-        // expected-note @below {{here}}
+        // expected-remark @below {{not a pk K-loop: load phase: unsupported operation with side effects 'nvvm.fence.proxy'}}
         nvvm.fence.proxy {kind = #nvvm.proxy_kind<async.global>}
         gpu.barrier
         %dA = nvgpu.warpgroup.generate.descriptor %sA, %tm : memref<64x64xf16, #gpu.address_space<workgroup>>, !tmA -> !dA

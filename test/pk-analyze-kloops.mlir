@@ -36,7 +36,7 @@
 // TMA-NOT: warning
 // TMA: <stdin>:{{[0-9]+}}:{{[0-9]+}}: remark: K-loop: trip count 16, 2 copied buffer(s), shared memory 32768 B single / 32768 B per stage / 65536 B with 2 stages
 // TMA-SAME: variant tma, TMA: 3 load(s) of 32768 B per tile on one mbarrier, wgmma m128n128k64
-// TMA: note: ratio 64.0 > 20: the seed predicts 0-5% or a regression; TMA is selected all the same
+// TMA: note: ratio 64.0 > 20: the procedure predicts 0-5% or a regression; TMA is selected all the same
 // TMA: {"arch":"sm_90a"
 // TMA-SAME: "loads":{"bytes_per_thread":0,"bytes_per_tile":32768,"global_loads":3}
 // TMA-SAME: "tma":{"bytes_per_tile":32768,"loads":3,"mbarriers":1}
@@ -100,7 +100,7 @@
 // With the default 128 registers: 128 * 32 = 4096 per warp, 16384 / 4096 =
 // 4 warps per sub-partition, 16 warps per SM.
 
-// The seed procedure's worked example (same kernel as Inputs/seed-64x64x16.mlir):
+// The pipelining procedure's worked example (same kernel as Inputs/seed-64x64x16.mlir):
 // workgroup attributions, globals in the default memory space, vector.load +
 // vector.store copies, ldmatrix + mma.sync m16n8k16 in a nested compute loop,
 // block size from known_block_size.
@@ -127,7 +127,7 @@
 // Seed: 2 KB + 2 KB = 4096 single, 8192 double; cliff for 2 blocks/SM on
 // sm_86 = 102400 / 2 = 51200 (already a multiple of 128) - 1024 = 50176.
 // CHECK-SAME: "reasons":["2 stages need 8192 bytes of shared memory, within the sm_86 cliff of 50176 bytes for 2 blocks/SM",
-// CHECK-SAME: "ratio 32.0 > 20: the seed predicts 0-5% or a regression; cp.async is selected all the same (rule high-ratio; skip-high-ratio=true skips)"]
+// CHECK-SAME: "ratio 32.0 > 20: the procedure predicts 0-5% or a regression; cp.async is selected all the same (rule high-ratio; skip-high-ratio=true skips)"]
 // CHECK-SAME: "regs_per_thread":128,"regs_source":"default"
 // 99 KB = 101376 per block; 100 KB = 102400 per SM; 48 KB = 49152 static.
 // CHECK-SAME: "smem":{"cliff_bytes":50176,"multi_bytes":8192,"per_block_max_bytes":101376,"per_sm_bytes":102400,"per_stage_bytes":4096,"reserved_per_block_bytes":1024,"single_bytes":4096,"stages":2,"static_max_bytes":49152}
@@ -178,7 +178,7 @@
 
 // skip-high-ratio: ratio 32 > 20 -> no pipelining.
 // SKIP: "kernel":"seed::gemm_64x64x16"
-// SKIP-SAME: "reasons":["2 stages need 8192 bytes of shared memory, within the sm_86 cliff of 50176 bytes for 2 blocks/SM","ratio 32.0 > 20: the seed predicts 0-5% or a regression and skip-high-ratio is set"]
+// SKIP-SAME: "reasons":["2 stages need 8192 bytes of shared memory, within the sm_86 cliff of 50176 bytes for 2 blocks/SM","ratio 32.0 > 20: the procedure predicts 0-5% or a regression and skip-high-ratio is set"]
 // SKIP-SAME: "variant":"none"}
 
 // min-blocks-per-sm=3: cliff 102400 / 3 = 34133 -> 34048 (266 * 128) - 1024 = 33024.
@@ -493,7 +493,7 @@ module attributes {gpu.container_module} {
 // CHECK-SAME: "loads":{"bytes_per_thread":32,"bytes_per_tile":4096,"global_loads":2}
 // Ratio 32768 / 4096 = 8, in 5-20.
 // CHECK-SAME: "prediction":"+5-15% (ratio 5-20:1)","ratio":8,
-// CHECK-SAME: "reasons":["2 stages need 8192 bytes of shared memory, within the sm_86 cliff of 50176 bytes for 2 blocks/SM","ratio 8.0 in 5-20: both variants are worth benchmarking; cp.async is the seed's default (rule mid-ratio; try variant=ldg-register too)"]
+// CHECK-SAME: "reasons":["2 stages need 8192 bytes of shared memory, within the sm_86 cliff of 50176 bytes for 2 blocks/SM","ratio 8.0 in 5-20: both variants are worth benchmarking; cp.async is the procedure's default (rule mid-ratio; try variant=ldg-register too)"]
 // 1024 / 32 = 32 trips.
 // CHECK-SAME: "threads_per_block":128,"trip_count":32,"variant":"cp-async"}
 

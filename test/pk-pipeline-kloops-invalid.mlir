@@ -1,7 +1,7 @@
 // RUN: pk-opt %s -split-input-file -verify-diagnostics --pk-pipeline-kloops | FileCheck %s
-// RUN: pk-opt %s -split-input-file --pk-pipeline-kloops='stages=3 schedule=seed' -o /dev/null 2>&1 | FileCheck %s --check-prefix=STAGES3
+// RUN: pk-opt %s -split-input-file --pk-pipeline-kloops='stages=3 schedule=two-stage' -o /dev/null 2>&1 | FileCheck %s --check-prefix=STAGES3
 // RUN: pk-opt %s -split-input-file --pk-pipeline-kloops='variant=ldg-register' -o /dev/null 2>&1 | FileCheck %s --check-prefix=FORCED
-// RUN: pk-opt %examples/hgemm_f16_128x128x32.mlir --pk-pipeline-kloops='stages=3 schedule=seed' -o /dev/null 2>&1 | FileCheck %s --check-prefix=HGEMM-DECLINED
+// RUN: pk-opt %examples/hgemm_f16_128x128x32.mlir --pk-pipeline-kloops='stages=3 schedule=two-stage' -o /dev/null 2>&1 | FileCheck %s --check-prefix=HGEMM-DECLINED
 // RUN: pk-opt %examples/hgemm_f16_128x128x32.mlir --pk-pipeline-kloops='skip-high-ratio=1' -o /dev/null 2>&1 | FileCheck %s --check-prefix=HGEMM-SKIPPED
 // RUN: pk-opt %S/Inputs/seed-64x64x16.mlir --pk-pipeline-kloops 2>/dev/null | pk-opt --pk-pipeline-kloops -o /dev/null 2>&1 | FileCheck %s --check-prefix=AGAIN
 // RUN: not pk-opt %s --pk-pipeline-kloops='schedule=fancy' -o /dev/null 2>&1 | FileCheck %s --check-prefix=BADSCHEDULE
@@ -10,7 +10,7 @@
 // RUN: rm -f %t.late.mlir && not pk-opt %S/Inputs/seed-64x64x16.mlir --pk-pipeline-kloops='test-fail-late=1' -o %t.late.mlir 2>&1 | FileCheck %s --check-prefix=LATE && not test -e %t.late.mlir
 // Near-limit loop bounds (Inputs/near-limit-loops.mlir), every variant and 2-4 stages:
 // RUN: pk-opt %S/Inputs/near-limit-loops.mlir --pk-pipeline-kloops -o /dev/null 2>&1 | FileCheck %s --check-prefix=LIMITS
-// RUN: pk-opt %S/Inputs/near-limit-loops.mlir --pk-pipeline-kloops=schedule=seed -o /dev/null 2>&1 | FileCheck %s --check-prefix=LIMITS
+// RUN: pk-opt %S/Inputs/near-limit-loops.mlir --pk-pipeline-kloops=schedule=two-stage -o /dev/null 2>&1 | FileCheck %s --check-prefix=LIMITS
 // RUN: pk-opt %S/Inputs/near-limit-loops.mlir --pk-pipeline-kloops=stages=3 -o /dev/null 2>&1 | FileCheck %s --check-prefix=LIMITS
 // RUN: pk-opt %S/Inputs/near-limit-loops.mlir --pk-pipeline-kloops=stages=4 -o /dev/null 2>&1 | FileCheck %s --check-prefix=LIMITS
 // RUN: pk-opt %S/Inputs/near-limit-loops.mlir --pk-pipeline-kloops=variant=ldg-register -o /dev/null 2>&1 | FileCheck %s --check-prefix=LIMITS
@@ -33,7 +33,7 @@
 // MIF-STAGES-NOT: pk.pipelined
 // MIF-LDG: remark: not pipelined: schedule=mma-in-flight is a cp-async or tma order with at least 3 stages (the tile whose wgmma is in flight, the tile being computed, the copies); got ldg-register with 2 buffer(s)
 // MIF-NOWGMMA: remark: not pipelined: schedule=mma-in-flight keeps wgmma groups in flight; the loop has no nvgpu.warpgroup.mma
-// MIF-CHAIN: remark: not pipelined: schedule=mma-in-flight leaves the group of the nvgpu.warpgroup.mma at <stdin>:{{[0-9]+}}:{{[0-9]+}} in flight into the next iteration, so its accumulator must be a loop-carried value that only this wgmma reads and only the yield uses; it is not
+// MIF-CHAIN: remark: not pipelined: schedule=mma-in-flight leaves the group of this nvgpu.warpgroup.mma in flight into the next iteration, so its accumulator must be a loop-carried value that only this wgmma reads and only the yield uses; it is not
 // MIF-CHAIN-NOT: pk.pipelined
 // MIF-ARCH: error: schedule=mma-in-flight keeps wgmma groups in flight (sm_90a); sm_90 has no wgmma
 // variant=tma (docs/hopper.md "TMA ring"): TMA loops pk cannot turn into a
@@ -45,7 +45,7 @@
 // variant on a thread-copy loop and the other variants on a TMA loop; the
 // seed order; a target without TMA (a located error).
 // RUN: sed 's/%%par = arith.index_cast %%kt2 : index to i1/%%par = arith.constant false/' %examples/hgemm_wgmma_tma_f16_128x128x64.mlir | pk-opt --pk-pipeline-kloops='arch=sm_90a' 2>&1 | FileCheck %s --check-prefix=TMA-PARITY
-// TMA-PARITY: remark: not pipelined: the parity of the nvgpu.mbarrier.try_wait.parity at <stdin>:{{[0-9]+}}:{{[0-9]+}} is not the tile index modulo 2 (tile 1 waits on parity 0); pk pipelines the one-barrier protocol whose phase t completes with tile t
+// TMA-PARITY: remark: not pipelined: the parity of this nvgpu.mbarrier.try_wait.parity is not the tile index modulo 2 (tile 1 waits on parity 0); pk pipelines the one-barrier protocol whose phase t completes with tile t
 // TMA-PARITY-NOT: num_barriers
 // TMA-PARITY-NOT: pk.pipelined
 // RUN: sed 's/%%c32768, predicate/%%c64, predicate/' %examples/hgemm_wgmma_tma_f16_128x128x64.mlir | pk-opt --pk-pipeline-kloops='arch=sm_90a' -o /dev/null 2>&1 | FileCheck %s --check-prefix=TMA-TX
@@ -57,11 +57,11 @@
 // RUN: sed 's/to %%sB_1, predicate = %%t0/to %%sB_1/' %examples/hgemm_wgmma_tma_f16_128x128x64.mlir | pk-opt --pk-pipeline-kloops='arch=sm_90a' -o /dev/null 2>&1 | FileCheck %s --check-prefix=TMA-PRED
 // TMA-PRED: remark: not pipelined: not a pk K-loop: TMA K-loop: the load's predicate differs from the expect_tx's; pk needs the threads that announce the bytes to issue the loads
 // RUN: pk-opt %examples/hgemm_wgmma_f16_128x128x64.mlir --pk-pipeline-kloops='arch=sm_90a variant=tma' -o /dev/null 2>&1 | FileCheck %s --check-prefix=TMA-THREADS
-// TMA-THREADS: remark: not pipelined: variant=tma pipelines loops whose load phase is TMA (nvgpu.tma.async.load on an mbarrier); this loop copies with threads
+// TMA-THREADS: remark: not pipelined: variant=tma pipelines loops whose load phase is TMA (nvgpu.tma.async.load on an mbarrier, docs/hopper.md); this loop copies with threads
 // RUN: pk-opt %examples/hgemm_wgmma_tma_f16_128x128x64.mlir --pk-pipeline-kloops='arch=sm_90a variant=cp-async' -o /dev/null 2>&1 | FileCheck %s --check-prefix=TMA-CPASYNC
 // TMA-CPASYNC: remark: not pipelined: the copies are TMA loads (nvgpu.tma.async.load), which only the tma variant keeps (rule tma-input)
-// RUN: pk-opt %examples/hgemm_wgmma_tma_f16_128x128x64.mlir --pk-pipeline-kloops='arch=sm_90a variant=tma schedule=seed' -o /dev/null 2>&1 | FileCheck %s --check-prefix=TMA-SEED
-// TMA-SEED: remark: not pipelined: schedule=seed is a cp-async order; the tma variant takes multistage, mma-in-flight or warp-specialized
+// RUN: pk-opt %examples/hgemm_wgmma_tma_f16_128x128x64.mlir --pk-pipeline-kloops='arch=sm_90a variant=tma schedule=two-stage' -o /dev/null 2>&1 | FileCheck %s --check-prefix=TMA-TWO-STAGE
+// TMA-TWO-STAGE: remark: not pipelined: schedule=two-stage is a cp-async order; the tma variant takes multistage, mma-in-flight or warp-specialized
 // schedule=warp-specialized declines (docs/hopper.md "Warp specialization"):
 // thread copies; no TMA on the target (an error); no known_block_size to
 // grow; no room for a producer warpgroup; a write before the loop
@@ -76,35 +76,38 @@
 // RUN: sed 's/known_block_size = array<i32: 128, 1, 1>/known_block_size = array<i32: 1024, 1, 1>/' %examples/hgemm_wgmma_tma_f16_128x128x64.mlir | pk-opt --pk-pipeline-kloops='arch=sm_90a variant=tma schedule=warp-specialized stages=3' -o /dev/null 2>&1 | FileCheck %s --check-prefix=WS-1024
 // WS-1024: remark: not pipelined: schedule=warp-specialized needs a block of whole warpgroups with room for one more (at most 896 threads); the kernel has 1024
 // RUN: sed 's/^      gpu.barrier$/      %%f0 = arith.constant 0.0 : f32\n      memref.store %%f0, %%C[%%c0, %%c0] : memref<4096x4096xf32>\n      gpu.barrier/' %examples/hgemm_wgmma_tma_f16_128x128x64.mlir | pk-opt --pk-pipeline-kloops='arch=sm_90a variant=tma schedule=warp-specialized stages=3' -o /dev/null 2>&1 | FileCheck %s --check-prefix=WS-WRITE
-// WS-WRITE: remark: not pipelined: schedule=warp-specialized runs the code before the K-loop on the producer warpgroup too; the op at <stdin>:{{[0-9]+}}:7 writes memory
+// WS-WRITE: <stdin>:{{[0-9]+}}:7: remark: not pipelined: schedule=warp-specialized runs the code before the K-loop on the producer warpgroup too; this op writes memory or synchronizes under a condition
 // RUN: sed 's/^      %%tid = gpu.thread_id x$/      %%tid = gpu.thread_id x\n      %%gid = gpu.global_id x/' %examples/hgemm_wgmma_tma_f16_128x128x64.mlir | pk-opt --pk-pipeline-kloops='arch=sm_90a variant=tma schedule=warp-specialized stages=3' -o /dev/null 2>&1 | FileCheck %s --check-prefix=WS-GID
-// WS-GID: remark: not pipelined: schedule=warp-specialized grows the block and uses named barrier 1; the gpu.global_id at <stdin>:{{[0-9]+}}:14 would change meaning
+// WS-GID: <stdin>:{{[0-9]+}}:14: remark: not pipelined: schedule=warp-specialized grows the block and uses named barrier 1; this 'gpu.global_id' would change meaning
 // RUN: sed 's/%%t0 = arith.cmpi eq, %%tid, %%c0/%%t0 = arith.cmpi ule, %%tid, %%c0/' %examples/hgemm_wgmma_tma_f16_128x128x64.mlir | pk-opt --pk-pipeline-kloops='arch=sm_90a variant=tma schedule=warp-specialized stages=3' -o /dev/null 2>&1 | FileCheck %s --check-prefix=WS-PRED
 // WS-PRED: remark: not pipelined: schedule=warp-specialized gives the TMA loads to one producer thread; their predicate must be `gpu.thread_id x == c`, defined before the loop
 // A load coordinate computed from the issuing thread's id (the producer's
 // thread would compute another), a CTA barrier under a condition before the
 // loop (the producer's threads may skip it), %ntid.x read directly.
 // RUN: sed 's/^        nvgpu.tma.async.load %%tmA\[%%k, %%bm\]/        %%bmt = arith.addi %%bm, %%tid : index\n        nvgpu.tma.async.load %%tmA[%%k, %%bmt]/' %examples/hgemm_wgmma_tma_f16_128x128x64.mlir | pk-opt --pk-pipeline-kloops='arch=sm_90a variant=tma schedule=warp-specialized stages=3' -o /dev/null 2>&1 | FileCheck %s --check-prefix=WS-TIDCOORD
-// WS-TIDCOORD: remark: not pipelined: schedule=warp-specialized gives the TMA loads to one producer thread; the operands of the op at <stdin>:{{[0-9]+}}:9 depend on the gpu.thread_id at <stdin>:{{[0-9]+}}:14, which the producer's thread does not share
+// WS-TIDCOORD: <stdin>:{{[0-9]+}}:9: remark: not pipelined: schedule=warp-specialized gives the TMA loads to one producer thread; the operands of this op depend on the thread's position, which the producer's thread does not share
+// WS-TIDCOORD: <stdin>:{{[0-9]+}}:14: note: the thread's position is read here
 // RUN: sed 's/^      gpu.barrier$/      %%cb = arith.cmpi ult, %%tid, %%c128 : index\n      scf.if %%cb {\n        gpu.barrier\n      }/' %examples/hgemm_wgmma_tma_f16_128x128x64.mlir | pk-opt --pk-pipeline-kloops='arch=sm_90a variant=tma schedule=warp-specialized stages=3' -o /dev/null 2>&1 | FileCheck %s --check-prefix=WS-CONDBAR
-// WS-CONDBAR: remark: not pipelined: schedule=warp-specialized runs the code before the K-loop on the producer warpgroup too; the op at <stdin>:{{[0-9]+}}:7 writes memory or synchronizes under a condition
+// WS-CONDBAR: <stdin>:{{[0-9]+}}:7: remark: not pipelined: schedule=warp-specialized runs the code before the K-loop on the producer warpgroup too; this op writes memory or synchronizes under a condition
 // RUN: sed 's/^      %%tid = gpu.thread_id x$/      %%tid = gpu.thread_id x\n      %%nt = nvvm.read.ptx.sreg.ntid.x : i32/' %examples/hgemm_wgmma_tma_f16_128x128x64.mlir | pk-opt --pk-pipeline-kloops='arch=sm_90a variant=tma schedule=warp-specialized stages=3' -o /dev/null 2>&1 | FileCheck %s --check-prefix=WS-NTID
-// WS-NTID: remark: not pipelined: schedule=warp-specialized grows the block and uses named barrier 1; the nvvm.read.ptx.sreg.ntid.x at <stdin>:{{[0-9]+}}:13 would change meaning
+// WS-NTID: <stdin>:{{[0-9]+}}:13: remark: not pipelined: schedule=warp-specialized grows the block and uses named barrier 1; this 'nvvm.read.ptx.sreg.ntid.x' would change meaning
 // RUN: sed 's/BLOCK_X/%%bx/' %S/Inputs/tma-launch.mlir | pk-opt --pk-pipeline-kloops='arch=sm_90a variant=tma schedule=warp-specialized stages=3' -o /dev/null 2>&1 | FileCheck %s --check-prefix=WS-DYNLAUNCH
-// WS-DYNLAUNCH: remark: not pipelined: schedule=warp-specialized grows the block by a producer warpgroup; the gpu.launch_func at <stdin>:{{[0-9]+}}:5 does not launch the kernel's constant known_block_size
+// WS-DYNLAUNCH: <stdin>:{{[0-9]+}}:5: remark: not pipelined: schedule=warp-specialized grows the block by a producer warpgroup; this gpu.launch_func does not launch the kernel's constant known_block_size
 // RUN: not pk-opt %examples/hgemm_wgmma_tma_f16_128x128x64.mlir --pk-pipeline-kloops='arch=sm_86 variant=tma' -o /dev/null 2>&1 | FileCheck %s --check-prefix=TMA-ARCH
 // TMA-ARCH: error: variant=tma needs the Tensor Memory Accelerator (sm_90 and later); sm_86 has none
 // RUN: python3 %S/Inputs/hoist_descriptors.py %examples/hgemm_wgmma_f16_128x128x64.mlir | pk-opt --pk-pipeline-kloops='arch=sm_90a' 2>&1 | FileCheck %s --check-prefix=WGMMA-HOIST
-// WGMMA-WAIT1: remark: not pipelined: the nvgpu.warpgroup.mma at <stdin>:{{[0-9]+}}:{{[0-9]+}} leaves 1 wgmma group(s) in flight (waitGroup = 1): its reads of a stage may outlast the barrier before that stage's refill; pk pipelines wgmma loops with waitGroup = 0 only; the decision was variant cp-async with 2 buffer(s)
+// WGMMA-WAIT1: remark: not pipelined: this nvgpu.warpgroup.mma leaves 1 wgmma group(s) in flight (waitGroup = 1): its reads of a stage may outlast the barrier before that stage's refill; pk pipelines wgmma loops with waitGroup = 0 only; the decision was variant cp-async with 2 buffer(s)
 // WGMMA-WAIT1-NOT: pk.pipelined
-// WGMMA-WAIT1-RPF: remark: not pipelined: the nvgpu.warpgroup.mma at <stdin>:{{[0-9]+}}:{{[0-9]+}} leaves 1 wgmma group(s) in flight
-// WGMMA-HOIST: remark: not pipelined: the nvgpu.warpgroup.generate.descriptor of workgroup attribution #0 at <stdin>:{{[0-9]+}}:{{[0-9]+}} is not in the compute phase; pk points the descriptors of the compute phase at the stage being computed; the decision was variant cp-async
+// WGMMA-WAIT1-RPF: remark: not pipelined: this nvgpu.warpgroup.mma leaves 1 wgmma group(s) in flight
+// WGMMA-HOIST: remark: not pipelined: this nvgpu.warpgroup.generate.descriptor of workgroup attribution #0 is not in the compute phase; pk points the descriptors of the compute phase at the stage being computed
 // WGMMA-HOIST-NOT: pk.pipelined
 // The swizzle proof needs `row % 8` of rows that differ by multiples of 8:
 // with one row taken modulo 16 the xor values differ, the copies may
 // overlap, and cp.async is declined (ldg-register keeps the stores' order).
 // RUN: sed 's/%%a_r8_1 = arith.remui %%a_row1, %%c8/%%a_r8_1 = arith.remui %%a_row1, %%c16/' %examples/hgemm_wgmma_f16_128x128x64.mlir | pk-opt --pk-pipeline-kloops='arch=sm_90a variant=cp-async' -o /dev/null 2>&1 | FileCheck %s --check-prefix=WGMMA-SWIZZLE
-// WGMMA-SWIZZLE: remark: pipelined: variant ldg-register, 2 shared buffer(s); variant=cp-async requested (auto would pick ldg-register); cp.async not possible: cp.async copies of one tile are unordered: pk cannot prove that this shared store and the one at <stdin>:{{[0-9]+}}:{{[0-9]+}} write disjoint elements
+// WGMMA-SWIZZLE: remark: pipelined: variant ldg-register, 2 shared buffer(s); variant=cp-async requested (auto would pick ldg-register); cp.async not possible: cp.async copies of one tile are unordered: pk cannot prove that this shared store and another write disjoint elements
+// WGMMA-SWIZZLE: note: this copy cannot be cp.async
+// WGMMA-SWIZZLE: note: the other shared store
 
 // BADVARIANT: for the --variant option: Cannot find option named 'fastest'!
 // NOCPASYNC: error: variant=cp-async needs cp.async (sm_80 and later); sm_75 has none
@@ -113,16 +116,16 @@
 // schedule) is an internal error at the loop that fails the pass, so no
 // partially rewritten IR is ever written.
 // LATE: seed-64x64x16.mlir:23:14: error: pk failed after changing the IR (internal error: scf::pipelineForLoop rejected the schedule); the kernel is left invalid, please report this loop
-// The seed's order has two stages only.
-// STAGES3: remark: not pipelined: schedule=seed is the seed's two-stage order; stages=3 needs schedule=multistage; the decision was variant cp-async with 3 buffer(s): 3 stages need
+// The two-stage order has two stages only.
+// STAGES3: remark: not pipelined: schedule=two-stage takes 2 buffers; got 3 (schedule=multistage takes more); 3 stages need
 // A declined remark is one sentence: "not pipelined: " and why first, then
 // what the decision had selected, never "pipelines" next to "not pipelined"
 // (issue 12: the HGEMM's read "...; pk pipelines with cp.async ...; not
 // pipelined: ...").
-// HGEMM-DECLINED: hgemm_f16_128x128x32.mlir:78:17: remark: not pipelined: schedule=seed is the seed's two-stage order; stages=3 needs schedule=multistage; the decision was variant cp-async with 3 buffer(s): 3 stages need 49152 bytes of shared memory, within the sm_86 cliff of 50176 bytes for 2 blocks/SM; ratio 64.0 > 20: the seed predicts 0-5% or a regression; cp.async is selected all the same (rule high-ratio; skip-high-ratio=true skips){{$}}
+// HGEMM-DECLINED: hgemm_f16_128x128x32.mlir:78:17: remark: not pipelined: schedule=two-stage takes 2 buffers; got 3 (schedule=multistage takes more); 3 stages need 49152 bytes of shared memory, within the sm_86 cliff of 50176 bytes for 2 blocks/SM; ratio 64.0 > 20: the procedure predicts 0-5% or a regression; cp.async is selected all the same (rule high-ratio; skip-high-ratio=true skips){{$}}
 // HGEMM-DECLINED-NOT: remark
 // The reason that selects no variant comes first, the budget after it.
-// HGEMM-SKIPPED: hgemm_f16_128x128x32.mlir:78:17: remark: not pipelined: ratio 64.0 > 20: the seed predicts 0-5% or a regression and skip-high-ratio is set; 2 stages need 32768 bytes of shared memory, within the sm_86 cliff of 50176 bytes for 2 blocks/SM{{$}}
+// HGEMM-SKIPPED: hgemm_f16_128x128x32.mlir:78:17: remark: not pipelined: ratio 64.0 > 20: the procedure predicts 0-5% or a regression and skip-high-ratio is set; 2 stages need 32768 bytes of shared memory, within the sm_86 cliff of 50176 bytes for 2 blocks/SM{{$}}
 // HGEMM-SKIPPED-NOT: remark
 // pk leaves its own output alone.
 // AGAIN: remark: not pipelined: not a pk K-loop: loop already pipelined by pk (pk.pipelined)
@@ -252,6 +255,7 @@ module attributes {gpu.container_module} {
 module attributes {gpu.container_module} {
   gpu.module @m {
     gpu.func @subview_use(%A: memref<64x128xf16>, %out: memref<64xf32>)
+        // expected-note @below {{copied buffer workgroup attribution #0}}
         workgroup(%s: memref<64x32xf16, #gpu.address_space<workgroup>>)
         kernel attributes {known_block_size = array<i32: 256, 1, 1>} {
       %c0 = arith.constant 0 : index
@@ -264,13 +268,15 @@ module attributes {gpu.container_module} {
       %q = arith.remui %tid, %c4 : index
       %col = arith.muli %q, %c8 : index
       %init = arith.constant dense<0.0> : vector<8xf32>
-      // expected-remark @below {{not pipelined: memref.subview of copied buffer workgroup attribution #0}}
+      // expected-note @below {{in this K-loop}}
       %r = scf.for %k = %c0 to %c128 step %c32 iter_args(%acc = %init) -> (vector<8xf32>) {
         %gk = arith.addi %k, %col : index
         %v = vector.load %A[%row, %gk] : memref<64x128xf16>, vector<8xf16>
         vector.store %v, %s[%row, %col] : memref<64x32xf16, #gpu.address_space<workgroup>>, vector<8xf16>
+        // expected-remark @below {{not pipelined: this memref.subview of copied buffer workgroup attribution #0 is used in the other phase of the K-loop; pk needs the subviews of each phase in that phase}}
         %sv = memref.subview %s[0, 0] [64, 16] [1, 1] : memref<64x32xf16, #gpu.address_space<workgroup>> to memref<64x16xf16, strided<[32, 1]>, #gpu.address_space<workgroup>>
         gpu.barrier
+        // expected-note @below {{the use in the other phase}}
         %x = vector.load %sv[%row, %c0] : memref<64x16xf16, strided<[32, 1]>, #gpu.address_space<workgroup>>, vector<8xf16>
         %xf = arith.extf %x : vector<8xf16> to vector<8xf32>
         %d = vector.fma %xf, %xf, %acc : vector<8xf32>
@@ -307,6 +313,7 @@ module attributes {gpu.container_module} {
       // expected-remark @below {{pipelined: variant ldg-register, 2 shared buffer(s)}}
       %r = scf.for %k = %c0 to %c128 step %c32 iter_args(%acc = %init) -> (f32) {
         %v = memref.load %A[%tid, %k] : memref<256x128xf16>
+        // expected-note @below {{this copy cannot be cp.async}}
         memref.store %v, %s[%tid, %c0] : memref<256x32xf16, #gpu.address_space<workgroup>>
         gpu.barrier
         %x = memref.load %s[%tid, %c0] : memref<256x32xf16, #gpu.address_space<workgroup>>
@@ -348,11 +355,13 @@ module attributes {gpu.container_module} {
       %c128 = arith.constant 128 : index
       %tid = gpu.thread_id x
       %init = arith.constant 0.0 : f32
-      // expected-remark @below {{not pipelined: the ldg-register variant moves the shared stores after the compute; the store at}}
+      // expected-note @below {{in this K-loop}}
       %r = scf.for %k = %c0 to %c128 step %c32 iter_args(%acc = %init) -> (f32) {
         scf.for %i = %c0 to %c2 step %c1 {
           %gk = arith.addi %k, %i : index
           %v = memref.load %A[%tid, %gk] : memref<256x128xf16>
+          // expected-remark @below {{not pipelined: the ldg-register variant moves the shared stores after the compute; this store is inside a nested region}}
+          // expected-note @below {{this copy cannot be cp.async}}
           memref.store %v, %s[%tid, %i] : memref<256x32xf16, #gpu.address_space<workgroup>>
         }
         gpu.barrier
@@ -457,6 +466,7 @@ module attributes {gpu.container_module} {
       %r = scf.for %k = %c0 to %c64 step %c32 iter_args(%acc = %init) -> (vector<8xf32>) {
         %gk = arith.addi %k, %col : index
         %v = vector.transfer_read %A[%row, %gk], %pad {in_bounds = [false]} : memref<64x33xf16>, vector<8xf16>
+        // expected-note @below {{this copy cannot be cp.async}}
         vector.store %v, %s[%row, %col] : memref<64x32xf16, #gpu.address_space<workgroup>>, vector<8xf16>
         gpu.barrier
         %x = vector.load %s[%row, %col] : memref<64x32xf16, #gpu.address_space<workgroup>>, vector<8xf16>
@@ -481,6 +491,7 @@ module attributes {gpu.container_module} {
 module attributes {gpu.container_module} {
   gpu.module @m {
     gpu.func @tile_read_after_loop(%A: memref<64x1024xf16>, %out: memref<64xf32>)
+        // expected-note @below {{copied buffer workgroup attribution #0}}
         workgroup(%s: memref<64x32xf16, #gpu.address_space<workgroup>>)
         kernel attributes {known_block_size = array<i32: 256, 1, 1>} {
       %c0 = arith.constant 0 : index
@@ -493,7 +504,7 @@ module attributes {gpu.container_module} {
       %q = arith.remui %tid, %c4 : index
       %col = arith.muli %q, %c8 : index
       %init = arith.constant dense<0.0> : vector<8xf32>
-      // expected-remark @below {{copied buffer workgroup attribution #0 is also accessed}}
+      // expected-note @below {{in this K-loop}}
       %r = scf.for %k = %c0 to %c1024 step %c32 iter_args(%acc = %init) -> (vector<8xf32>) {
         %gk = arith.addi %k, %col : index
         %v = vector.load %A[%row, %gk] : memref<64x1024xf16>, vector<8xf16>
@@ -505,6 +516,7 @@ module attributes {gpu.container_module} {
         gpu.barrier
         scf.yield %d : vector<8xf32>
       }
+      // expected-remark @below {{not pipelined: copied buffer workgroup attribution #0 is also accessed here, outside the K-loop; pk multi-buffers tiles used only inside their loop}}
       %last = vector.load %s[%row, %col] : memref<64x32xf16, #gpu.address_space<workgroup>>, vector<8xf16>
       %l0 = vector.extract %last[0] : f16 from vector<8xf16>
       %lf = arith.extf %l0 : f16 to f32
@@ -525,6 +537,7 @@ module attributes {gpu.container_module} {
 module attributes {gpu.container_module} {
   gpu.module @m {
     gpu.func @tile_written_before_loop(%A: memref<64x1024xf16>, %out: memref<64xf32>)
+        // expected-note @below {{copied buffer workgroup attribution #0}}
         workgroup(%s: memref<65x32xf16, #gpu.address_space<workgroup>>)
         kernel attributes {known_block_size = array<i32: 256, 1, 1>} {
       %c0 = arith.constant 0 : index
@@ -538,9 +551,10 @@ module attributes {gpu.container_module} {
       %col = arith.muli %q, %c8 : index
       %c64 = arith.constant 64 : index
       %ones = arith.constant dense<1.0> : vector<8xf16>
+      // expected-remark @below {{not pipelined: copied buffer workgroup attribution #0 is also accessed here, outside the K-loop; pk multi-buffers tiles used only inside their loop}}
       vector.store %ones, %s[%c64, %c0] : memref<65x32xf16, #gpu.address_space<workgroup>>, vector<8xf16>
       %init = arith.constant dense<0.0> : vector<8xf32>
-      // expected-remark @below {{copied buffer workgroup attribution #0 is also accessed}}
+      // expected-note @below {{in this K-loop}}
       %r = scf.for %k = %c0 to %c1024 step %c32 iter_args(%acc = %init) -> (vector<8xf32>) {
         %gk = arith.addi %k, %col : index
         %v = vector.load %A[%row, %gk] : memref<64x1024xf16>, vector<8xf16>
@@ -570,6 +584,7 @@ module attributes {gpu.container_module} {
 module attributes {gpu.container_module} {
   gpu.module @m {
     gpu.func @hand_double_buffered(%A: memref<64x1056xf16>, %out: memref<64xf32>)
+        // expected-note @below {{copied buffer workgroup attribution #0}}
         workgroup(%s: memref<2x64x32xf16, #gpu.address_space<workgroup>>)
         kernel attributes {known_block_size = array<i32: 256, 1, 1>} {
       %c0 = arith.constant 0 : index
@@ -587,7 +602,7 @@ module attributes {gpu.container_module} {
       vector.store %v0, %s[%c0, %row, %col] : memref<2x64x32xf16, #gpu.address_space<workgroup>>, vector<8xf16>
       gpu.barrier
       %init = arith.constant dense<0.0> : vector<8xf32>
-      // expected-remark @below {{an index into copied buffer workgroup attribution #0}}
+      // expected-note @below {{in this K-loop}}
       %r = scf.for %t = %c0 to %c32 step %c1 iter_args(%acc = %init) -> (vector<8xf32>) {
         // load tile t+1 into s[(t+1)%2]
         %t1 = arith.addi %t, %c1 : index
@@ -599,6 +614,7 @@ module attributes {gpu.container_module} {
         gpu.barrier
         // compute tile t from s[t%2]
         %cb = arith.remui %t, %c2 : index
+        // expected-remark @below {{not pipelined: this index into copied buffer workgroup attribution #0 depends on the K-loop's induction variable: the loop already rotates its buffers}}
         %x = vector.load %s[%cb, %row, %col] : memref<2x64x32xf16, #gpu.address_space<workgroup>>, vector<8xf16>
         %xf = arith.extf %x : vector<8xf16> to vector<8xf32>
         %d = vector.fma %xf, %xf, %acc : vector<8xf32>
@@ -622,6 +638,7 @@ module attributes {gpu.container_module} {
   gpu.module @m {
     memref.global "private" @sA : memref<64x32xf16, 3>
     func.func @helper(%i: index) -> f16 {
+      // expected-remark @below {{not pipelined: copied buffer @sA is also used here, outside the kernel}}
       %g = memref.get_global @sA : memref<64x32xf16, 3>
       %v = memref.load %g[%i, %i] : memref<64x32xf16, 3>
       return %v : f16
@@ -640,7 +657,7 @@ module attributes {gpu.container_module} {
       %col = arith.muli %q, %c8 : index
       %s = memref.get_global @sA : memref<64x32xf16, 3>
       %init = arith.constant dense<0.0> : vector<8xf32>
-      // expected-remark @below {{copied buffer @sA is also used}}
+      // expected-note @below {{in this K-loop}}
       %r = scf.for %k = %c0 to %c1024 step %c32 iter_args(%acc = %init) -> (vector<8xf32>) {
         %gk = arith.addi %k, %col : index
         %v = vector.load %A[%row, %gk] : memref<64x1024xf16>, vector<8xf16>
@@ -671,6 +688,7 @@ module attributes {gpu.container_module} {
 module attributes {gpu.container_module} {
   gpu.module @m {
     gpu.func @two_loops_one_tile(%A: memref<64x1024xf16>, %out: memref<64xf32>)
+        // expected-note @below {{copied buffer workgroup attribution #0}}
         workgroup(%s: memref<64x32xf16, #gpu.address_space<workgroup>>)
         kernel attributes {known_block_size = array<i32: 256, 1, 1>} {
       %c0 = arith.constant 0 : index
@@ -683,24 +701,26 @@ module attributes {gpu.container_module} {
       %q = arith.remui %tid, %c4 : index
       %col = arith.muli %q, %c8 : index
       %init = arith.constant dense<0.0> : vector<8xf32>
-      // expected-remark @below {{copied buffer workgroup attribution #0 is also accessed}}
+      // expected-note @below {{in this K-loop}}
       %r = scf.for %k = %c0 to %c1024 step %c32 iter_args(%acc = %init) -> (vector<8xf32>) {
         %gk = arith.addi %k, %col : index
         %v = vector.load %A[%row, %gk] : memref<64x1024xf16>, vector<8xf16>
         vector.store %v, %s[%row, %col] : memref<64x32xf16, #gpu.address_space<workgroup>>, vector<8xf16>
         gpu.barrier
+        // expected-remark @below {{not pipelined: copied buffer workgroup attribution #0 is also accessed here, outside the K-loop; pk multi-buffers tiles used only inside their loop}}
         %x = vector.load %s[%row, %col] : memref<64x32xf16, #gpu.address_space<workgroup>>, vector<8xf16>
         %xf = arith.extf %x : vector<8xf16> to vector<8xf32>
         %d = vector.fma %xf, %xf, %acc : vector<8xf32>
         gpu.barrier
         scf.yield %d : vector<8xf32>
       }
-      // expected-remark @below {{copied buffer workgroup attribution #0 is also accessed}}
+      // expected-note @below {{in this K-loop}}
       %r2 = scf.for %k = %c0 to %c1024 step %c32 iter_args(%acc = %r) -> (vector<8xf32>) {
         %gk = arith.addi %k, %col : index
         %v = vector.load %A[%row, %gk] : memref<64x1024xf16>, vector<8xf16>
         vector.store %v, %s[%row, %col] : memref<64x32xf16, #gpu.address_space<workgroup>>, vector<8xf16>
         gpu.barrier
+        // expected-remark @below {{not pipelined: copied buffer workgroup attribution #0 is also accessed here, outside the K-loop; pk multi-buffers tiles used only inside their loop}}
         %x = vector.load %s[%row, %col] : memref<64x32xf16, #gpu.address_space<workgroup>>, vector<8xf16>
         %xf = arith.extf %x : vector<8xf16> to vector<8xf32>
         %d = vector.fma %xf, %xf, %acc : vector<8xf32>
@@ -735,7 +755,7 @@ module attributes {gpu.container_module} {
       %q = arith.remui %tid, %c4 : index
       %col = arith.muli %q, %c8 : index
       %init = arith.constant dense<0.0> : vector<8xf32>
-      // expected-remark @below {{cp.async needs at least one copy directly in the K-loop body (all copies are in nested loops)}}
+      // expected-note @below {{in this K-loop}}
       %r = scf.for %k = %c0 to %c1024 step %c32 iter_args(%acc = %init) -> (vector<8xf32>) {
         %c2n = arith.constant 2 : index
         %c1n = arith.constant 1 : index
@@ -744,6 +764,7 @@ module attributes {gpu.container_module} {
           %r2 = arith.addi %row, %jj : index
           %gk = arith.addi %k, %col : index
           %v = vector.load %A[%r2, %gk] : memref<64x1024xf16>, vector<8xf16>
+          // expected-remark @below {{not pipelined: the ldg-register variant moves the shared stores after the compute; this store is inside a nested region; the decision was variant ldg-register with 2 buffer(s): 2 stages need 8192 bytes of shared memory, within the sm_86 cliff of 50176 bytes for 2 blocks/SM; ratio 0.5 < 5: cp.async preferred (rule low-ratio); cp.async not possible: cp.async needs at least one copy directly in the K-loop body (all copies are in nested loops); falling back to ldg-register}}
           vector.store %v, %s[%r2, %col] : memref<64x32xf16, #gpu.address_space<workgroup>>, vector<8xf16>
         }
         gpu.barrier
@@ -768,7 +789,7 @@ module attributes {gpu.container_module} {
 // Sub-byte element types are not supported.
 module attributes {gpu.container_module} {
   gpu.module @m {
-    // expected-note @below {{here}}
+    // expected-remark @below {{not pipelined: not a pk K-loop: workgroup attribution #0 has a dynamic shape or elements that are not whole-byte integers or floats}}
     gpu.func @sub_byte_tile(%A: memref<64x1024xi4>, %out: memref<64xf32>)
         workgroup(%s: memref<64x64xi4, #gpu.address_space<workgroup>>)
         kernel attributes {known_block_size = array<i32: 256, 1, 1>} {
@@ -783,7 +804,7 @@ module attributes {gpu.container_module} {
       %c16 = arith.constant 16 : index
       %col = arith.muli %q, %c16 : index
       %init = arith.constant dense<0.0> : vector<8xf32>
-      // expected-remark @below {{not a pk K-loop: workgroup attribution #0 has a dynamic shape or elements that are not whole-byte integers or }}
+      // expected-note @below {{in this K-loop}}
       %r = scf.for %k = %c0 to %c1024 step %c32 iter_args(%acc = %init) -> (vector<8xf32>) {
         %gk = arith.addi %k, %col : index
         %v = vector.load %A[%row, %gk] : memref<64x1024xi4>, vector<32xi4>
@@ -868,7 +889,7 @@ module attributes {gpu.container_module} {
       %q = arith.remui %tid, %c4 : index
       %col = arith.muli %q, %c8 : index
       %init = arith.constant dense<0.0> : vector<8xf32>
-      // expected-remark @below {{not a pk K-loop: accumulator #1 is not computed in the loop body (yielded unchanged or from outside)}}
+      // expected-note @below {{in this K-loop}}
       %r:2 = scf.for %k = %c0 to %c1024 step %c32 iter_args(%acc = %init, %pp = %init) -> (vector<8xf32>, vector<8xf32>) {
         %gk = arith.addi %k, %col : index
         %v = vector.load %A[%row, %gk] : memref<64x1024xf16>, vector<8xf16>
@@ -878,7 +899,7 @@ module attributes {gpu.container_module} {
         %xf = arith.extf %x : vector<8xf16> to vector<8xf32>
         %d = vector.fma %xf, %xf, %acc : vector<8xf32>
         gpu.barrier
-        // expected-note @below {{here}}
+        // expected-remark @below {{not pipelined: not a pk K-loop: accumulator #1 is not computed in the loop body (yielded unchanged or from outside)}}
         scf.yield %d, %pp : vector<8xf32>, vector<8xf32>
       }
       %e = vector.extract %r#0[0] : f32 from vector<8xf32>
@@ -896,7 +917,7 @@ module attributes {gpu.container_module} {
 // Dynamic shared memory of unknown size: the budget cannot be computed.
 module attributes {gpu.container_module} {
   gpu.module @m {
-    // expected-note @below {{here}}
+    // expected-remark @below {{not pipelined: not a pk K-loop: kernel uses gpu.dynamic_shared_memory of unknown size}}
     gpu.func @foreign_dynamic_smem(%A: memref<64x1024xf16>, %out: memref<64xf32>)
         workgroup(%s: memref<64x128xf16, #gpu.address_space<workgroup>>)
         kernel attributes {known_block_size = array<i32: 256, 1, 1>} {
@@ -910,7 +931,7 @@ module attributes {gpu.container_module} {
       %q = arith.remui %tid, %c4 : index
       %col = arith.muli %q, %c8 : index
       %init = arith.constant dense<0.0> : vector<8xf32>
-      // expected-remark @below {{not a pk K-loop: kernel uses gpu.dynamic_shared_memory of unknown size}}
+      // expected-note @below {{in this K-loop}}
       %r = scf.for %k = %c0 to %c1024 step %c32 iter_args(%acc = %init) -> (vector<8xf32>) {
         %gk = arith.addi %k, %col : index
         %v = vector.load %A[%row, %gk] : memref<64x1024xf16>, vector<8xf16>
@@ -1003,6 +1024,7 @@ module attributes {gpu.container_module} {
 // initializer), so it declines.
 module attributes {gpu.container_module} {
   gpu.module @m {
+    // expected-remark @below {{not pipelined: copied buffer @pub is a public memref.global; pk multi-buffers private, uninitialized globals only}}
     memref.global @pub : memref<128x16xf32, 3>
     gpu.func @public_global(%A: memref<128x256xf32>)
         kernel attributes {known_block_size = array<i32: 128, 1, 1>} {
@@ -1012,7 +1034,7 @@ module attributes {gpu.container_module} {
       %tid = gpu.thread_id x
       %s = memref.get_global @pub : memref<128x16xf32, 3>
       %zero = arith.constant dense<0.0> : vector<4xf32>
-      // expected-remark @below {{not pipelined: copied buffer @pub is a public memref.global; pk multi-buffers private, uninitialized globals only}}
+      // expected-note @below {{in this K-loop}}
       %r = scf.for %k = %c0 to %c256 step %c16 iter_args(%acc = %zero) -> (vector<4xf32>) {
         %a = vector.load %A[%tid, %k] : memref<128x256xf32>, vector<4xf32>
         vector.store %a, %s[%tid, %c0] : memref<128x16xf32, 3>, vector<4xf32>
@@ -1083,13 +1105,15 @@ module attributes {gpu.container_module} {
       %q = arith.remui %tid, %c4 : index
       %col = arith.muli %q, %c8 : index
       %init = arith.constant dense<0.0> : vector<8xf32>
-      // expected-remark @below {{cp.async not possible: cp.async copies of one tile are unordered: pk cannot prove that this shared store and the one at}}
+      // expected-remark @below {{cp.async not possible: cp.async copies of one tile are unordered: pk cannot prove that this shared store and another write disjoint elements; falling back to ldg-register}}
       %r = scf.for %k = %c0 to %c1024 step %c64 iter_args(%acc = %init) -> (vector<8xf32>) {
         %gk = arith.addi %k, %col : index
         %v = vector.load %A[%row, %gk] : memref<64x1024xf16>, vector<8xf16>
+        // expected-note @below {{the other shared store}}
         vector.store %v, %s[%row, %col] : memref<64x32xf16, #gpu.address_space<workgroup>>, vector<8xf16>
         %gk2 = arith.addi %gk, %c32 : index
         %w = vector.load %A[%row, %gk2] : memref<64x1024xf16>, vector<8xf16>
+        // expected-note @below {{this copy cannot be cp.async}}
         vector.store %w, %s[%row, %col] : memref<64x32xf16, #gpu.address_space<workgroup>>, vector<8xf16>
         gpu.barrier
         %x = vector.load %s[%row, %col] : memref<64x32xf16, #gpu.address_space<workgroup>>, vector<8xf16>
@@ -1133,13 +1157,15 @@ module attributes {gpu.container_module} {
       %col = arith.muli %q, %c8 : index
       %colp4 = arith.addi %col, %c4 : index
       %init = arith.constant dense<0.0> : vector<8xf32>
-      // expected-remark @below {{pk cannot prove that this shared store and the one at}}
+      // expected-remark @below {{cp.async not possible: cp.async copies of one tile are unordered: pk cannot prove that this shared store and another write disjoint elements; falling back to ldg-register}}
       %r = scf.for %k = %c0 to %c1024 step %c64 iter_args(%acc = %init) -> (vector<8xf32>) {
         %gk = arith.addi %k, %col : index
         %v = vector.load %A[%row, %gk] : memref<64x1024xf16>, vector<8xf16>
+        // expected-note @below {{the other shared store}}
         vector.store %v, %s[%row, %col] : memref<64x32xf16, #gpu.address_space<workgroup>>, vector<8xf16>
         %gk2 = arith.addi %gk, %c32 : index
         %w = vector.load %A[%row, %gk2] : memref<64x1024xf16>, vector<8xf16>
+        // expected-note @below {{this copy cannot be cp.async}}
         vector.store %w, %s[%row, %colp4] : memref<64x32xf16, #gpu.address_space<workgroup>>, vector<8xf16>
         gpu.barrier
         %x = vector.load %s[%row, %col] : memref<64x32xf16, #gpu.address_space<workgroup>>, vector<8xf16>
@@ -1206,7 +1232,7 @@ module attributes {gpu.container_module} {
 // is rejected instead of counting as 0 bytes.
 module attributes {gpu.container_module} {
   gpu.module @m {
-    // expected-note @below {{here}}
+    // expected-remark @below {{not pipelined: not a pk K-loop: workgroup attribution #0 memref<4611686018427387904x4xf32, #gpu.address_space<workgroup>> needs more than 2^63 bytes, above pk's limit of 4294967296 bytes for one shared buffer}}
     gpu.func @huge_tile(%A: memref<64x128xf32>, %out: memref<64xf32>)
         workgroup(%s: memref<4611686018427387904x4xf32, #gpu.address_space<workgroup>>)
         kernel attributes {known_block_size = array<i32: 64, 1, 1>} {
@@ -1215,7 +1241,7 @@ module attributes {gpu.container_module} {
       %c128 = arith.constant 128 : index
       %row = gpu.thread_id x
       %init = arith.constant dense<0.0> : vector<4xf32>
-      // expected-remark @below {{not pipelined: not a pk K-loop: workgroup attribution #0 memref<4611686018427387904x4xf32, #gpu.address_space<workgroup>> needs more than 2^63 bytes, above pk's limit of 4294967296 bytes for one shared buffer}}
+      // expected-note @below {{in this K-loop}}
       %r = scf.for %k = %c0 to %c128 step %c4 iter_args(%acc = %init) -> (vector<4xf32>) {
         %v = vector.load %A[%row, %k] : memref<64x128xf32>, vector<4xf32>
         vector.store %v, %s[%row, %c0] : memref<4611686018427387904x4xf32, #gpu.address_space<workgroup>>, vector<4xf32>
@@ -1242,6 +1268,7 @@ module attributes {gpu.container_module} {
 module attributes {gpu.container_module} {
   gpu.module @m {
     gpu.func @wgmma_odd_stage(%A: memref<64x512xf16>)
+        // expected-remark @below {{not pipelined: one stage of workgroup attribution #0 is 8704 bytes, not a multiple of 1024: the stages of a wgmma operand would not stay 1024-byte aligned for the 128B swizzle}}
         workgroup(%sA: memref<68x64xf16, #gpu.address_space<workgroup>> {llvm.align = 1024 : i64})
         kernel attributes {known_block_size = array<i32: 128, 1, 1>} {
       %c0 = arith.constant 0 : index
@@ -1251,7 +1278,7 @@ module attributes {gpu.container_module} {
       %null = llvm.mlir.zero : !llvm.ptr
       %tm = builtin.unrealized_conversion_cast %null : !llvm.ptr to !tmA
       %acc0 = nvgpu.warpgroup.mma.init.accumulator -> !acc
-      // expected-remark @below {{not pipelined: one stage of workgroup attribution #0 is 8704 bytes, not a multiple of 1024: the stages of a wgmma operand would not stay 1024-byte aligned for the 128B swizzle; the decision was variant}}
+      // expected-note @below {{in this K-loop}}
       %r = scf.for %k = %c0 to %c512 step %c64 iter_args(%acc = %acc0) -> (!acc) {
         %v = vector.load %A[%c0, %k] : memref<64x512xf16>, vector<8xf16>
         vector.store %v, %sA[%tid, %c0] : memref<68x64xf16, #gpu.address_space<workgroup>>, vector<8xf16>

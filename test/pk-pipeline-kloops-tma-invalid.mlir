@@ -34,7 +34,7 @@ module attributes {gpu.container_module} {
       %sB_1 = memref.subview %sB[1, 0, 0] [1, 64, 64] [1, 1, 1] : memref<2x64x64xf16, #gpu.address_space<workgroup>> to memref<64x64xf16, strided<[64, 1], offset: 4096>, #gpu.address_space<workgroup>>
       %gb_col1 = arith.addi %bn, %c64 : index
       %acc0 = nvgpu.warpgroup.mma.init.accumulator -> !nvgpu.warpgroup.accumulator<fragmented = vector<128x128xf32>>
-      // expected-remark@+1 {{not pipelined: the parity of the nvgpu.mbarrier.try_wait.parity at}}
+      // expected-note @below {{in this K-loop}}
       %res = scf.for %k = %c0 to %c256 step %c64 iter_args(%acc = %acc0) -> (!nvgpu.warpgroup.accumulator<fragmented = vector<128x128xf32>>) {
         nvgpu.mbarrier.arrive.expect_tx %mbar[%c0], %c32768, predicate = %t0 : !nvgpu.mbarrier.group<memorySpace = #gpu.address_space<workgroup>>
         nvgpu.tma.async.load %tmA[%k, %bm], %mbar[%c0] to %sA, predicate = %t0 : !nvgpu.tensormap.descriptor<tensor = memref<128x64xf16, 3>, swizzle = swizzle_128b, l2promo = none, oob = zero, interleave = none>, !nvgpu.mbarrier.group<memorySpace = #gpu.address_space<workgroup>> -> memref<128x64xf16, #gpu.address_space<workgroup>>
@@ -43,6 +43,7 @@ module attributes {gpu.container_module} {
         %kt = arith.divui %k, %c64 : index
         %kt2 = arith.remui %kt, %c2 : index
         %par = arith.constant false
+        // expected-remark @below {{not pipelined: the parity of this nvgpu.mbarrier.try_wait.parity is not the tile index modulo 2 (tile 1 waits on parity 0); pk pipelines the one-barrier protocol whose phase t completes with tile t}}
         nvgpu.mbarrier.try_wait.parity %mbar[%c0], %par, %c10000000 : !nvgpu.mbarrier.group<memorySpace = #gpu.address_space<workgroup>>
         %dA = nvgpu.warpgroup.generate.descriptor %sA, %tmA : memref<128x64xf16, #gpu.address_space<workgroup>>, !nvgpu.tensormap.descriptor<tensor = memref<128x64xf16, 3>, swizzle = swizzle_128b, l2promo = none, oob = zero, interleave = none> -> !nvgpu.warpgroup.descriptor<tensor = memref<128x64xf16, 3>>
         %dB = nvgpu.warpgroup.generate.descriptor %sB, %tmB : memref<2x64x64xf16, #gpu.address_space<workgroup>>, !nvgpu.tensormap.descriptor<tensor = memref<64x64xf16, 3>, swizzle = swizzle_128b, l2promo = none, oob = zero, interleave = none> -> !nvgpu.warpgroup.descriptor<tensor = memref<64x128xf16, 3>>
@@ -89,9 +90,9 @@ module attributes {gpu.container_module} {
       %sB_1 = memref.subview %sB[1, 0, 0] [1, 64, 64] [1, 1, 1] : memref<2x64x64xf16, #gpu.address_space<workgroup>> to memref<64x64xf16, strided<[64, 1], offset: 4096>, #gpu.address_space<workgroup>>
       %gb_col1 = arith.addi %bn, %c64 : index
       %acc0 = nvgpu.warpgroup.mma.init.accumulator -> !nvgpu.warpgroup.accumulator<fragmented = vector<128x128xf32>>
-      // expected-remark@+1 {{not pipelined: not a pk K-loop: TMA K-loop: nvgpu.mbarrier.arrive.expect_tx announces 64 bytes, the loads write 32768}}
+      // expected-note @below {{in this K-loop}}
       %res = scf.for %k = %c0 to %c256 step %c64 iter_args(%acc = %acc0) -> (!nvgpu.warpgroup.accumulator<fragmented = vector<128x128xf32>>) {
-        // expected-note@+1 {{here}}
+        // expected-remark @below {{not pipelined: not a pk K-loop: TMA K-loop: nvgpu.mbarrier.arrive.expect_tx announces 64 bytes, the loads write 32768}}
         nvgpu.mbarrier.arrive.expect_tx %mbar[%c0], %c64, predicate = %t0 : !nvgpu.mbarrier.group<memorySpace = #gpu.address_space<workgroup>>
         nvgpu.tma.async.load %tmA[%k, %bm], %mbar[%c0] to %sA, predicate = %t0 : !nvgpu.tensormap.descriptor<tensor = memref<128x64xf16, 3>, swizzle = swizzle_128b, l2promo = none, oob = zero, interleave = none>, !nvgpu.mbarrier.group<memorySpace = #gpu.address_space<workgroup>> -> memref<128x64xf16, #gpu.address_space<workgroup>>
         nvgpu.tma.async.load %tmB[%bn, %k], %mbar[%c0] to %sB_0, predicate = %t0 : !nvgpu.tensormap.descriptor<tensor = memref<64x64xf16, 3>, swizzle = swizzle_128b, l2promo = none, oob = zero, interleave = none>, !nvgpu.mbarrier.group<memorySpace = #gpu.address_space<workgroup>> -> memref<64x64xf16, strided<[64, 1], offset: 0>, #gpu.address_space<workgroup>>

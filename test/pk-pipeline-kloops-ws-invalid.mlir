@@ -17,6 +17,7 @@ module attributes {gpu.container_module} {
       %c256 = arith.constant 256 : index
       %c32768 = arith.constant 32768 : index
       %c10000000 = arith.constant 10000000 : index
+      // expected-note @below {{the thread's position is read here}}
       %tid = gpu.thread_id x
       %by = gpu.block_id y
       %bm = arith.muli %by, %c128 : index
@@ -37,11 +38,12 @@ module attributes {gpu.container_module} {
       %sB_1 = memref.subview %sB[1, 0, 0] [1, 64, 64] [1, 1, 1] : memref<2x64x64xf16, #gpu.address_space<workgroup>> to memref<64x64xf16, strided<[64, 1], offset: 4096>, #gpu.address_space<workgroup>>
       %gb_col1 = arith.addi %bn, %c64 : index
       %acc0 = nvgpu.warpgroup.mma.init.accumulator -> !nvgpu.warpgroup.accumulator<fragmented = vector<128x128xf32>>
-      // expected-remark@+1 {{not pipelined: schedule=warp-specialized gives the TMA loads to one producer thread; the operands of the op at}}
+      // expected-note @below {{in this K-loop}}
       %res = scf.for %k = %c0 to %c256 step %c64 iter_args(%acc = %acc0) -> (!nvgpu.warpgroup.accumulator<fragmented = vector<128x128xf32>>) {
         // a. thread 0: expect 32768 bytes, TMA the A tile and the 2 B slabs (coordinates innermost first)
         nvgpu.mbarrier.arrive.expect_tx %mbar[%c0], %c32768, predicate = %t0 : !nvgpu.mbarrier.group<memorySpace = #gpu.address_space<workgroup>>
         %bmt = arith.addi %bm, %tid : index
+        // expected-remark @below {{not pipelined: schedule=warp-specialized gives the TMA loads to one producer thread; the operands of this op depend on the thread's position, which the producer's thread does not share}}
         nvgpu.tma.async.load %tmA[%k, %bmt], %mbar[%c0] to %sA, predicate = %t0 : !nvgpu.tensormap.descriptor<tensor = memref<128x64xf16, 3>, swizzle = swizzle_128b, l2promo = none, oob = zero, interleave = none>, !nvgpu.mbarrier.group<memorySpace = #gpu.address_space<workgroup>> -> memref<128x64xf16, #gpu.address_space<workgroup>>
         nvgpu.tma.async.load %tmB[%bn, %k], %mbar[%c0] to %sB_0, predicate = %t0 : !nvgpu.tensormap.descriptor<tensor = memref<64x64xf16, 3>, swizzle = swizzle_128b, l2promo = none, oob = zero, interleave = none>, !nvgpu.mbarrier.group<memorySpace = #gpu.address_space<workgroup>> -> memref<64x64xf16, strided<[64, 1], offset: 0>, #gpu.address_space<workgroup>>
         nvgpu.tma.async.load %tmB[%gb_col1, %k], %mbar[%c0] to %sB_1, predicate = %t0 : !nvgpu.tensormap.descriptor<tensor = memref<64x64xf16, 3>, swizzle = swizzle_128b, l2promo = none, oob = zero, interleave = none>, !nvgpu.mbarrier.group<memorySpace = #gpu.address_space<workgroup>> -> memref<64x64xf16, strided<[64, 1], offset: 4096>, #gpu.address_space<workgroup>>
@@ -96,6 +98,7 @@ module attributes {gpu.container_module} {
         nvvm.fence.proxy {kind = #nvvm.proxy_kind<async.shared>, space = #nvvm.shared_space<cta>}
       }
       %cb = arith.cmpi ult, %tid, %c128 : index
+      // expected-remark @below {{not pipelined: schedule=warp-specialized runs the code before the K-loop on the producer warpgroup too; this op writes memory or synchronizes under a condition}}
       scf.if %cb {
         gpu.barrier
       }
@@ -103,7 +106,7 @@ module attributes {gpu.container_module} {
       %sB_1 = memref.subview %sB[1, 0, 0] [1, 64, 64] [1, 1, 1] : memref<2x64x64xf16, #gpu.address_space<workgroup>> to memref<64x64xf16, strided<[64, 1], offset: 4096>, #gpu.address_space<workgroup>>
       %gb_col1 = arith.addi %bn, %c64 : index
       %acc0 = nvgpu.warpgroup.mma.init.accumulator -> !nvgpu.warpgroup.accumulator<fragmented = vector<128x128xf32>>
-      // expected-remark@+1 {{not pipelined: schedule=warp-specialized runs the code before the K-loop on the producer warpgroup too; the op at}}
+      // expected-note @below {{in this K-loop}}
       %res = scf.for %k = %c0 to %c256 step %c64 iter_args(%acc = %acc0) -> (!nvgpu.warpgroup.accumulator<fragmented = vector<128x128xf32>>) {
         // a. thread 0: expect 32768 bytes, TMA the A tile and the 2 B slabs (coordinates innermost first)
         nvgpu.mbarrier.arrive.expect_tx %mbar[%c0], %c32768, predicate = %t0 : !nvgpu.mbarrier.group<memorySpace = #gpu.address_space<workgroup>>
@@ -146,6 +149,7 @@ module attributes {gpu.container_module} {
       %c32768 = arith.constant 32768 : index
       %c10000000 = arith.constant 10000000 : index
       %tid = gpu.thread_id x
+      // expected-remark @below {{not pipelined: schedule=warp-specialized grows the block and uses named barrier 1; this 'gpu.global_id' would change meaning}}
       %gid = gpu.global_id x
       %by = gpu.block_id y
       %bm = arith.muli %by, %c128 : index
@@ -166,7 +170,7 @@ module attributes {gpu.container_module} {
       %sB_1 = memref.subview %sB[1, 0, 0] [1, 64, 64] [1, 1, 1] : memref<2x64x64xf16, #gpu.address_space<workgroup>> to memref<64x64xf16, strided<[64, 1], offset: 4096>, #gpu.address_space<workgroup>>
       %gb_col1 = arith.addi %bn, %c64 : index
       %acc0 = nvgpu.warpgroup.mma.init.accumulator -> !nvgpu.warpgroup.accumulator<fragmented = vector<128x128xf32>>
-      // expected-remark@+1 {{not pipelined: schedule=warp-specialized grows the block and uses named barrier 1; the gpu.global_id at}}
+      // expected-note @below {{in this K-loop}}
       %res = scf.for %k = %c0 to %c256 step %c64 iter_args(%acc = %acc0) -> (!nvgpu.warpgroup.accumulator<fragmented = vector<128x128xf32>>) {
         // a. thread 0: expect 32768 bytes, TMA the A tile and the 2 B slabs (coordinates innermost first)
         nvgpu.mbarrier.arrive.expect_tx %mbar[%c0], %c32768, predicate = %t0 : !nvgpu.mbarrier.group<memorySpace = #gpu.address_space<workgroup>>

@@ -1,4 +1,4 @@
-// RUN: pk-opt %s -split-input-file --pk-pipeline-kloops=schedule=seed --canonicalize --cse | FileCheck %s --check-prefix=CPA
+// RUN: pk-opt %s -split-input-file --pk-pipeline-kloops=schedule=two-stage --canonicalize --cse | FileCheck %s --check-prefix=CPA
 // RUN: pk-opt %s -split-input-file --pk-pipeline-kloops --canonicalize --cse | FileCheck %s --check-prefix=MS2
 // RUN: pk-opt %s -split-input-file --pk-pipeline-kloops=variant=ldg-register --canonicalize --cse | FileCheck %s --check-prefix=LDG
 // RUN: pk-opt %s -split-input-file --pk-pipeline-kloops=variant=register-prefetch --canonicalize --cse | FileCheck %s --check-prefix=RPF
@@ -358,13 +358,19 @@
 // descriptors hoisted too, the descriptor is not in the compute phase.
 // RUN: python3 %S/Inputs/hoist_descriptors.py %t.wg2.mlir "%%sAw = memref.subview" | pk-opt --pk-pipeline-kloops='arch=sm_90a variant=cp-async stages=3' -o /dev/null 2>&1 | FileCheck %s --check-prefix=WG2-HOIST
 // RUN: python3 %S/Inputs/hoist_descriptors.py %t.wg2.mlir "%%sAw = memref.subview" generate.descriptor | pk-opt --pk-pipeline-kloops='arch=sm_90a variant=cp-async stages=3' -o /dev/null 2>&1 | FileCheck %s --check-prefix=WG2-HOIST-DESC
-// WG2-HOIST: remark: not pipelined: copied buffer workgroup attribution #0 is also accessed at <stdin>:{{[0-9]+}}:{{[0-9]+}}, outside the K-loop
-// WG2-HOIST-DESC: remark: not pipelined: the nvgpu.warpgroup.generate.descriptor of workgroup attribution #0 at <stdin>:{{[0-9]+}}:{{[0-9]+}} is not in the compute phase
+// WG2-HOIST: [[#HOIST:]]:{{[0-9]+}}: remark: not pipelined: copied buffer workgroup attribution #0 is also accessed here, outside the K-loop
+// WG2-HOIST-NEXT: %sAw = memref.subview
+// WG2-HOIST: note: copied buffer workgroup attribution #0
+// WG2-HOIST: :[[#HOIST+1]]:{{[0-9]+}}: note: in this K-loop
+// WG2-HOIST-NEXT: scf.for
+// WG2-HOIST-DESC: remark: not pipelined: this nvgpu.warpgroup.generate.descriptor of workgroup attribution #0 is not in the compute phase
+// WG2-HOIST-DESC-NEXT: nvgpu.warpgroup.generate.descriptor
+// WG2-HOIST-DESC: note: in this K-loop
 // Without the proxy fence the input races: a warning at the wgmma, and no
 // variant pipelines it.
 // RUN: python3 %examples/gen_gemm.py --kind hgemm --mma wgmma --M 512 --N 256 --K 1024 --wgmma-proxy-fence none | pk-opt --pk-pipeline-kloops='arch=sm_90a variant=ldg-register' 2>&1 | FileCheck %s --check-prefix=WGMMA-RACE
 // WGMMA-RACE: warning: the kernel races: nvgpu.warpgroup.mma reads, through the async proxy, shared tiles the load phase wrote with generic-proxy stores
-// WGMMA-RACE: remark: not pipelined: the nvgpu.warpgroup.mma at <stdin>:{{[0-9]+}}:{{[0-9]+}} reads shared tiles with no fence.proxy.async after their generic-proxy stores: the kernel races, and pk does not pipeline a racing kernel; the decision was variant ldg-register
+// WGMMA-RACE: remark: not pipelined: this nvgpu.warpgroup.mma reads shared tiles with no fence.proxy.async after their generic-proxy stores: the kernel races, and pk does not pipeline a racing kernel; the decision was variant ldg-register
 // WGMMA-RACE-NOT: pk.pipelined
 // VERIFY-NOT: error
 // ALLPIPELINED-NOT: not pipelined

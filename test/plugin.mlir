@@ -12,7 +12,7 @@
 // RUN: mlir-opt --load-pass-plugin=%pk_plugin --pass-pipeline='builtin.module(pipeline-kernel{report=-})' %s -o /dev/null 2>&1 | grep '^{' | FileCheck %s --check-prefix=PIPELINE
 // RUN: mlir-opt --load-pass-plugin=%pk_plugin --pass-pipeline='builtin.module(pipeline-kernel)' %s -o /dev/null 2>&1 | FileCheck %s --check-prefix=REMARK
 
-// The seed procedure's worked example (Inputs/seed-64x64x16.mlir): 2 KB + 2 KB
+// The pipelining procedure's worked example (Inputs/seed-64x64x16.mlir): 2 KB + 2 KB
 // single-buffered, 8192 bytes double; cliff 102400 / 2 - 1024 = 50176 on
 // sm_86; 4 warps * 128 registers -> 4 blocks/SM; shared memory
 // 102400 / (8192 + 1024) = 11; FLOPs 8 mma * 4096 * 4 warps = 131072;

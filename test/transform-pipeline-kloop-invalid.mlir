@@ -5,8 +5,10 @@
 // RUN: not pk-opt %t.race.mlir -transform-preload-library='transform-library-paths=%S/Inputs/pipeline-all-kloops-sm90a.mlir' -transform-interpreter -o /dev/null 2>&1 | FileCheck %s --check-prefix=RACE
 // RUN: pk-opt %t.race.mlir -transform-preload-library='transform-library-paths=%S/Inputs/pipeline-all-kloops-sm90a.mlir' -transform-interpreter=entry-point=analyze -o /dev/null 2>&1 | FileCheck %s --check-prefix=RACE-ANALYZE
 // RACE: race.mlir:{{[0-9]+}}:{{[0-9]+}}: warning: the kernel races: nvgpu.warpgroup.mma reads, through the async proxy, shared tiles the load phase wrote with generic-proxy stores
-// RACE: error: not pipelined: the nvgpu.warpgroup.mma at {{.*}}race.mlir:{{[0-9]+}}:{{[0-9]+}} reads shared tiles with no fence.proxy.async after their generic-proxy stores: the kernel races, and pk does not pipeline a racing kernel
+// RACE: error: not pipelined: this nvgpu.warpgroup.mma reads shared tiles with no fence.proxy.async after their generic-proxy stores: the kernel races, and pk does not pipeline a racing kernel
 // RACE: note: pk declined this loop
+// RACE: race.mlir:[[#]]:[[#]]: note: this operation
+// RACE-NEXT: nvgpu.warpgroup.mma
 // RACE-ANALYZE: race.mlir:{{[0-9]+}}:{{[0-9]+}}: warning: the kernel races: nvgpu.warpgroup.mma reads
 // RACE-ANALYZE-NOT: error
 
@@ -227,8 +229,8 @@ module attributes {gpu.container_module, transform.with_named_sequence} {
   transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
     %barriers = transform.structured.match ops{["gpu.barrier"]} in %root : (!transform.any_op) -> !transform.any_op
     %loop = transform.get_parent_op %barriers {op_name = "scf.for", deduplicate} : (!transform.any_op) -> !transform.any_op
-    // expected-error @below {{not pipelined: schedule=seed is the seed's two-stage order; stages=3 needs schedule=multistage; the decision was variant cp-async with 3 buffer(s): 3 stages need 12288 bytes of shared memory, within the sm_86 cliff of 50176 bytes for 2 blocks/SM; ratio 32.0 > 20: the seed predicts 0-5% or a regression; cp.async is selected all the same (rule high-ratio; skip-high-ratio=true skips)}}
-    %steady, %prologue, %epilogue = transform.pk.pipeline_kloop %loop {stages = 3, schedule = "seed"} : (!transform.any_op) -> (!transform.any_op, !transform.any_op, !transform.any_op)
+    // expected-error @below {{not pipelined: schedule=two-stage takes 2 buffers; got 3 (schedule=multistage takes more)}}
+    %steady, %prologue, %epilogue = transform.pk.pipeline_kloop %loop {stages = 3, schedule = "two-stage"} : (!transform.any_op) -> (!transform.any_op, !transform.any_op, !transform.any_op)
     transform.yield
   }
 }
@@ -366,7 +368,7 @@ module attributes {transform.with_named_sequence} {
 
 module attributes {transform.with_named_sequence} {
   transform.named_sequence @__transform_main(%loop: !transform.any_op {transform.consumed}) {
-    // expected-error @below {{'transform.pk.pipeline_kloop' op variant must be auto, cp-async, ldg-register, register-prefetch or tma, got 'fastest'}}
+    // expected-error @below {{'transform.pk.pipeline_kloop' op variant must be one of auto, cp-async, ldg-register, register-prefetch, tma, got 'fastest'}}
     %steady, %prologue, %epilogue = transform.pk.pipeline_kloop %loop {variant = "fastest"} : (!transform.any_op) -> (!transform.any_op, !transform.any_op, !transform.any_op)
     transform.yield
   }
@@ -376,7 +378,7 @@ module attributes {transform.with_named_sequence} {
 
 module attributes {transform.with_named_sequence} {
   transform.named_sequence @__transform_main(%loop: !transform.any_op {transform.consumed}) {
-    // expected-error @below {{'transform.pk.pipeline_kloop' op schedule must be auto, seed, multistage, mma-in-flight or warp-specialized, got 'fancy'}}
+    // expected-error @below {{'transform.pk.pipeline_kloop' op schedule must be one of auto, two-stage, multistage, mma-in-flight, warp-specialized, got 'fancy'}}
     %steady, %prologue, %epilogue = transform.pk.pipeline_kloop %loop {schedule = "fancy"} : (!transform.any_op) -> (!transform.any_op, !transform.any_op, !transform.any_op)
     transform.yield
   }

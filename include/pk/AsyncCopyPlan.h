@@ -15,7 +15,8 @@
 #ifndef PK_ASYNCCOPYPLAN_H
 #define PK_ASYNCCOPYPLAN_H
 
-#include "pk/KLoopMatcher.h"
+#include "pk/Decline.h"
+#include "pk/KLoopInfo.h"
 
 #include <string>
 
@@ -53,17 +54,12 @@ struct AsyncCopyPlan {
   Value runtimeAligned;
 };
 
-/// Plans every copy of `info` as cp.async. On failure sets `reason` (with
-/// the location of the copy that cannot be converted) and returns failure.
-FailureOr<SmallVector<AsyncCopyPlan>> planAsyncCopies(const KLoopInfo &info,
-                                                      std::string &reason);
+/// Plans every copy of `info` as cp.async, or declines at the copy that
+/// cannot be converted. Changes nothing.
+DeclineOr<SmallVector<AsyncCopyPlan>> planAsyncCopies(const KLoopInfo &info);
 
-/// The narrowest width `planAsyncCopies` chooses for `info`, or failure with
-/// `reason`; adds to `runtimeAligned` the buffers whose alignment that width
-/// assumes (AsyncCopyPlan::runtimeAligned). Changes nothing.
-FailureOr<int64_t>
-getCpAsyncCopyWidth(const KLoopInfo &info, std::string &reason,
-                    SmallVectorImpl<Value> *runtimeAligned = nullptr);
+/// The narrowest width of `plans` (16 when empty).
+int64_t getNarrowestWidth(ArrayRef<AsyncCopyPlan> plans);
 
 /// The distinct AsyncCopyPlan::runtimeAligned buffers of `plans`, in order.
 void getRuntimeAlignedMemRefs(ArrayRef<AsyncCopyPlan> plans,

@@ -17,7 +17,7 @@
 #ifndef PK_BUDGET_H
 #define PK_BUDGET_H
 
-#include "pk/KLoopMatcher.h"
+#include "pk/KLoopInfo.h"
 #include "pk/Target.h"
 
 #include <string>
@@ -38,6 +38,9 @@ struct BudgetOptions {
   /// Registers per thread; 0: the kernel's `pk.regs_per_thread`, else
   /// kDefaultRegsPerThread.
   int64_t regsPerThread = 0;
+  /// Threads per block; 0: the loop's (KLoopInfo::threadsPerBlock). More
+  /// when the transform grows the block (warp specialization).
+  int64_t threadsPerBlock = 0;
 };
 
 /// The target-dependent numbers of a matched K-loop with `stages` buffers.
@@ -46,6 +49,8 @@ struct KLoopBudget {
   int64_t stages = 2;
   int64_t minBlocksPerSM = 2;
   int64_t regsPerThread = 0;
+  /// Threads of the block budgeted.
+  int64_t threadsPerBlock = 0;
   /// Where the register count came from ("option", "attribute", "default").
   std::string regsSource;
   int64_t smemSingleBytes = 0, smemMultiBytes = 0;
@@ -72,7 +77,7 @@ std::pair<int64_t, llvm::StringRef> getRegsPerThread(const KLoopInfo &info,
 KLoopBudget computeBudget(const KLoopInfo &info, const TargetInfo &target,
                           const BudgetOptions &options);
 
-/// The seed procedure's remedies for a budget that is crossed, sized: halve
+/// The pipelining procedure's remedies for a budget that is crossed, sized: halve
 /// BK, halve the tile copied from one source (BM or BN), or register
 /// prefetch without doubling, each with the bytes and blocks/SM it gives.
 std::string describeRemedies(const KLoopInfo &info, const KLoopBudget &budget);

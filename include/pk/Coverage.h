@@ -16,6 +16,9 @@
 #ifndef PK_COVERAGE_H
 #define PK_COVERAGE_H
 
+#include "pk/Decline.h"
+#include "pk/KLoopInfo.h"
+
 #include "mlir/IR/Operation.h"
 
 namespace mlir {
@@ -33,6 +36,25 @@ namespace pk {
 /// K-loop candidates and the loops they hold are left to the matcher, the
 /// loops of remarkOnUnreachableLoops to it.
 void remarkOnUnconsideredCode(Operation *root, bool verbose);
+
+/// Emits why `forOp`, a K-loop candidate, is not a K-loop: a remark "not a
+/// pk K-loop: ..." at the operation `decline` names, with a note at the loop
+/// when that is another operation.
+void emitNotAKLoopRemark(scf::ForOp forOp, const Decline &decline);
+
+/// Says why pk will not look at loops it cannot reach: a remark on each
+/// K-loop candidate still in a gpu.launch body, or on `root` when it is a
+/// builtin.module without any GPU kernel.
+void remarkOnUnreachableLoops(Operation *root);
+
+/// Matches every K-loop candidate under `root`, in pre-order, and calls
+/// `onMatch` for each loop that matches. Candidates that do not match get a
+/// remark naming what did not match when `remarkOnMismatch` is set.
+/// `threadsPerBlockOverride` > 0 replaces the kernels' block size.
+void forEachKLoop(Operation *root, int64_t threadsPerBlockOverride,
+                  bool remarkOnMismatch,
+                  llvm::function_ref<void(KLoopInfo &)> onMatch);
+
 
 } // namespace pk
 } // namespace mlir

@@ -16,19 +16,18 @@
 #ifndef PK_EMIT_H
 #define PK_EMIT_H
 
+#include "pk/Decline.h"
 #include "pk/Target.h"
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/Pass/PassManager.h"
+#include "llvm/Support/Error.h"
 
 #include <string>
 
 namespace mlir {
 namespace pk {
-
-/// The artefacts the `emit` option asks for.
-enum class EmitKind { MLIR, LLVMIR, PTX, Cubin };
 
 /// What ptxas -v reports for one kernel.
 struct PtxasKernelInfo {
@@ -59,21 +58,23 @@ void buildLoweringPipeline(OpPassManager &pm, const TargetInfo &target,
 /// /usr/local/cuda.
 std::string resolveCudaPath(llvm::StringRef option);
 
-/// Runs `<cudaPath>/bin/ptxas -arch=<arch> -O3 -v ptxPath -o cubinPath`.
-/// On failure sets `error` (naming the missing ptxas or quoting its
-/// diagnostics).
-FailureOr<SmallVector<PtxasKernelInfo>> runPtxas(llvm::StringRef ptxPath,
-                                                 llvm::StringRef cubinPath,
-                                                 const TargetInfo &target,
-                                                 llvm::StringRef cudaPath,
-                                                 std::string &error);
+/// Runs `<cudaPath>/bin/ptxas -arch=<arch> -O3 -v ptxPath -o cubinPath`
+/// (at most kPtxasTimeoutSeconds). The error names the missing ptxas or
+/// quotes its diagnostics.
+llvm::Expected<SmallVector<PtxasKernelInfo>>
+runPtxas(llvm::StringRef ptxPath, llvm::StringRef cubinPath,
+         const TargetInfo &target, llvm::StringRef cudaPath);
+
+/// The longest pk waits for one ptxas run (a hung ptxas must not hang pk).
+constexpr unsigned kPtxasTimeoutSeconds = 300;
 
 /// The first operation under `root` that `target`'s NVPTX back end cannot
 /// select (LLVM would abort, or MLIR's NVVM verifier would fail in the
 /// middle of the lowering): wgmma outside sm_90a, mma.sync shapes and
-/// cp.async that need sm_80. Sets `why`; null if there is none.
-Operation *findUnsupportedOp(Operation *root, const TargetInfo &target,
-                             std::string &why);
+/// cp.async that need sm_80. Located at it, saying why; none if there is
+/// none.
+std::optional<Decline> findUnsupportedOp(Operation *root,
+                                         const TargetInfo &target);
 
 /// findUnsupportedOp as a located error.
 LogicalResult checkTargetSupport(Operation *root, const TargetInfo &target);
@@ -82,17 +83,17 @@ LogicalResult checkTargetSupport(Operation *root, const TargetInfo &target);
 /// any other IR; it is consumed) to PTX with pk's lowering, after
 /// canonicalize and cse as pipeline-kernel runs them, assembles it with
 /// ptxas in a temporary directory and returns ptxas' numbers for `kernel`.
-/// The register-aware decision's compiler (docs/stages.md). On failure sets
-/// `error`.
-FailureOr<PtxasKernelInfo> compileForResources(ModuleOp wrapper,
-                                               llvm::StringRef kernel,
-                                               const TargetInfo &target,
-                                               llvm::StringRef cudaPath,
-                                               std::string &error);
+/// The register-aware decision's compiler (docs/stages.md); the calling
+/// convention is the bare-pointer one when every kernel memref argument is
+/// static, the descriptors otherwise.
+llvm::Expected<PtxasKernelInfo> compileForResources(ModuleOp wrapper,
+                                                    llvm::StringRef kernel,
+                                                    const TargetInfo &target,
+                                                    llvm::StringRef cudaPath);
 
-/// Whether `<cudaPath>/bin/ptxas` exists and is executable; otherwise sets
-/// `error` ("ptxas not found at ...").
-bool hasPtxas(llvm::StringRef cudaPath, std::string &error);
+/// Whether `<cudaPath>/bin/ptxas` exists and is executable, or the error
+/// that says where pk looked ("ptxas not found at ...").
+llvm::Error checkPtxas(llvm::StringRef cudaPath);
 
 } // namespace pk
 } // namespace mlir

@@ -4,270 +4,27 @@
 //
 //===----------------------------------------------------------------------===//
 //
-// The first stage of pk's data flow (docs/architecture.md): recognize the
-// K-loop of the input contract (docs/input-contract.md) and measure it,
-// independent of any target. A `gpu.func` kernel holds an `scf.for` K-loop
-// whose body is, in order,
-//
-//   load phase:    global -> shared copies (vector.load / transfer_read /
-//                  memref.load feeding vector.store / transfer_write /
-//                  memref.store), possibly in small nested scf.for loops
-//   gpu.barrier
-//   compute phase: reads of shared memory (nvgpu.ldmatrix, vector.load,
-//                  memref.load, ...) and mma.sync / vector.contract /
-//                  multiply-adds, possibly in nested scf.for loops; or
-//                  wgmma: nvgpu.warpgroup.generate.descriptor of shared
-//                  buffers and nvgpu.warpgroup.mma (docs/hopper.md), with
-//                  an nvvm.fence.proxy <async.shared> after the stores
-//                  (before or after the barrier)
-//   gpu.barrier
-//   scf.yield      accumulators
-//
-// `matchKLoop` recognizes that structure and measures it: shared memory,
-// bytes loaded and FLOPs per tile, the compute/load ratio.
+// The first stage of pk's data flow (docs/architecture.md): `matchKLoop`
+// recognizes the K-loop of the input contract (docs/input-contract.md,
+// KLoopInfo.h) and measures it: shared memory, bytes loaded and FLOPs per
+// tile, the compute/load ratio. A loop that does not match gets a Decline
+// at the operation that did not match.
 //
 //===----------------------------------------------------------------------===//
 
 #ifndef PK_KLOOPMATCHER_H
 #define PK_KLOOPMATCHER_H
 
-#include "pk/MemoryAccess.h"
-#include "pk/Support.h"
-
-#include "mlir/Dialect/GPU/IR/GPUDialect.h"
-#include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
-#include "mlir/Dialect/SCF/IR/SCF.h"
-#include "mlir/IR/BuiltinTypes.h"
-
-#include <optional>
-#include <string>
+#include "pk/Decline.h"
+#include "pk/KLoopInfo.h"
 
 namespace mlir {
 namespace pk {
-
-/// How a shared-memory buffer is allocated.
-enum class SharedBufferKind {
-  /// A workgroup attribution of the enclosing `gpu.func`.
-  Attribution,
-  /// A `memref.global` in workgroup memory, read through `memref.get_global`.
-  Global,
-  /// A `memref.alloc` / `memref.alloca` in workgroup memory.
-  Alloc,
-};
-
-/// Returns "attribution", "global" or "alloc".
-llvm::StringRef stringifySharedBufferKind(SharedBufferKind kind);
-
-/// One shared-memory buffer of the kernel.
-struct SharedBuffer {
-  /// The root memref value: the attribution block argument, the
-  /// `memref.get_global` result or the `memref.alloc` result.
-  Value root;
-  SharedBufferKind kind;
-  MemRefType type;
-  /// Symbol of the `memref.global` (kind == Global).
-  StringAttr globalName;
-  /// Size in bytes.
-  int64_t bytes = 0;
-  /// Whether the load phase of the K-loop writes it (multi-buffering
-  /// replicates exactly these).
-  bool copied = false;
-  /// For copied buffers: the global memref (kernel argument or other value)
-  /// the data comes from, when it is unique.
-  Value source;
-  /// A printable name: "workgroup attribution #0", "@smem_a", ...
-  std::string name;
-};
-
-/// One global -> shared copy: a global read and the shared write(s) of the
-/// value it produced.
-struct TileCopy {
-  /// The global read (vector.load, vector.transfer_read, memref.load).
-  Operation *load;
-  /// The shared writes of its value (vector.store, vector.transfer_write,
-  /// memref.store).
-  SmallVector<Operation *, 1> stores;
-  /// Bytes read by one execution of `load`.
-  int64_t bytesPerExecution = 0;
-  /// Executions per K-iteration per thread (product of the trip counts of the
-  /// nested loops around it inside the K-loop body).
-  int64_t executions = 1;
-  /// Index into KLoopInfo::buffers of the buffer written.
-  unsigned bufferIndex = 0;
-  /// The copy is already an `nvgpu.device_async_copy` (load == the only
-  /// store): only the cp-async variant applies.
-  bool async = false;
-  /// The copy is an `nvgpu.tma.async.load` (load == the only store; one
-  /// thread issues it, the mbarrier of KLoopInfo::tma completes it): only
-  /// the tma variant applies.
-  bool tma = false;
-};
-
-/// One warpgroup MMA (`nvgpu.warpgroup.mma`, Hopper's wgmma) of the compute
-/// phase: asynchronous, it reads its operands from shared memory through
-/// descriptors until its wgmma group has retired.
-struct WarpgroupMma {
-  /// The `nvgpu.warpgroup.mma`.
-  Operation *op = nullptr;
-  /// The GEMM shape of the op (A: m x k, B: k x n), FP16/BF16/... operands.
-  int64_t m = 0, n = 0, k = 0;
-  /// wgmma groups the op leaves in flight when it returns (its `waitGroup`,
-  /// lowered to `wgmma.wait_group`); 0: its shared reads are over.
-  int64_t waitGroup = 0;
-  /// Indices into KLoopInfo::buffers of the shared buffers the A and B
-  /// descriptors (`nvgpu.warpgroup.generate.descriptor`) point into.
-  unsigned bufferA = 0, bufferB = 0;
-  /// 32-bit accumulator registers per thread (m x n elements over the 128
-  /// threads of the warpgroup).
-  int64_t accumulatorRegs = 0;
-  /// Executions per K-iteration (nested loops inside the K-loop body).
-  int64_t executions = 1;
-  /// Whether a proxy fence (KLoopInfo::proxyFences) lies between the load
-  /// phase's shared stores and this op. The stores go through the generic
-  /// proxy, wgmma reads through the async proxy: without
-  /// `fence.proxy.async` it may read stale data (the kernel races).
-  bool proxyFenced = false;
-  /// Whether the accumulator is a chain only wgmma ops touch: an iter_arg of
-  /// the K-loop that only this op (directly in the body) uses, whose result
-  /// only the yield carries to the next iteration. Then the op may leave its
-  /// group in flight into the next iteration (schedule=mma-in-flight).
-  bool accumulatorChained = false;
-};
 
 /// The exact trip count of `forOp` when its bounds and step are constants
 /// (and the step positive), computed in 128 bits so that it never wraps,
 /// unlike the loop type's own arithmetic near its limits (e.g. lb = INT64_MIN).
 std::optional<APInt> getExactStaticTripCount(scf::ForOp forOp);
-
-/// The load phase of a TMA K-loop (variant tma; docs/hopper.md "TMA
-/// ring"): the issuing threads announce the tile's bytes on one mbarrier
-/// (`nvgpu.mbarrier.arrive.expect_tx`) and start `nvgpu.tma.async.load`s
-/// that complete on it; every thread then waits for the barrier's phase of
-/// this tile (`nvgpu.mbarrier.try_wait.parity`, parity t % 2). The wait
-/// ends the load phase as the load barrier does in the thread-copy form.
-struct TmaLoadPhase {
-  /// The mbarrier group (one barrier) and the op that creates it.
-  nvgpu::MBarrierCreateOp create;
-  /// Its `nvgpu.mbarrier.init`s, before the loop.
-  SmallVector<nvgpu::MBarrierInitOp> inits;
-  nvgpu::MBarrierArriveExpectTxOp expectTx;
-  SmallVector<nvgpu::TmaAsyncLoadOp> loads;
-  nvgpu::MBarrierTryWaitParityOp wait;
-  /// Bytes the loads of one tile write (the expect_tx count).
-  int64_t bytesPerTile = 0;
-};
-
-/// What a matched K-loop is and does, independent of the target.
-struct KLoopInfo {
-  scf::ForOp forOp;
-  gpu::GPUFuncOp kernel;
-  /// Static trip count, if known.
-  std::optional<int64_t> tripCount;
-  /// The two barriers: after the load phase, after the compute phase. A TMA
-  /// loop has no load barrier (its mbarrier wait ends the load phase).
-  gpu::BarrierOp loadBarrier, computeBarrier;
-  /// The TMA form of the load phase, if the loop has it.
-  std::optional<TmaLoadPhase> tma;
-  /// The op that ends the load phase: the load barrier, or the TMA wait.
-  Operation *getLoadPhaseEnd() const {
-    if (tma)
-      return tma->wait;
-    return loadBarrier;
-  }
-  /// Barriers between the copies of the load phase (upstream puts one after
-  /// each thread-mapped copy); the copies on their two sides write different
-  /// buffers, and pipelining drops them.
-  SmallVector<gpu::BarrierOp> innerLoadBarriers;
-  /// The `nvgpu.device_async_create_group` / `device_async_wait` of copies
-  /// that are already asynchronous; pipelining replaces them.
-  SmallVector<Operation *> asyncGroupOps;
-  /// The generic -> async proxy fences (`nvvm.fence.proxy` of kind `async`
-  /// or `async.shared`, fence.proxy.async) directly in the K-loop body, in
-  /// either phase: what makes the load phase's shared stores visible to a
-  /// wgmma (docs/hopper.md). Pipelining keeps each between the stores of a
-  /// tile and the compute that reads it.
-  SmallVector<Operation *> proxyFences;
-
-  /// The compute phase keeps (some) accumulators in global memory at fixed
-  /// addresses instead of iter_args.
-  bool memoryAccumulators = false;
-
-  /// Whether some copy is already an `nvgpu.device_async_copy`.
-  bool hasAsyncCopies() const {
-    return llvm::any_of(copies, [](const TileCopy &c) { return c.async; });
-  }
-  /// Whether the loop computes with wgmma and every accumulator forms a
-  /// chain (WarpgroupMma::accumulatorChained): a wgmma group may then stay
-  /// in flight into the next iteration.
-  bool hasChainedWgmmas() const {
-    return !warpgroupMmas.empty() &&
-           llvm::all_of(warpgroupMmas, [](const WarpgroupMma &mma) {
-             return mma.accumulatorChained;
-           });
-  }
-  /// Operations of the K-loop body in each phase (direct children).
-  SmallVector<Operation *> loadPhase, computePhase;
-  /// The global -> shared copies of the load phase.
-  SmallVector<TileCopy> copies;
-  /// All shared buffers of the kernel (single-buffered, as written).
-  SmallVector<SharedBuffer> buffers;
-  /// Threads per block (from gpu.known_block_size, nvvm.reqntid,
-  /// nvvm.maxntid or the caller), 0 if unknown.
-  int64_t threadsPerBlock = 0;
-  /// All shared memory of the kernel as written, in bytes.
-  int64_t smemSingleBytes = 0;
-  /// The part multi-buffering replicates (the copied buffers), in bytes.
-  int64_t smemPerStageBytes = 0;
-  /// Bytes read from global memory per K-iteration by one thread, and by
-  /// the whole block.
-  int64_t loadBytesPerThread = 0;
-  int64_t loadBytesPerTile = 0;
-  /// FLOPs of one K-iteration for the whole block on tensor cores
-  /// (mma.sync; `mmaInt8` when the operands are 8-bit) and on the FMA pipes.
-  int64_t mmaFlopsPerTile = 0, fmaFlopsPerTile = 0;
-  bool mmaInt8 = false;
-  /// FLOPs of one K-iteration for the whole block (2 per multiply-add), and
-  /// a breakdown by kind ("mma.sync m16n8k16" -> count per warp or thread).
-  int64_t flopsPerTile = 0;
-  SmallVector<std::pair<std::string, int64_t>> computeOps;
-  /// Compute/load ratio: FLOPs per tile / bytes loaded per tile.
-  double ratio = 0.0;
-  /// The warpgroup MMAs of the compute phase (empty without wgmma); their
-  /// FLOPs count once per warpgroup of the block in `mmaFlopsPerTile`.
-  SmallVector<WarpgroupMma> warpgroupMmas;
-
-  /// Shared memory with `stages` copies of the copied buffers (saturating
-  /// at INT64_MAX rather than wrapping).
-  int64_t smemMultiBytes(int64_t stages) const {
-    return saturatingAdd(smemSingleBytes,
-                         saturatingMul(stages - 1, smemPerStageBytes));
-  }
-};
-
-/// Threads of a warpgroup (four warps), the unit that issues wgmma.
-constexpr int64_t kWarpgroupThreads = 128;
-
-/// The alignment in bytes of a 128B-swizzled wgmma operand tile: the
-/// swizzle pattern repeats every 8 rows of 128 bytes, and the descriptor
-/// encodes no offset into it. Multi-buffering keeps every stage of such a
-/// tile at this alignment.
-constexpr int64_t kWgmmaOperandAlignment = 1024;
-
-/// The kernel attribute that records the dynamic shared memory a pipelined
-/// kernel must be launched with (its tiles moved there above 48 KB).
-constexpr llvm::StringLiteral kDynamicSharedMemoryAttrName =
-    "pk.dynamic_shared_memory_bytes";
-
-/// Marks a steady-state loop pk has pipelined; pk does not match it again.
-constexpr llvm::StringLiteral kPipelinedAttrName = "pk.pipelined";
-
-/// Marks the original loop kept as the runtime fallback of a pipelined loop
-/// with a dynamic trip count (the trip count was below the stages).
-constexpr llvm::StringLiteral kFallbackAttrName = "pk.pipeline_fallback";
-
-/// The kernel attribute that gives the registers per thread the budget
-/// assumes (when no option overrides it), in [1, 255].
-constexpr llvm::StringLiteral kRegsPerThreadAttrName = "pk.regs_per_thread";
 
 /// Returns true if `forOp` is a candidate K-loop: an `scf.for` inside a
 /// `gpu.func` with a `gpu.barrier` (or, TMA form, an
@@ -279,12 +36,11 @@ bool isKLoopCandidate(scf::ForOp forOp);
 /// or `nvvm.maxntid`; 0 when it does not say.
 int64_t getKernelBlockSize(gpu::GPUFuncOp kernel);
 
-/// Matches `forOp` against the input contract. On failure, returns failure
-/// and sets `reason` (lower case, no trailing period) and `where` (the
-/// location of the offending operation, or the loop's).
+/// Matches `forOp` against the input contract and measures it, or says why
+/// not: a Decline at the operation that does not match (the loop's own when
+/// the loop as a whole does not), lower case, no trailing period.
 /// `threadsPerBlockOverride` > 0 replaces the kernel's block size.
-FailureOr<KLoopInfo> matchKLoop(scf::ForOp forOp, std::string &reason,
-                                Location &where,
+DeclineOr<KLoopInfo> matchKLoop(scf::ForOp forOp,
                                 int64_t threadsPerBlockOverride = 0);
 
 /// Whether `value` is computed (inside `forOp`) from its induction variable.
@@ -297,26 +53,11 @@ namespace detail {
 /// loop's expect_tx, loads and wait, all on barrier 0; loads issued by the
 /// expect_tx's threads, each writing a whole shared buffer box; the expect_tx
 /// count equal to the loads' bytes. Adds one TileCopy per load (`findBuffer`
-/// names the buffer; its failure is reported by the callback). On failure
-/// sets `reason` and `at`.
-LogicalResult matchTmaLoadPhase(
+/// names the buffer or declines).
+DeclineOr<void> matchTmaLoadPhase(
     KLoopInfo &info,
-    llvm::function_ref<FailureOr<unsigned>(Operation *, Value)> findBuffer,
-    std::string &reason, Operation *&at);
+    llvm::function_ref<DeclineOr<unsigned>(Operation *, Value)> findBuffer);
 } // namespace detail
-
-/// Says why pk will not look at loops it cannot reach: a remark on each
-/// K-loop candidate still in a gpu.launch body, or on `root` when it is a
-/// builtin.module without any GPU kernel.
-void remarkOnUnreachableLoops(Operation *root);
-
-/// Matches every K-loop candidate under `root`, in pre-order, and calls
-/// `onMatch` for each loop that matches. Candidates that do not match get a
-/// remark naming what did not match when `remarkOnMismatch` is set.
-/// `threadsPerBlockOverride` > 0 replaces the kernels' block size.
-void forEachKLoop(Operation *root, int64_t threadsPerBlockOverride,
-                  bool remarkOnMismatch,
-                  llvm::function_ref<void(KLoopInfo &)> onMatch);
 
 } // namespace pk
 } // namespace mlir

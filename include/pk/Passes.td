@@ -8,6 +8,7 @@
 #define PK_PASSES
 
 include "mlir/Pass/PassBase.td"
+include "pk/Enums.td"
 
 // The options every analysis-based pass shares (and `pipeline-kernel`).
 defvar pkTargetOptions = [
@@ -35,43 +36,14 @@ defvar pkTargetOptions = [
 defvar pkDecisionOptions = [
     Option<"variant", "variant", "::mlir::pk::PipelineVariant",
            /*default=*/"::mlir::pk::PipelineVariant::Auto",
-           "Pipelining variant", [{::llvm::cl::values(
-             clEnumValN(::mlir::pk::PipelineVariant::Auto, "auto",
-                        "the seed's rule, the budget and the copies decide"),
-             clEnumValN(::mlir::pk::PipelineVariant::CpAsync, "cp-async",
-                        "nvgpu.device_async_copy into N buffers"),
-             clEnumValN(::mlir::pk::PipelineVariant::LdgRegister,
-                        "ldg-register",
-                        "global loads into registers, 2 buffers"),
-             clEnumValN(::mlir::pk::PipelineVariant::RegisterPrefetch,
-                        "register-prefetch",
-                        "global loads into registers, 1 buffer"),
-             clEnumValN(::mlir::pk::PipelineVariant::Tma, "tma",
-                        "TMA loops: N buffers on a ring of N mbarriers"))}]>,
+           "Pipelining variant", PKOptionValues<PK_PipelineVariant>.values>,
     Option<"schedule", "schedule", "::mlir::pk::PipelineSchedule",
            /*default=*/"::mlir::pk::PipelineSchedule::Auto",
-           "cp-async order", [{::llvm::cl::values(
-             clEnumValN(::mlir::pk::PipelineSchedule::Auto, "auto",
-                        "multistage"),
-             clEnumValN(::mlir::pk::PipelineSchedule::Seed, "seed",
-                        "issue, commit, compute, wait, barrier (2 stages)"),
-             clEnumValN(::mlir::pk::PipelineSchedule::Multistage,
-                        "multistage",
-                        "wait all but N-2, barrier, issue tile t+N-1, "
-                        "compute"),
-             clEnumValN(::mlir::pk::PipelineSchedule::MmaInFlight,
-                        "mma-in-flight",
-                        "wgmma loops, N >= 3: multistage with tile t's "
-                        "wgmma group in flight until tile t+1's, copies "
-                        "N-2 tiles ahead"),
-             clEnumValN(::mlir::pk::PipelineSchedule::WarpSpecialized,
-                        "warp-specialized",
-                        "TMA loops: a producer warpgroup added to the "
-                        "block issues the loads, handshaking with the "
-                        "kernel's threads on full/empty mbarrier rings"))}]>,
+           "Order of a pipelined iteration",
+           PKOptionValues<PK_PipelineSchedule>.values>,
     Option<"skipHighRatio", "skip-high-ratio", "bool", /*default=*/"false",
            "With variant=auto, do not pipeline loops whose compute/load "
-           "ratio exceeds 20 (the seed's literal rule)">,
+           "ratio exceeds 20 (the procedure's literal rule)">,
     Option<"compileCandidates", "compile-candidates", "bool",
            /*default=*/"true",
            "With stages=auto or min-blocks-per-sm=auto, compile the "
@@ -112,15 +84,6 @@ defvar pkEmitOptions = [
            "pointers (use-bare-ptr-memref-call-conv)">,
 ];
 
-defvar pkEmitValues = [{::llvm::cl::values(
-    clEnumValN(::mlir::pk::EmitKind::MLIR, "mlir", "no artefacts"),
-    clEnumValN(::mlir::pk::EmitKind::LLVMIR, "llvm",
-               "<out-dir>/<module>.<arch>.ll"),
-    clEnumValN(::mlir::pk::EmitKind::PTX, "ptx",
-               "<out-dir>/<module>.<arch>.ptx"),
-    clEnumValN(::mlir::pk::EmitKind::Cubin, "cubin",
-               "PTX and <out-dir>/<module>.<arch>.cubin with ptxas' usage"))}];
-
 def PKNormalizeWorkgroupStorage
     : Pass<"pk-normalize-workgroup-storage", "ModuleOp"> {
   let summary = "Turn workgroup allocations into workgroup attributions";
@@ -153,7 +116,7 @@ def PKAnalyzeKLoops : Pass<"pk-analyze-kloops"> {
     one per line: trip count, shared buffers, `smem.{single,per_stage,multi,
     cliff}_bytes`, occupancy single- and multi-buffered with the limiting
     resource, FLOPs and bytes per tile, the compute/load ratio, and the
-    variant the seed procedure's rule selects with its reasons
+    variant the pipelining procedure's rule selects with its reasons
     (docs/report.md). A loop that has barriers but does not match gets a
     remark naming what did not match, and so does everything else pk passes
     over: a kernel without a K-loop candidate, a barrier loop that is not an
@@ -190,7 +153,7 @@ def PKAnalyzeKLoops : Pass<"pk-analyze-kloops"> {
   let options = !listconcat(pkTargetOptions, pkReportOptions, [
     Option<"skipHighRatio", "skip-high-ratio", "bool", /*default=*/"false",
            "Select no pipelining when the compute/load ratio exceeds 20 "
-           "(the seed's literal rule)">,
+           "(the procedure's literal rule)">,
     PKVerboseOption<"true">,
   ]);
 }
@@ -210,7 +173,7 @@ def PKCheckSmemBudget : Pass<"pk-check-smem-budget"> {
       sm_86 two blocks/SM allow at most 50176 bytes per block).
 
     The error carries every number (bytes needed, the limit, blocks/SM
-    before and after, the limiting resource) and the seed procedure's
+    before and after, the limiting resource) and the pipelining procedure's
     remedies with concrete sizes: halving BK (every copied tile shrinks),
     halving the tile copied from one source (BM or BN), or register prefetch
     without doubling. Loops within budget get a remark; the IR is never
@@ -236,8 +199,8 @@ def PKPipelineKLoops : Pass<"pk-pipeline-kloops"> {
   let summary = "Software-pipeline tiled GPU K-loops with double buffering "
                 "(cp.async or register prefetch)";
   let description = [{
-    The seed procedure's Steps 2-4. For every K-loop that matches pk's input
-    contract, picks a variant (`variant=auto`: the seed's rule from the
+    The pipelining procedure's Steps 2-4. For every K-loop that matches pk's input
+    contract, picks a variant (`variant=auto`: the ratio rule from the
     compute/load ratio, cp.async availability and the occupancy cliff),
     multi-buffers the shared buffers the load phase writes (a leading stage
     dimension, in all three allocation forms) and restructures the loop into
@@ -295,7 +258,7 @@ def PKPipelineKLoops : Pass<"pk-pipeline-kloops"> {
     `ldg-register` loads tile t+1 into registers before the compute, then
     `gpu.barrier`, stores the registers into buf[(t+1)%2], `gpu.barrier`.
     `register-prefetch` does the same with the single buffer (no doubling),
-    the seed's fallback when doubling crosses the cliff.
+    the procedure's fallback when doubling crosses the cliff.
   }];
   let dependentDialects = ["::mlir::arith::ArithDialect",
                            "::mlir::gpu::GPUDialect",
@@ -321,7 +284,7 @@ def PKEmitBinaries : Pass<"pk-emit-binaries", "ModuleOp"> {
   let summary = "Lower each gpu.module to LLVM IR, PTX and a cubin, and "
                 "report ptxas' resource usage";
   let description = [{
-    The seed procedure's Step 4 (compile). For every `gpu.module`, a copy is
+    The pipelining procedure's Step 4 (compile). For every `gpu.module`, a copy is
     lowered with pk's pipeline (docs/lowering.md):
 
     ```
@@ -352,7 +315,7 @@ def PKEmitBinaries : Pass<"pk-emit-binaries", "ModuleOp"> {
            "Target architecture">,
     Option<"emit", "emit", "::mlir::pk::EmitKind",
            /*default=*/"::mlir::pk::EmitKind::Cubin",
-           "Artefacts to write: llvm, ptx or cubin", pkEmitValues>,
+           "Artefacts to write: llvm, ptx or cubin", PKOptionValues<PK_EmitKind>.values>,
     Option<"report", "report", "std::string", /*default=*/"\"\"",
            "JSON report (written by pk-pipeline-kloops or "
            "pk-analyze-kloops) to extend with ptxas' numbers">,
@@ -383,7 +346,7 @@ def PKPipelineKernel : Pass<"pipeline-kernel", "ModuleOp"> {
     Option<"emit", "emit", "::mlir::pk::EmitKind",
            /*default=*/"::mlir::pk::EmitKind::MLIR",
            "Artefacts to write besides the IR: mlir (none), llvm, ptx or "
-           "cubin", pkEmitValues>,
+           "cubin", PKOptionValues<PK_EmitKind>.values>,
     PKVerboseOption<"false">,
   ], pkEmitOptions);
 }

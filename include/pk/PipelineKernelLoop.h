@@ -20,7 +20,7 @@
 //     use(result->loop);           // the steady-state loop (and
 //                                  // result->prologue, result->epilogue)
 //   else
-//     log(result->reason);         // why pk left the loop alone
+//     log(result->decline);        // why pk left the loop alone, located
 //
 // pk-analyze-kloops, pk-pipeline-kloops and `transform.pk.*` all go through
 // this function, so the remarks, the JSON report and the transform ops say
@@ -32,6 +32,7 @@
 #define PK_PIPELINEKERNELLOOP_H
 
 #include "pk/Decision.h"
+#include "pk/Decline.h"
 
 #include "mlir/IR/PatternMatch.h"
 #include "llvm/Support/JSON.h"
@@ -64,7 +65,7 @@ struct PipelineRequest {
   /// A cp-async order to force, or Auto (multistage).
   PipelineSchedule schedule = PipelineSchedule::Auto;
   /// With variant Auto, leave loops whose compute/load ratio exceeds 20
-  /// alone (the seed's literal rule).
+  /// alone (the procedure's literal rule).
   bool skipHighRatio = false;
   /// With stages=auto or min-blocks-per-sm=auto: compile the candidates
   /// (a clone of the kernel per candidate, pk's lowering, ptxas from
@@ -86,25 +87,12 @@ struct PipelineRequest {
   bool testFailLate = false;
 };
 
-/// How `pipelineKernelLoop` ended for one loop.
-enum class PipelineOutcome {
-  /// The loop was pipelined; `PipelineResult::loop` is the steady-state loop.
-  Pipelined,
-  /// Not a K-loop of pk's input contract (docs/input-contract.md).
-  NotAKLoop,
-  /// The decision leaves the loop alone (variant none): the budget, the
-  /// ratio with skip-high-ratio, or the trip count.
-  NotSelected,
-  /// The decision picked a variant but a precondition of the transform
-  /// failed (Pipelining.h); the IR is unchanged.
-  PreconditionFailed,
-  /// `analyzeOnly`: matched and decided, not applied.
-  Analyzed,
-};
-
-/// Returns "pipelined", "not-a-kloop", "not-selected",
-/// "precondition-failed" or "analyzed".
-llvm::StringRef stringifyPipelineOutcome(PipelineOutcome outcome);
+/// How `pipelineKernelLoop` ended for one loop (Enums.td): Pipelined (the
+/// steady-state loop is `PipelineResult::loop`), NotAKLoop (not a K-loop of
+/// pk's input contract, docs/input-contract.md), NotSelected (the decision
+/// leaves the loop alone: the budget, the ratio with skip-high-ratio, the
+/// trip count), PreconditionFailed (a precondition of the transform failed;
+/// the IR is unchanged) or Analyzed (`analyzeOnly`: matched and decided).
 
 /// The numbers pk measured on the loop before changing it (KLoopInfo's,
 /// without its references into the IR, which pipelining erases).
@@ -127,7 +115,7 @@ struct KLoopNumbers {
 
 /// What pk did with one loop and why.
 struct PipelineResult {
-  explicit PipelineResult(scf::ForOp loop) : loop(loop), where(loop.getLoc()) {}
+  explicit PipelineResult(scf::ForOp loop) : loop(loop) {}
 
   /// How the request ended.
   PipelineOutcome outcome = PipelineOutcome::NotAKLoop;
@@ -141,22 +129,21 @@ struct PipelineResult {
   /// program order (`PipelinedKLoop`, Pipelining.h); never empty then.
   /// Otherwise empty.
   SmallVector<Operation *> prologue, epilogue;
-  /// Empty when pipelined or analyzed; otherwise the one-line reason pk left
-  /// the loop alone: the mismatch (NotAKLoop), the decision's reasons
-  /// (NotSelected) or the failed precondition (PreconditionFailed).
-  std::string reason;
-  /// NotAKLoop: the operation that did not match (else the loop's
-  /// location).
-  Location where;
+  /// Unless pipelined or analyzed: why pk left the loop alone, at the
+  /// operation that caused it: what did not match (NotAKLoop; the remark
+  /// says "not a pk K-loop: " before it), the decision's (NotSelected) or
+  /// the failed precondition (PreconditionFailed).
+  std::optional<Decline> decline;
 
   /// Set unless NotAKLoop: the numbers, and pk's decision with the budget
-  /// (shared memory, occupancy, cliff) and the seed rule's variant.
+  /// (shared memory, occupancy, cliff), the ratio rule's variant and the
+  /// plan.
   std::optional<KLoopNumbers> numbers;
   std::optional<KLoopDecision> decision;
   /// The analysis summary pk-analyze-kloops remarks with (unless NotAKLoop).
   std::string summary;
-  /// The decision's reasons and, when the transform declined, its reason:
-  /// what the pk-pipeline-kloops remark lists.
+  /// The decision's reasons and what applying it added: what the
+  /// pk-pipeline-kloops remark lists.
   SmallVector<std::string> reasons;
   /// Input bugs pk spotted in a matched loop, each with the location of the
   /// offending operation: a wgmma that reads tiles written by generic-proxy
@@ -171,7 +158,7 @@ struct PipelineResult {
 
 /// Matches `forOp` against pk's input contract, decides with `request` and,
 /// unless `request.analyzeOnly`, pipelines it. A loop pk leaves alone is not
-/// a failure: the result says why (`reason`, `outcome`) and the IR is
+/// a failure: the result says why (`decline`, `outcome`) and the IR is
 /// unchanged. Fails, after emitting an error, only on an invalid request
 /// (`verifyPipelineRequest`; the IR is unchanged) or on an internal error
 /// after the transform changed the IR (the IR is then invalid and the
@@ -197,11 +184,11 @@ verifyPipelineRequest(const PipelineRequest &request,
 /// with N buffer(s): <reasons>".
 std::string describePipelineResult(const PipelineResult &result);
 
-/// Parses "auto", "cp-async", "ldg-register" or "register-prefetch".
-std::optional<PipelineVariant> parsePipelineVariant(llvm::StringRef name);
-
-/// Parses "auto", "seed" or "multistage".
-std::optional<PipelineSchedule> parsePipelineSchedule(llvm::StringRef name);
+/// Emits `describePipelineResult(result)` as a remark: at the loop when pk
+/// pipelined or analyzed it, else at the operation the decline names, with
+/// the decline's notes and a note at the loop when that is another
+/// operation.
+InFlightDiagnostic emitPipelineRemark(const PipelineResult &result);
 
 } // namespace pk
 } // namespace mlir

@@ -1,53 +1,40 @@
-//===- Pipelining.h - Software pipelining of tiled GPU K-loops --*- C++ -*-===//
+//===- Pipelining.h - Apply a pipeline plan to a K-loop --------*- C++ -*-===//
 //
 // Part of pk (Pipeline Kernel).
 //
 //===----------------------------------------------------------------------===//
 //
-// The fourth stage of pk's data flow (docs/architecture.md), the seed
-// procedure's Steps 2-4 as a transformation: multi-buffer the shared tiles a
-// K-loop's load phase writes and restructure the loop into prologue /
-// steady-state loop / epilogue so that the loads of the next tiles overlap
-// the compute of tile t. The restructuring itself is upstream's
-// `scf::pipelineForLoop`, driven by one named schedule per variant
-// (lib/Transforms/Schedule.cpp). On success the steady-state loop carries
-// `pk.pipelined`.
+// The fourth stage of pk's data flow (docs/architecture.md), the pipelining
+// procedure's Steps 2-4 as a transformation: apply the plan `decide` built
+// (Plan.h) to a matched K-loop. Multi-buffer the shared tiles its load phase
+// writes and restructure the loop into prologue / steady-state loop /
+// epilogue so that the loads of the next tiles overlap the compute of tile
+// t. The restructuring itself is upstream's `scf::pipelineForLoop`, driven
+// by one named schedule per variant (lib/Transforms/Schedule.cpp); the
+// steps are declared in PipelineSteps.h. On success the steady-state loop
+// carries `pk.pipelined`.
 //
 //===----------------------------------------------------------------------===//
 
 #ifndef PK_PIPELINING_H
 #define PK_PIPELINING_H
 
-#include "pk/Decision.h"
+#include "pk/Decline.h"
+#include "pk/Plan.h"
 
 #include "mlir/IR/PatternMatch.h"
 
 namespace mlir {
 namespace pk {
 
-/// Options of `pipelineKLoop`; `decide` (Decision.h) fills them.
-struct PipelineKLoopOptions {
-  /// CpAsync, LdgRegister or RegisterPrefetch.
-  PipelineVariant variant = PipelineVariant::CpAsync;
-  /// Requested shared-memory buffers: 2 (double buffering) to 8 for
-  /// cp-async; the register variants use 2 (ldg-register) or 1
-  /// (register-prefetch) whatever this says (getEffectiveStages).
-  int64_t stages = 2;
-  /// The cp-async order; Auto means Multistage.
-  PipelineSchedule schedule = PipelineSchedule::Auto;
-  /// Above this many bytes of shared memory per block (the 48 KB limit of
-  /// static shared memory) the multi-buffered tiles move to dynamic shared
-  /// memory (`gpu.dynamic_shared_memory` + `memref.view`) and the kernel gets
-  /// the `pk.dynamic_shared_memory_bytes` attribute: launch it with that
-  /// many bytes of dynamic shared memory (and the opt-in attribute above
-  /// 48 KB).
-  int64_t staticSharedMemoryLimit = 48 * 1024;
+/// Options of `applyPipelinePlan` that are not decisions.
+struct ApplyPlanOptions {
   /// Testing only: make upstream's pipeliner reject the schedule after pk
   /// changed the IR, to exercise the internal-error path.
   bool testFailLate = false;
 };
 
-/// What `pipelineKLoop` made of a K-loop.
+/// What `applyPipelinePlan` made of a K-loop.
 struct PipelinedKLoop {
   /// The steady-state loop (it carries `pk.pipelined`).
   scf::ForOp loop;
@@ -62,35 +49,31 @@ struct PipelinedKLoop {
   SmallVector<Operation *> epilogue;
 };
 
-/// Checks every precondition of `pipelineKLoop` without changing the IR; on
-/// failure sets `reason`.
-LogicalResult checkPipelineKLoop(const KLoopInfo &info,
-                                 const PipelineKLoopOptions &options,
-                                 std::string &reason);
+/// Checks every precondition of applying `plan` to `info` without changing
+/// the IR: the strategy fits the loop (checkStrategyForLoop), the loop
+/// bounds' arithmetic does not wrap, every use of a copied buffer is an
+/// access pk can redirect to a stage (inside the loop, indices independent
+/// of the induction variable), the wgmma operands (proxy-fenced,
+/// waitGroup = 0, descriptors in the compute phase, 1024-byte stages), the
+/// TMA ring's parity and warp specialization's kernel shape, the register
+/// variants' stores directly in the loop body. Declines at the culprit op.
+DeclineOr<void> checkPipelinePlan(const KLoopInfo &info,
+                                  const PipelinePlan &plan);
 
-/// Software-pipelines the matched K-loop `info` with `options`.
+/// Applies `plan` to the matched K-loop `info`.
 ///
-/// Preconditions (`checkPipelineKLoop`; on violation nothing changes,
-/// `*modifiedIR` is false and `reason` says why): a static trip count >= 2,
-/// or a dynamic one (the loop is then versioned on `trip count >= stages`);
-/// every use of a copied shared buffer is a direct access inside the loop
-/// whose indices do not depend on the induction variable (vector.load/store,
-/// vector.transfer_read/write, memref.load/store, nvgpu.ldmatrix); for
-/// cp-async, the copies pass `planAsyncCopies`; for the register variants,
-/// the shared stores sit directly in the K-loop body.
-///
-/// Everything that can fail is checked before the first IR change, so the
-/// transform is all or nothing. A failure after it (`*modifiedIR` true, as
-/// with `scf::pipelineForLoop`) is an internal error: the IR is then invalid
-/// and the caller must fail. On success returns the steady-state loop with
-/// the prologue and epilogue ops (with a dynamic trip count, all three sit in
-/// the `scf.if` branch that runs when the trip count is large enough);
-/// `info` is stale.
-FailureOr<PipelinedKLoop> pipelineKLoop(RewriterBase &rewriter,
-                                        const KLoopInfo &info,
-                                        const PipelineKLoopOptions &options,
-                                        std::string &reason,
-                                        bool *modifiedIR = nullptr);
+/// Everything that can fail is checked before the first IR change
+/// (checkPipelinePlan): on such a Decline nothing changed and `*modifiedIR`
+/// is false. A failure after it (`*modifiedIR` true, as with
+/// `scf::pipelineForLoop`) is an internal error: the IR is then invalid and
+/// the caller must fail. On success returns the steady-state loop with the
+/// prologue and epilogue ops (with run-time versioning, all three sit in
+/// the `scf.if` branch that runs the pipelined loop); `info` is stale.
+DeclineOr<PipelinedKLoop> applyPipelinePlan(RewriterBase &rewriter,
+                                            const KLoopInfo &info,
+                                            const PipelinePlan &plan,
+                                            const ApplyPlanOptions &options = {},
+                                            bool *modifiedIR = nullptr);
 
 /// Rewrites the workgroup storage of `kernel` that upstream's NVVM lowering
 /// would not place in shared memory into typed, 16-byte aligned workgroup
@@ -101,6 +84,7 @@ FailureOr<PipelinedKLoop> pipelineKLoop(RewriterBase &rewriter,
 /// upstream's `structured.promote` and `alloca_to_global` emit; only with
 /// `globals`, since it erases the global from the gpu.module). Returns how
 /// many buffers it rewrote; storage used otherwise is left alone.
+/// pk's stage 0 (docs/architecture.md).
 int64_t normalizeWorkgroupStorage(RewriterBase &rewriter, gpu::GPUFuncOp kernel,
                                   bool globals = true);
 

@@ -26,7 +26,7 @@ std::string summarizeKLoop(const KLoopInfo &info,
                            const KLoopDecision &decision);
 
 /// The JSON report object of one loop (docs/report.md): the analysis, the
-/// budget and the seed rule's variant and reasons. The pipelining pass adds
+/// budget and the ratio rule's variant and reasons. The pipelining pass adds
 /// a `decision` object (decisionToJSON).
 llvm::json::Object toJSON(const KLoopInfo &info, const KLoopDecision &decision);
 

@@ -20,6 +20,8 @@
 #ifndef PK_TARGET_H
 #define PK_TARGET_H
 
+#include "pk/Enums.h"
+
 #include "mlir/Support/LLVM.h"
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/StringRef.h"
@@ -98,11 +100,6 @@ llvm::ArrayRef<TargetInfo> getKnownTargets();
 /// The known architecture names joined by ", ", for diagnostics.
 std::string getKnownTargetNames();
 
-/// The resource that bounds the number of resident blocks per SM.
-enum class OccupancyLimit { Threads, Registers, SharedMemory, Blocks, None };
-
-/// Returns a lower-case name for `limit` ("shared_memory", ...).
-llvm::StringRef stringifyOccupancyLimit(OccupancyLimit limit);
 
 /// Resident blocks per SM for one kernel configuration.
 struct Occupancy {

@@ -45,7 +45,7 @@ def PipelineKLoopOp : Op<Transform_Dialect, "pk.pipeline_kloop",
     The attributes are the options of `pk-pipeline-kloops`: `arch` (sm_75 to
     sm_90a, default sm_86), `stages` (2 to 8; 0 for auto, docs/stages.md),
     `variant` (`auto`, `cp-async`, `ldg-register`, `register-prefetch`),
-    `schedule` (`auto`, `seed`, `multistage`, `mma-in-flight`,
+    `schedule` (`auto`, `two-stage`, `multistage`, `mma-in-flight`,
     `warp-specialized`), `min_blocks_per_sm` (a
     number; 0, the default: the kernel's launch bounds `nvvm.minctasm`, else
     2, the passes' `kernel`; -1: `auto`, docs/stages.md),

@@ -167,7 +167,7 @@ def chart(s, v, out):
     kind = dec["kind"]
     rows = {r["name"]: r for r in dec["candidates"]}
     names = [n for n in ORDER if n in rows and n != "model"]
-    labels = {"baseline": "unpipelined", "cp-async-s2": "cp.async 2\n(seed order)",
+    labels = {"baseline": "unpipelined", "cp-async-s2": "cp.async 2\n(two-stage order)",
               "cp-async-s2-multistage": "cp.async 2\n(multistage)", "cp-async-s3": "cp.async 3",
               "cp-async-s4": "cp.async 4", "ldg-register": "LDG-register", "register-prefetch": "register\nprefetch"}
     rates = [(rows[n].get("rate") or 0) / 1000 for n in names]

@@ -13,7 +13,11 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "AsyncCopyPlanInternal.h"
+
 #include "pk/AsyncCopyPlan.h"
+#include "pk/KLoopMatcher.h"
+#include "pk/MemoryAccess.h"
 #include "pk/Support.h"
 
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
@@ -30,7 +34,6 @@
 #include "llvm/Support/DebugLog.h"
 #include "llvm/Support/FormatVariadic.h"
 
-#include <map>
 #include <numeric>
 
 #define DEBUG_TYPE "pk-async-copy-plan"
@@ -315,310 +318,16 @@ static AsyncCopyPlan planExistingAsyncCopy(const TileCopy &copy) {
 }
 
 /// `value` modulo `modulus` (> 0), in [0, modulus).
-static int64_t floorMod(int64_t value, int64_t modulus) {
-  int64_t rem = value % modulus;
-  return rem < 0 ? rem + modulus : rem;
-}
-
-namespace {
-/// Builds the element offset a copy's shared store writes at, as an affine
-/// expression whose symbols are the values it cannot look through (thread
-/// ids, loop induction variables, ...). Two stores are compared by
-/// subtracting their expressions, so the symbols of all copies live in one
-/// builder.
-class DestinationOffsets {
-public:
-  explicit DestinationOffsets(MLIRContext *ctx) : ctx(ctx) {}
-
-  /// The linearized element offset `indices` address in `type` (static
-  /// strides only), or null.
-  AffineExpr linearize(MemRefType type, ValueRange indices) {
-    SmallVector<int64_t> strides;
-    int64_t offset;
-    if (failed(type.getStridesAndOffset(strides, offset)) ||
-        llvm::any_of(strides, ShapedType::isDynamic))
-      return nullptr;
-    AffineExpr result = getAffineConstantExpr(0, ctx);
-    for (auto [index, stride] : llvm::zip(indices, strides))
-      result = result + build(index, 0) * stride;
-    return simplify(result);
-  }
-
-  /// The symbol standing for `value`.
-  AffineExpr symbolFor(Value value) {
-    auto *it = llvm::find(leaves, value);
-    if (it == leaves.end()) {
-      leaves.push_back(value);
-      it = std::prev(leaves.end());
-    }
-    return getAffineSymbolExpr(std::distance(leaves.begin(), it), ctx);
-  }
-
-  AffineExpr simplify(AffineExpr expr) const {
-    return simplifyAffineExpr(expr, 0, leaves.size());
-  }
-
-  ArrayRef<Value> getLeaves() const { return leaves; }
-
-private:
-  AffineExpr build(Value value, unsigned depth) {
-    APInt cst;
-    if (matchPattern(value, m_ConstantInt(&cst)))
-      return getAffineConstantExpr(cst.getSExtValue(), ctx);
-    Operation *def = value.getDefiningOp();
-    if (!def || depth > 16)
-      return symbolFor(value);
-    auto operand = [&](unsigned i) {
-      return build(def->getOperand(i), depth + 1);
-    };
-    if (isa<arith::AddIOp>(def))
-      return operand(0) + operand(1);
-    if (isa<arith::SubIOp>(def))
-      return operand(0) - operand(1);
-    if (isa<arith::MulIOp>(def)) {
-      AffineExpr lhs = operand(0), rhs = operand(1);
-      if (isa<AffineConstantExpr>(lhs) || isa<AffineConstantExpr>(rhs))
-        return lhs * rhs;
-    }
-    if (auto apply = dyn_cast<affine::AffineApplyOp>(def)) {
-      AffineMap map = apply.getAffineMap();
-      SmallVector<AffineExpr> dims, syms;
-      for (auto [i, v] : llvm::enumerate(apply.getMapOperands()))
-        (i < map.getNumDims() ? dims : syms).push_back(build(v, depth + 1));
-      return map.getResult(0).replaceDimsAndSymbols(dims, syms);
-    }
-    // The 128B swizzle of wgmma tiles (chunk ^ row % 8): values pk cannot
-    // express affinely, but can prove equal (one symbol for all of them).
-    if (isa<arith::RemUIOp>(def))
-      if (std::optional<std::string> key = getRemainderKey(def, depth))
-        return keyedSymbol(value, *key);
-    if (isa<arith::XOrIOp>(def)) {
-      std::string lhs = print(operand(0)), rhs = print(operand(1));
-      if (rhs < lhs)
-        std::swap(lhs, rhs);
-      return keyedSymbol(value, "xori(" + lhs + ", " + rhs + ")");
-    }
-    return symbolFor(value);
-  }
-
-  /// A key that equal `remui x, 2^p` results share: the linear expression of
-  /// x with its coefficients and constant reduced modulo 2^p (exact in the
-  /// integers modulo 2^width, which 2^p divides), or none when x is not
-  /// linear in the symbols or the divisor no power of two in [2, 2^31].
-  std::optional<std::string> getRemainderKey(Operation *rem, unsigned depth) {
-    APInt divisor;
-    if (!matchPattern(rem->getOperand(1), m_ConstantInt(&divisor)) ||
-        !divisor.isPowerOf2() || divisor.getActiveBits() > 32 ||
-        divisor.getZExtValue() < 2)
-      return std::nullopt;
-    int64_t modulus = divisor.getZExtValue();
-    std::map<unsigned, int64_t> coefficients;
-    int64_t constant = 0;
-    if (failed(collectLinearTerms(simplify(build(rem->getOperand(0),
-                                                 depth + 1)),
-                                  1, coefficients, constant)))
-      return std::nullopt;
-    std::string key = "remui" + std::to_string(modulus) + "(";
-    for (auto [symbol, coefficient] : coefficients)
-      if (int64_t reduced = floorMod(coefficient, modulus))
-        key += std::to_string(reduced) + "*s" + std::to_string(symbol) + "+";
-    return key + std::to_string(floorMod(constant, modulus)) + ")";
-  }
-
-  /// Adds `scale` x `expr`, a sum of symbols times constants, to
-  /// `coefficients` (by symbol position) and `constant` (wrapping like the
-  /// index arithmetic it stands for); fails on anything else.
-  static LogicalResult
-  collectLinearTerms(AffineExpr expr, int64_t scale,
-                     std::map<unsigned, int64_t> &coefficients,
-                     int64_t &constant) {
-    auto wrapMul = [](int64_t a, int64_t b) {
-      return static_cast<int64_t>(static_cast<uint64_t>(a) *
-                                  static_cast<uint64_t>(b));
-    };
-    auto wrapAdd = [](int64_t a, int64_t b) {
-      return static_cast<int64_t>(static_cast<uint64_t>(a) +
-                                  static_cast<uint64_t>(b));
-    };
-    if (auto cst = dyn_cast<AffineConstantExpr>(expr)) {
-      constant = wrapAdd(constant, wrapMul(scale, cst.getValue()));
-      return success();
-    }
-    if (auto symbol = dyn_cast<AffineSymbolExpr>(expr)) {
-      int64_t &c = coefficients[symbol.getPosition()];
-      c = wrapAdd(c, scale);
-      return success();
-    }
-    auto binary = dyn_cast<AffineBinaryOpExpr>(expr);
-    if (!binary)
-      return failure();
-    if (binary.getKind() == AffineExprKind::Add)
-      return success(
-          succeeded(collectLinearTerms(binary.getLHS(), scale, coefficients,
-                                       constant)) &&
-          succeeded(collectLinearTerms(binary.getRHS(), scale, coefficients,
-                                       constant)));
-    auto factor = dyn_cast<AffineConstantExpr>(binary.getRHS());
-    if (binary.getKind() != AffineExprKind::Mul || !factor)
-      return failure();
-    return collectLinearTerms(binary.getLHS(),
-                              wrapMul(scale, factor.getValue()), coefficients,
-                              constant);
-  }
-
-  /// The symbol of the first value seen with `key`.
-  AffineExpr keyedSymbol(Value value, const std::string &key) {
-    auto [it, inserted] = keyed.try_emplace(key, value);
-    return symbolFor(it->second);
-  }
-
-  std::string print(AffineExpr expr) const {
-    std::string text;
-    llvm::raw_string_ostream os(text);
-    simplify(expr).print(os);
-    return text;
-  }
-
-  MLIRContext *ctx;
-  SmallVector<Value> leaves;
-  /// Values proven equal share the symbol of the first one (getRemainderKey,
-  /// xori of equal operands).
-  std::map<std::string, Value> keyed;
-};
-} // namespace
-
-/// The scf.for loops between `op` and `forOp`, innermost first.
-static SmallVector<scf::ForOp> getNestedLoops(Operation *op, scf::ForOp forOp) {
-  SmallVector<scf::ForOp> loops;
-  for (Operation *parent = op->getParentOp(); parent && parent != forOp;
-       parent = parent->getParentOp())
-    if (auto loop = dyn_cast<scf::ForOp>(parent))
-      loops.push_back(loop);
-  return loops;
-}
-
-/// Whether the iterations of the loops around one copy (in a nested loop of
-/// the load phase) write disjoint elements: with the offset's coefficient
-/// times step of each loop sorted, each must step over everything the
-/// inner ones cover (a mixed-radix numbering).
-static bool provesNestedDisjoint(DestinationOffsets &offsets, AffineExpr offset,
-                                 int64_t elements, ArrayRef<scf::ForOp> loops) {
-  SmallVector<std::pair<int64_t, int64_t>> strideAndTrips;
-  for (scf::ForOp loop : loops) {
-    // A value the offset treats as opaque must not change with the loop.
-    for (Value leaf : offsets.getLeaves())
-      if (leaf != loop.getInductionVar() && dependsOnInductionVar(leaf, loop))
-        return false;
-    std::optional<int64_t> step = getConstantIntValue(loop.getStep());
-    std::optional<APInt> trips = getExactStaticTripCount(loop);
-    if (!step || !trips || trips->getActiveBits() > 62)
-      return false;
-    if (trips->getZExtValue() < 2)
-      continue;
-    AffineExpr iv = offsets.symbolFor(loop.getInductionVar());
-    auto delta = dyn_cast<AffineConstantExpr>(
-        offsets.simplify(offset.replace(iv, iv + *step) - offset));
-    if (!delta)
-      return false;
-    std::optional<int64_t> stride = llvm::checkedMul(
-        static_cast<int64_t>(std::abs(delta.getValue())), *step);
-    if (!stride)
-      return false;
-    strideAndTrips.push_back({*stride, trips->getSExtValue()});
-  }
-  llvm::sort(strideAndTrips);
-  int64_t covered = elements;
-  for (auto [stride, trips] : strideAndTrips) {
-    if (stride < covered)
-      return false;
-    std::optional<int64_t> next =
-        llvm::checkedMulAdd(stride, trips - 1, covered);
-    if (!next)
-      return false;
-    covered = *next;
-  }
-  return true;
-}
-
-/// Proves that the copies of one K-iteration, which become cp.async copies
-/// of one group (unordered among themselves), write disjoint shared
-/// elements: different buffers, or one memref at offsets whose constant
-/// difference separates the elements each writes, and copies in nested
-/// loops whose iterations write disjoint elements (and that share their
-/// buffer with no other copy). Copies already asynchronous in the input are
-/// left as they were. Fails with the first pair it cannot separate.
-static LogicalResult checkDisjointDestinations(const KLoopInfo &info,
-                                               ArrayRef<AsyncCopyPlan> plans,
-                                               std::string &reason) {
-  struct Destination {
-    const AsyncCopyPlan *plan;
-    unsigned buffer;
-    Value memref;
-    AffineExpr offset;
-    bool nested;
-  };
-  scf::ForOp forOp = info.forOp;
-  DestinationOffsets offsets(forOp.getContext());
-  SmallVector<Destination> destinations;
-  DenseMap<Operation *, unsigned> bufferOfStore;
-  for (const TileCopy &copy : info.copies)
-    for (Operation *store : copy.stores)
-      bufferOfStore[store] = copy.bufferIndex;
-  auto fail = [&](const AsyncCopyPlan &plan, const Twine &msg) {
-    reason =
-        (msg + " (at " + locationToString(plan.store->getLoc()) + ")").str();
-    LDBG() << "cp.async not possible: " << reason << " -> BAIL";
-    return failure();
-  };
-  for (const AsyncCopyPlan &plan : plans) {
-    if (plan.alreadyAsync)
-      continue;
-    Value memref = getAccessedMemRef(plan.store);
-    auto type = cast<MemRefType>(memref.getType());
-    AffineExpr offset = offsets.linearize(type, getAccessIndices(plan.store));
-    SmallVector<scf::ForOp> loops = getNestedLoops(plan.store, forOp);
-    if (offset && !loops.empty() &&
-        !provesNestedDisjoint(offsets, offset, plan.numElements, loops))
-      offset = nullptr;
-    if (!offset)
-      return fail(plan, "cp.async copies of one tile are unordered: pk cannot "
-                        "prove that the iterations of this shared store "
-                        "write disjoint elements");
-    destinations.push_back({&plan, bufferOfStore.lookup(plan.store), memref,
-                            offset, !loops.empty()});
-  }
-  for (auto [i, a] : llvm::enumerate(destinations))
-    for (const Destination &b : ArrayRef(destinations).drop_front(i + 1)) {
-      if (a.buffer != b.buffer)
-        continue;
-      auto delta =
-          dyn_cast<AffineConstantExpr>(offsets.simplify(b.offset - a.offset));
-      bool disjoint = delta && a.memref == b.memref && !a.nested && !b.nested &&
-                      (delta.getValue() >= a.plan->numElements ||
-                       -delta.getValue() >= b.plan->numElements);
-      if (!disjoint)
-        return fail(*b.plan,
-                    "cp.async copies of one tile are unordered: pk cannot "
-                    "prove that this shared store and the one at " +
-                        locationToString(a.plan->store->getLoc()) +
-                        " write disjoint elements");
-    }
-  return success();
-}
-
-FailureOr<SmallVector<AsyncCopyPlan>>
-mlir::pk::planAsyncCopies(const KLoopInfo &info, std::string &reason) {
+DeclineOr<SmallVector<AsyncCopyPlan>>
+mlir::pk::planAsyncCopies(const KLoopInfo &info) {
   SmallVector<AsyncCopyPlan> plans;
   auto failWith = [&](Operation *op, const Twine &msg) {
-    reason = (msg + " (at " + locationToString(op->getLoc()) + ")").str();
-    LDBG() << "cp.async not possible: " << reason << " -> BAIL";
-    return failure();
+    LDBG() << "cp.async not possible: " << msg << " -> BAIL";
+    return Decline(op, msg);
   };
-  if (info.tma) {
-    reason = "the copies are TMA loads (nvgpu.tma.async.load)";
-    LDBG() << "cp.async not possible: " << reason << " -> BAIL";
-    return failure();
-  }
+  if (info.tma)
+    return failWith(info.tma->wait,
+                    "the copies are TMA loads (nvgpu.tma.async.load)");
   for (const TileCopy &copy : info.copies) {
     if (copy.async) {
       plans.push_back(planExistingAsyncCopy(copy));
@@ -706,22 +415,16 @@ mlir::pk::planAsyncCopies(const KLoopInfo &info, std::string &reason) {
     return failWith(info.forOp, "cp.async needs at least one copy directly "
                                 "in the K-loop body (all copies are in "
                                 "nested loops)");
-  if (failed(checkDisjointDestinations(info, plans, reason)))
-    return failure();
+  if (DeclineOr<void> disjoint = detail::checkDisjointDestinations(info, plans);
+      failed(disjoint))
+    return disjoint.takeDecline();
   return plans;
 }
 
-FailureOr<int64_t>
-mlir::pk::getCpAsyncCopyWidth(const KLoopInfo &info, std::string &reason,
-                              SmallVectorImpl<Value> *runtimeAligned) {
-  FailureOr<SmallVector<AsyncCopyPlan>> plans = planAsyncCopies(info, reason);
-  if (failed(plans))
-    return failure();
+int64_t mlir::pk::getNarrowestWidth(ArrayRef<AsyncCopyPlan> plans) {
   int64_t width = 16;
-  for (const AsyncCopyPlan &plan : *plans)
+  for (const AsyncCopyPlan &plan : plans)
     width = std::min(width, plan.width);
-  if (runtimeAligned)
-    getRuntimeAlignedMemRefs(*plans, *runtimeAligned);
   return width;
 }
 

@@ -211,3 +211,67 @@ void mlir::pk::remarkOnUnconsideredCode(Operation *root, bool verbose) {
     return verdict->coversNested ? WalkResult::skip() : WalkResult::advance();
   });
 }
+
+void mlir::pk::emitNotAKLoopRemark(scf::ForOp forOp, const Decline &decline) {
+  InFlightDiagnostic diag =
+      decline.emit(DiagnosticSeverity::Remark, "not a pk K-loop: ");
+  if (decline.getLoc() != forOp.getLoc())
+    diag.attachNote(forOp.getLoc()) << "in this K-loop candidate";
+}
+
+void mlir::pk::remarkOnUnreachableLoops(Operation *root) {
+  bool anyKernel = false;
+  root->walk([&](Operation *op) {
+    if (auto func = dyn_cast<gpu::GPUFuncOp>(op))
+      anyKernel |= func.isKernel();
+    if (isa<gpu::LaunchOp>(op))
+      anyKernel = true;
+  });
+  // Only a whole module is known to lack kernels: a pass nested on a host
+  // func.func says nothing.
+  if (!anyKernel) {
+    if (!isa<ModuleOp>(root))
+      return;
+    mlir::emitRemark(root->getLoc())
+        << "no GPU kernel (gpu.func kernel or gpu.launch) found: pk has "
+           "nothing to pipeline";
+    return;
+  }
+  root->walk([&](scf::ForOp forOp) {
+    if (!forOp->getParentOfType<gpu::LaunchOp>() ||
+        forOp->getParentOfType<gpu::GPUFuncOp>())
+      return;
+    if (llvm::any_of(forOp.getBody()->getOperations(),
+                     [](Operation &op) { return isa<gpu::BarrierOp>(op); }))
+      mlir::emitRemark(forOp.getLoc())
+          << "not a pk K-loop yet: the loop is in a gpu.launch body; pk "
+             "matches and pipelines K-loops of gpu.func kernels only (the "
+             "block size from known_block_size, the multi-buffered tiles "
+             "as the kernel's workgroup attributions or its gpu.module's "
+             "globals, dynamic shared memory recorded on the kernel): "
+             "pipeline-kernel outlines gpu.launch kernels first; otherwise "
+             "run --gpu-launch-sink-index-computations "
+             "--gpu-kernel-outlining";
+  });
+}
+
+void mlir::pk::forEachKLoop(Operation *root, int64_t threadsPerBlockOverride,
+                            bool remarkOnMismatch,
+                            llvm::function_ref<void(KLoopInfo &)> onMatch) {
+  if (remarkOnMismatch)
+    remarkOnUnreachableLoops(root);
+  SmallVector<scf::ForOp> candidates;
+  root->walk<WalkOrder::PreOrder>([&](scf::ForOp forOp) {
+    if (isKLoopCandidate(forOp))
+      candidates.push_back(forOp);
+  });
+  for (scf::ForOp forOp : candidates) {
+    DeclineOr<KLoopInfo> info = matchKLoop(forOp, threadsPerBlockOverride);
+    if (succeeded(info)) {
+      onMatch(*info);
+      continue;
+    }
+    if (remarkOnMismatch)
+      emitNotAKLoopRemark(forOp, info.getDecline());
+  }
+}

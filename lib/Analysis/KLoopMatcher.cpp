@@ -1,23 +1,23 @@
-//===- KLoopMatcher.cpp - Match and measure tiled GPU K-loops
-//---------------===//
+//===- KLoopMatcher.cpp - Match tiled GPU K-loops -------------------------===//
 //
 // Part of pk (Pipeline Kernel).
 //
 //===----------------------------------------------------------------------===//
 //
 // Recognizes the load / barrier / compute / barrier K-loop of the input
-// contract (docs/input-contract.md) and measures it: shared buffers, the
-// bytes each K-iteration loads, the FLOPs it computes, the compute/load
-// ratio. Tests: test/pk-analyze-kloops*.mlir.
+// contract (docs/input-contract.md): the phases, the shared buffers, the
+// copies, the warpgroup MMAs, the accumulators. KLoopMeasure.cpp turns what
+// it found into numbers. Tests: test/pk-analyze-kloops*.mlir.
 //
 //===----------------------------------------------------------------------===//
+
+#include "KLoopMeasure.h"
 
 #include "pk/KLoopMatcher.h"
 #include "pk/Support.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
-#include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
@@ -32,18 +32,7 @@
 
 using namespace mlir;
 using namespace mlir::pk;
-
-StringRef mlir::pk::stringifySharedBufferKind(SharedBufferKind kind) {
-  switch (kind) {
-  case SharedBufferKind::Attribution:
-    return "attribution";
-  case SharedBufferKind::Global:
-    return "global";
-  case SharedBufferKind::Alloc:
-    return "alloc";
-  }
-  llvm_unreachable("unknown shared buffer kind");
-}
+using namespace mlir::pk::detail;
 
 //===----------------------------------------------------------------------===//
 // Matching
@@ -78,19 +67,21 @@ namespace {
 class KLoopMatcher {
 public:
   KLoopMatcher(scf::ForOp forOp, KLoopInfo &info)
-      : where(forOp.getLoc()), forOp(forOp), info(info) {}
+      : forOp(forOp), info(info), counter(info) {}
 
   LogicalResult match(int64_t threadsOverride);
 
-  std::string reason;
-  Location where;
+  /// Why the loop does not match, after `match` failed.
+  std::optional<Decline> decline;
 
 private:
   LogicalResult fail(Operation *at, const Twine &msg) {
-    reason = msg.str();
-    where = at ? at->getLoc() : forOp.getLoc();
+    return fail(Decline(at ? at->getLoc() : forOp.getLoc(), msg));
+  }
+  LogicalResult fail(Decline why) {
     LDBG() << "K-loop at " << locationToString(forOp.getLoc())
-           << " does not match: " << reason << " -> BAIL";
+           << " does not match: " << why.getMessage() << " -> BAIL";
+    decline = std::move(why);
     return failure();
   }
 
@@ -115,7 +106,6 @@ private:
   FailureOr<unsigned> findDescriptorBuffer(Operation *user, Value descriptor);
   LogicalResult matchWarpgroupMma(nvgpu::WarpgroupMmaOp mma,
                                   int64_t executions);
-  void countCompute(StringRef kind, int64_t flops, int64_t count, bool perWarp);
 
   scf::ForOp forOp;
   KLoopInfo &info;
@@ -125,12 +115,8 @@ private:
   SmallVector<Operation *> accumulatorAccesses;
   /// Copies that are already nvgpu.device_async_copy, with executions.
   SmallVector<std::pair<nvgpu::DeviceAsyncCopyOp, int64_t>> asyncCopies;
-  /// FLOPs per K-iteration executed per warp (mma.sync) and per thread.
-  int64_t flopsPerWarp = 0, flopsPerThread = 0;
-  /// FLOPs per K-iteration executed per warpgroup (wgmma).
-  int64_t flopsPerWarpgroup = 0;
-  llvm::StringMap<int64_t> computeCounts;
-  SmallVector<std::string> computeOrder;
+  /// What the compute phase executes (KLoopMeasure.cpp).
+  ComputeCounter counter;
 };
 } // namespace
 
@@ -236,43 +222,14 @@ LogicalResult KLoopMatcher::checkLoadSegments() {
   return success();
 }
 
-/// The size of the shared buffer `what` of `type`, or a reason why pk cannot
-/// use it: a dynamic shape, elements that are not whole bytes, or a size
-/// above kMaxSharedBufferBytes (or above int64_t).
-static FailureOr<int64_t>
-getSharedBufferBytes(MemRefType type, const Twine &what, std::string &reason) {
-  if (!type.hasStaticShape() || !type.getElementType().isIntOrFloat() ||
-      type.getElementTypeBitWidth() % 8 != 0) {
-    reason = (what + " has a dynamic shape or elements that are not "
-                     "whole-byte integers or floats")
-                 .str();
-    return failure();
-  }
-  std::optional<int64_t> bytes = getSizeInBytes(type);
-  if (!bytes || *bytes > kMaxSharedBufferBytes) {
-    std::string size;
-    llvm::raw_string_ostream os(size);
-    os << type;
-    reason =
-        (what + " " + size + " needs " +
-         (bytes ? Twine(*bytes) + " bytes" : Twine("more than 2^63 bytes")) +
-         ", above pk's limit of " + Twine(kMaxSharedBufferBytes) +
-         " bytes for one shared buffer")
-            .str();
-    return failure();
-  }
-  return *bytes;
-}
-
 LogicalResult KLoopMatcher::collectBuffers() {
   gpu::GPUFuncOp kernel = info.kernel;
   for (auto [i, arg] : llvm::enumerate(kernel.getWorkgroupAttributions())) {
     auto type = cast<MemRefType>(arg.getType());
-    std::string why;
-    FailureOr<int64_t> bytes =
-        getSharedBufferBytes(type, "workgroup attribution #" + Twine(i), why);
+    DeclineOr<int64_t> bytes = getSharedBufferBytes(
+        kernel, type, "workgroup attribution #" + Twine(i));
     if (failed(bytes))
-      return fail(kernel, why);
+      return fail(bytes.takeDecline());
     SharedBuffer buffer{arg, SharedBufferKind::Attribution, type};
     buffer.bytes = *bytes;
     buffer.name = ("workgroup attribution #" + Twine(i)).str();
@@ -289,11 +246,10 @@ LogicalResult KLoopMatcher::collectBuffers() {
             return b.globalName == getGlobal.getNameAttr().getAttr();
           }))
         return WalkResult::advance();
-      std::string why;
-      FailureOr<int64_t> bytes =
-          getSharedBufferBytes(type, "shared memref.global", why);
+      DeclineOr<int64_t> bytes =
+          getSharedBufferBytes(op, type, "shared memref.global");
       if (failed(bytes)) {
-        (void)fail(op, why);
+        (void)fail(bytes.takeDecline());
         return WalkResult::interrupt();
       }
       SharedBuffer buffer{getGlobal.getResult(), SharedBufferKind::Global,
@@ -308,11 +264,10 @@ LogicalResult KLoopMatcher::collectBuffers() {
       auto type = cast<MemRefType>(op->getResult(0).getType());
       if (!isSharedMemory(type))
         return WalkResult::advance();
-      std::string why;
-      FailureOr<int64_t> bytes =
-          getSharedBufferBytes(type, "shared memory allocation", why);
+      DeclineOr<int64_t> bytes =
+          getSharedBufferBytes(op, type, "shared memory allocation");
       if (failed(bytes)) {
-        (void)fail(op, why);
+        (void)fail(bytes.takeDecline());
         return WalkResult::interrupt();
       }
       SharedBuffer buffer{op->getResult(0), SharedBufferKind::Alloc, type};
@@ -327,8 +282,6 @@ LogicalResult KLoopMatcher::collectBuffers() {
   if (walk.wasInterrupted())
     return failure();
 
-  for (const SharedBuffer &buffer : info.buffers)
-    info.smemSingleBytes = saturatingAdd(info.smemSingleBytes, buffer.bytes);
   // Dynamic shared memory counts when pk placed it (and says how much);
   // otherwise its size is unknown.
   bool usesDynamic = false;
@@ -344,7 +297,7 @@ LogicalResult KLoopMatcher::collectBuffers() {
         bytes.getInt() > kMaxSharedBufferBytes)
       return fail(kernel, kDynamicSharedMemoryAttrName + " must be in [0, " +
                               Twine(kMaxSharedBufferBytes) + "] bytes");
-    info.smemSingleBytes = saturatingAdd(info.smemSingleBytes, bytes.getInt());
+    info.dynamicSharedBytes = bytes.getInt();
   }
   return success();
 }
@@ -486,24 +439,6 @@ LogicalResult KLoopMatcher::matchTmaOp(Operation *op) {
   return success();
 }
 
-void KLoopMatcher::countCompute(StringRef kind, int64_t flops, int64_t count,
-                                bool perWarp) {
-  int64_t &total = perWarp ? flopsPerWarp : flopsPerThread;
-  total = saturatingAdd(total, saturatingMul(flops, count));
-  std::string key = (kind + (perWarp ? " per warp" : " per thread")).str();
-  auto [it, inserted] = computeCounts.try_emplace(key, 0);
-  if (inserted)
-    computeOrder.push_back(key);
-  it->second += count;
-}
-
-/// Whether `value` (an arith.mulf/muli result) feeds an addition.
-static bool feedsAdd(Value value) {
-  return llvm::any_of(value.getUsers(), [](Operation *user) {
-    return isa<arith::AddFOp, arith::AddIOp>(user);
-  });
-}
-
 LogicalResult KLoopMatcher::walkComputePhase(ArrayRef<Operation *> ops,
                                              int64_t executions) {
   for (Operation *op : ops) {
@@ -547,47 +482,8 @@ LogicalResult KLoopMatcher::walkComputePhase(ArrayRef<Operation *> ops,
         return failure();
       continue;
     }
-    if (auto mma = dyn_cast<nvgpu::MmaSyncOp>(op)) {
-      std::array<int64_t, 3> shape = mma.getMmaShapeAsArray();
-      if (getElementTypeOrSelf(mma.getMatrixA().getType()).isInteger(8))
-        info.mmaInt8 = true;
-      countCompute(
-          llvm::formatv("nvgpu.mma.sync m{0}n{1}k{2}", shape[0], shape[1],
-                        shape[2])
-              .str(),
-          saturatingMul(
-              2, saturatingMul(shape[0], saturatingMul(shape[1], shape[2]))),
-          executions,
-          /*perWarp=*/true);
+    if (counter.count(op, executions))
       continue;
-    }
-    if (auto contract = dyn_cast<vector::ContractionOp>(op)) {
-      SmallVector<int64_t> bounds;
-      contract.getIterationBounds(bounds);
-      int64_t macs = 1;
-      for (int64_t b : bounds)
-        macs = saturatingMul(macs, b);
-      countCompute("vector.contract", saturatingMul(2, macs), executions,
-                   false);
-      continue;
-    }
-    if (isa<vector::FMAOp, math::FmaOp>(op)) {
-      countCompute(op->getName().getStringRef(),
-                   saturatingMul(2, getNumElements(op->getResult(0).getType())),
-                   executions, false);
-      continue;
-    }
-    // Scalar integer multiply-adds are address arithmetic; count float ones
-    // and integer ones on vectors.
-    if ((isa<arith::MulFOp>(op) ||
-         (isa<arith::MulIOp>(op) &&
-          isa<VectorType>(op->getResult(0).getType()))) &&
-        feedsAdd(op->getResult(0))) {
-      countCompute("multiply-add",
-                   saturatingMul(2, getNumElements(op->getResult(0).getType())),
-                   executions, false);
-      continue;
-    }
     if (op->getNumRegions() != 0)
       return fail(op, "compute phase: unsupported region operation '" +
                           op->getName().getStringRef() + "'");
@@ -706,17 +602,7 @@ LogicalResult KLoopMatcher::matchWarpgroupMma(nvgpu::WarpgroupMmaOp mma,
   wgmma.executions = executions;
   wgmma.accumulatorChained = isAccumulatorChain(info.forOp, mma);
   info.warpgroupMmas.push_back(wgmma);
-  flopsPerWarpgroup = saturatingAdd(
-      flopsPerWarpgroup,
-      saturatingMul(saturatingMul(2 * wgmma.m * wgmma.n, wgmma.k), executions));
-  std::string key =
-      llvm::formatv("nvgpu.warpgroup.mma m{0}n{1}k{2} per warpgroup", wgmma.m,
-                    wgmma.n, wgmma.k)
-          .str();
-  auto [it, inserted] = computeCounts.try_emplace(key, 0);
-  if (inserted)
-    computeOrder.push_back(key);
-  it->second += executions;
+  counter.countWarpgroupMma(wgmma);
   return success();
 }
 
@@ -982,25 +868,26 @@ LogicalResult KLoopMatcher::match(int64_t threadsOverride) {
   if (failed(walkLoadPhase(info.loadPhase, 1)))
     return failure();
   if (info.tma) {
-    std::string why;
-    Operation *at = nullptr;
     if (!globalLoads.empty() || !sharedStores.empty() || !asyncCopies.empty())
       return fail(info.tma->wait,
                   "TMA K-loop: the load phase also copies with threads; pk "
                   "pipelines TMA loops whose tiles only TMA writes");
-    auto find = [&](Operation *user, Value memref) {
-      return findBuffer(user, memref);
+    auto find = [&](Operation *user, Value memref) -> DeclineOr<unsigned> {
+      FailureOr<unsigned> index = findBuffer(user, memref);
+      if (failed(index))
+        return std::move(*decline);
+      return *index;
     };
-    // An empty reason: findBuffer failed and said why.
-    if (failed(pk::detail::matchTmaLoadPhase(info, find, why, at)))
-      return why.empty() ? failure() : fail(at, why);
+    if (DeclineOr<void> tma = pk::detail::matchTmaLoadPhase(info, find);
+        failed(tma))
+      return fail(tma.takeDecline());
   }
   if ((!info.tma && failed(pairCopies())) || failed(addAsyncCopies()) ||
       failed(checkLoadSegments()) ||
       failed(walkComputePhase(info.computePhase, 1)) ||
       failed(checkMemoryAccumulators()))
     return failure();
-  if (computeOrder.empty())
+  if (counter.empty())
     return fail(info.computeBarrier,
                 "compute phase has no nvgpu.mma.sync, vector.contract, fma or "
                 "multiply-add");
@@ -1010,105 +897,18 @@ LogicalResult KLoopMatcher::match(int64_t threadsOverride) {
                                  Twine(kWarpgroupThreads) +
                                  " threads; the block has " +
                                  Twine(info.threadsPerBlock));
-
-  for (const SharedBuffer &buffer : info.buffers)
-    if (buffer.copied)
-      info.smemPerStageBytes =
-          saturatingAdd(info.smemPerStageBytes, buffer.bytes);
-  int64_t warps = llvm::divideCeil(info.threadsPerBlock, 32);
-  info.loadBytesPerTile =
-      info.tma ? info.tma->bytesPerTile
-               : saturatingMul(info.loadBytesPerThread, info.threadsPerBlock);
-  info.mmaFlopsPerTile = saturatingAdd(
-      saturatingMul(flopsPerWarp, warps),
-      saturatingMul(flopsPerWarpgroup,
-                    llvm::divideCeil(info.threadsPerBlock, kWarpgroupThreads)));
-  info.fmaFlopsPerTile = saturatingMul(flopsPerThread, info.threadsPerBlock);
-  info.flopsPerTile = saturatingAdd(info.mmaFlopsPerTile, info.fmaFlopsPerTile);
-  for (const std::string &key : computeOrder)
-    info.computeOps.push_back({key, computeCounts.lookup(key)});
-  info.ratio = info.loadBytesPerTile
-                   ? double(info.flopsPerTile) / double(info.loadBytesPerTile)
-                   : 0.0;
+  counter.finish();
   LDBG() << "matched K-loop at " << locationToString(forOp.getLoc()) << ": "
          << info.copies.size() << " copies, " << info.smemPerStageBytes
          << " B per stage, ratio " << info.ratio;
   return success();
 }
 
-FailureOr<KLoopInfo> mlir::pk::matchKLoop(scf::ForOp forOp, std::string &reason,
-                                          Location &where,
+DeclineOr<KLoopInfo> mlir::pk::matchKLoop(scf::ForOp forOp,
                                           int64_t threadsPerBlockOverride) {
   KLoopInfo info;
   KLoopMatcher matcher(forOp, info);
-  if (failed(matcher.match(threadsPerBlockOverride))) {
-    reason = matcher.reason;
-    where = matcher.where;
-    return failure();
-  }
+  if (failed(matcher.match(threadsPerBlockOverride)))
+    return std::move(*matcher.decline);
   return info;
-}
-
-void mlir::pk::remarkOnUnreachableLoops(Operation *root) {
-  bool anyKernel = false;
-  root->walk([&](Operation *op) {
-    if (auto func = dyn_cast<gpu::GPUFuncOp>(op))
-      anyKernel |= func.isKernel();
-    if (isa<gpu::LaunchOp>(op))
-      anyKernel = true;
-  });
-  // Only a whole module is known to lack kernels: a pass nested on a host
-  // func.func says nothing.
-  if (!anyKernel) {
-    if (!isa<ModuleOp>(root))
-      return;
-    mlir::emitRemark(root->getLoc())
-        << "no GPU kernel (gpu.func kernel or gpu.launch) found: pk has "
-           "nothing to pipeline";
-    return;
-  }
-  root->walk([&](scf::ForOp forOp) {
-    if (!forOp->getParentOfType<gpu::LaunchOp>() ||
-        forOp->getParentOfType<gpu::GPUFuncOp>())
-      return;
-    if (llvm::any_of(forOp.getBody()->getOperations(),
-                     [](Operation &op) { return isa<gpu::BarrierOp>(op); }))
-      mlir::emitRemark(forOp.getLoc())
-          << "not a pk K-loop yet: the loop is in a gpu.launch body; pk "
-             "matches and pipelines K-loops of gpu.func kernels only (the "
-             "block size from known_block_size, the multi-buffered tiles "
-             "as the kernel's workgroup attributions or its gpu.module's "
-             "globals, dynamic shared memory recorded on the kernel): "
-             "pipeline-kernel outlines gpu.launch kernels first; otherwise "
-             "run --gpu-launch-sink-index-computations "
-             "--gpu-kernel-outlining";
-  });
-}
-
-void mlir::pk::forEachKLoop(Operation *root, int64_t threadsPerBlockOverride,
-                            bool remarkOnMismatch,
-                            llvm::function_ref<void(KLoopInfo &)> onMatch) {
-  if (remarkOnMismatch)
-    remarkOnUnreachableLoops(root);
-  SmallVector<scf::ForOp> candidates;
-  root->walk<WalkOrder::PreOrder>([&](scf::ForOp forOp) {
-    if (isKLoopCandidate(forOp))
-      candidates.push_back(forOp);
-  });
-  for (scf::ForOp forOp : candidates) {
-    std::string reason;
-    Location where = forOp.getLoc();
-    FailureOr<KLoopInfo> info =
-        matchKLoop(forOp, reason, where, threadsPerBlockOverride);
-    if (succeeded(info)) {
-      onMatch(*info);
-      continue;
-    }
-    if (!remarkOnMismatch)
-      continue;
-    InFlightDiagnostic diag = mlir::emitRemark(forOp.getLoc())
-                              << "not a pk K-loop: " << reason;
-    if (where != forOp.getLoc())
-      diag.attachNote(where) << "here";
-  }
 }

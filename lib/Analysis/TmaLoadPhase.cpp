@@ -29,52 +29,47 @@ using namespace mlir;
 using namespace mlir::pk;
 
 namespace {
-/// Checks one TMA load phase; `at` and `reason` say where and why it fails.
+/// Checks one TMA load phase.
 class TmaLoadPhaseMatcher {
 public:
-  TmaLoadPhaseMatcher(KLoopInfo &info, std::string &reason, Operation *&at)
-      : info(info), tma(*info.tma), reason(reason), at(at) {}
+  explicit TmaLoadPhaseMatcher(KLoopInfo &info) : info(info), tma(*info.tma) {}
 
-  LogicalResult checkBarrierGroup();
-  LogicalResult checkGroupUses();
-  LogicalResult checkIssue();
-  FailureOr<int64_t> getLoadBytes(nvgpu::TmaAsyncLoadOp load);
+  DeclineOr<void> checkBarrierGroup();
+  DeclineOr<void> checkGroupUses();
+  DeclineOr<void> checkIssue();
+  DeclineOr<int64_t> getLoadBytes(nvgpu::TmaAsyncLoadOp load);
 
-  LogicalResult fail(Operation *op, const Twine &msg) {
-    at = op;
-    reason = msg.str();
+  Decline fail(Operation *op, const Twine &msg) {
     LDBG() << "TMA load phase at " << locationToString(op->getLoc())
-           << " does not match: " << reason << " -> BAIL";
-    return failure();
+           << " does not match: " << msg << " -> BAIL";
+    return Decline(op, "TMA K-loop: " + msg);
   }
 
   KLoopInfo &info;
   TmaLoadPhase &tma;
-  std::string &reason;
-  Operation *&at;
 };
 } // namespace
 
 /// One group of one barrier, created in the kernel before the loop; every
 /// use in the loop names barrier 0.
-LogicalResult TmaLoadPhaseMatcher::checkBarrierGroup() {
+DeclineOr<void> TmaLoadPhaseMatcher::checkBarrierGroup() {
   if (!tma.expectTx)
-    return fail(tma.wait, "TMA K-loop: no nvgpu.mbarrier.arrive.expect_tx in "
+    return fail(tma.wait, "no nvgpu.mbarrier.arrive.expect_tx in "
                           "the load phase announces the tile's bytes");
   if (tma.loads.empty())
     return fail(tma.wait,
-                "TMA K-loop: no nvgpu.tma.async.load in the load phase");
+                "no nvgpu.tma.async.load in the load phase");
   Value group = tma.wait.getBarriers();
   auto create = group.getDefiningOp<nvgpu::MBarrierCreateOp>();
   if (!create || !info.kernel->isProperAncestor(create) ||
       info.forOp->isAncestor(create))
-    return fail(tma.wait, "TMA K-loop: the mbarrier group is not an "
+    return fail(tma.wait, "the mbarrier group is not an "
                           "nvgpu.mbarrier.create of the kernel outside the "
                           "loop");
   tma.create = create;
   unsigned count = create.getBarriers().getType().getNumBarriers();
   if (count != 1)
-    return fail(create, "TMA K-loop: the mbarrier group has " + Twine(count) +
+    return fail(create, "the mbarrier group has " + Twine(count) +
                             " barriers: the loop already rotates its "
                             "barriers");
   struct Use {
@@ -88,50 +83,50 @@ LogicalResult TmaLoadPhaseMatcher::checkBarrierGroup() {
     inLoop.push_back({load, load.getBarriers(), load.getMbarId()});
   for (const Use &use : inLoop) {
     if (use.group != group)
-      return fail(use.op, "TMA K-loop: the load phase uses two mbarrier "
+      return fail(use.op, "the load phase uses two mbarrier "
                           "groups");
     std::optional<int64_t> index = getConstantIntValue(use.index);
     if (!index || *index != 0)
       return fail(use.op,
-                  "TMA K-loop: the mbarrier index is not the constant 0");
+                  "the mbarrier index is not the constant 0");
   }
   return success();
 }
 
 /// The group's other uses are its `nvgpu.mbarrier.init`s before the loop.
-LogicalResult TmaLoadPhaseMatcher::checkGroupUses() {
+DeclineOr<void> TmaLoadPhaseMatcher::checkGroupUses() {
   Block *loopBlock = info.forOp->getBlock();
   for (Operation *user : tma.create.getBarriers().getUsers()) {
     if (info.forOp->isProperAncestor(user)) {
       if (user == tma.expectTx || user == tma.wait ||
           llvm::is_contained(tma.loads, user))
         continue;
-      return fail(user, "TMA K-loop: the loop's mbarrier is also used by '" +
+      return fail(user, "the loop's mbarrier is also used by '" +
                             user->getName().getStringRef() + "'");
     }
     auto init = dyn_cast<nvgpu::MBarrierInitOp>(user);
     Operation *top = loopBlock->findAncestorOpInBlock(*user);
     if (!init || !top || !top->isBeforeInBlock(info.forOp))
-      return fail(user, "TMA K-loop: the loop's mbarrier is used by '" +
+      return fail(user, "the loop's mbarrier is used by '" +
                             user->getName().getStringRef() +
                             "' outside the loop; pk rebuilds a barrier "
                             "initialised before the loop and used only in it");
     tma.inits.push_back(init);
   }
   if (tma.inits.empty())
-    return fail(tma.create, "TMA K-loop: the loop's mbarrier is not "
+    return fail(tma.create, "the loop's mbarrier is not "
                             "initialised (nvgpu.mbarrier.init) before it");
   return success();
 }
 
 /// The loads are issued by the expect_tx's threads, without multicast.
-LogicalResult TmaLoadPhaseMatcher::checkIssue() {
+DeclineOr<void> TmaLoadPhaseMatcher::checkIssue() {
   for (nvgpu::TmaAsyncLoadOp load : tma.loads) {
     if (load.getMulticastMask())
-      return fail(load, "TMA K-loop: multicast TMA loads (cluster) are not "
+      return fail(load, "multicast TMA loads (cluster) are not "
                         "supported");
     if (load.getPredicate() != tma.expectTx.getPredicate())
-      return fail(load, "TMA K-loop: the load's predicate differs from the "
+      return fail(load, "the load's predicate differs from the "
                         "expect_tx's; pk needs the threads that announce the "
                         "bytes to issue the loads");
   }
@@ -140,7 +135,7 @@ LogicalResult TmaLoadPhaseMatcher::checkIssue() {
 
 /// The bytes one load writes: its box (the descriptor's tensor), which must
 /// be the whole destination view.
-FailureOr<int64_t>
+DeclineOr<int64_t>
 TmaLoadPhaseMatcher::getLoadBytes(nvgpu::TmaAsyncLoadOp load) {
   MemRefType box = load.getTensorMapDescriptor().getType().getTensor();
   MemRefType dst = load.getDst().getType();
@@ -148,34 +143,33 @@ TmaLoadPhaseMatcher::getLoadBytes(nvgpu::TmaAsyncLoadOp load) {
   std::optional<int64_t> dstBytes = getSizeInBytes(dst);
   if (!boxBytes || !dstBytes || !dst.hasStaticShape() ||
       dst.getShape() != box.getShape())
-    return fail(load, "TMA K-loop: the load's destination is not a static "
+    return fail(load, "the load's destination is not a static "
                       "view of the descriptor's box shape");
   return *boxBytes;
 }
 
-LogicalResult mlir::pk::detail::matchTmaLoadPhase(
+DeclineOr<void> mlir::pk::detail::matchTmaLoadPhase(
     KLoopInfo &info,
-    llvm::function_ref<FailureOr<unsigned>(Operation *, Value)> findBuffer,
-    std::string &reason, Operation *&at) {
-  TmaLoadPhaseMatcher matcher(info, reason, at);
-  if (failed(matcher.checkBarrierGroup()) || failed(matcher.checkGroupUses()) ||
-      failed(matcher.checkIssue()))
-    return failure();
+    llvm::function_ref<DeclineOr<unsigned>(Operation *, Value)> findBuffer) {
+  TmaLoadPhaseMatcher matcher(info);
+  for (auto check : {&TmaLoadPhaseMatcher::checkBarrierGroup,
+                     &TmaLoadPhaseMatcher::checkGroupUses,
+                     &TmaLoadPhaseMatcher::checkIssue})
+    if (DeclineOr<void> checked = (matcher.*check)(); failed(checked))
+      return checked;
   TmaLoadPhase &tma = *info.tma;
   int64_t total = 0;
   for (nvgpu::TmaAsyncLoadOp load : tma.loads) {
-    FailureOr<int64_t> bytes = matcher.getLoadBytes(load);
+    DeclineOr<int64_t> bytes = matcher.getLoadBytes(load);
     if (failed(bytes))
-      return failure();
-    FailureOr<unsigned> bufferIndex = findBuffer(load, load.getDst());
-    if (failed(bufferIndex)) {
-      reason.clear();
-      return failure();
-    }
+      return bytes.takeDecline();
+    DeclineOr<unsigned> bufferIndex = findBuffer(load, load.getDst());
+    if (failed(bufferIndex))
+      return bufferIndex.takeDecline();
     SharedBuffer &buffer = info.buffers[*bufferIndex];
     if (info.forOp->isAncestor(buffer.root.getParentRegion()->getParentOp()))
       return matcher.fail(load, "shared buffer " + buffer.name +
-                                    " is defined inside the K-loop");
+                            " is defined inside the K-loop");
     TileCopy copy;
     copy.load = load;
     copy.stores.push_back(load);
@@ -192,9 +186,8 @@ LogicalResult mlir::pk::detail::matchTmaLoadPhase(
     std::string count =
         announced ? std::to_string(*announced) : "a dynamic number of";
     return matcher.fail(tma.expectTx,
-                        "TMA K-loop: nvgpu.mbarrier.arrive.expect_tx "
-                        "announces " +
-                            count + " bytes, the loads write " + Twine(total));
+                        "nvgpu.mbarrier.arrive.expect_tx announces " + count +
+                            " bytes, the loads write " + Twine(total));
   }
   tma.bytesPerTile = total;
   return success();

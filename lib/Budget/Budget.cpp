@@ -46,9 +46,12 @@ KLoopBudget mlir::pk::computeBudget(const KLoopInfo &info,
   budget.smemSingleBytes = info.smemSingleBytes;
   budget.smemMultiBytes = info.smemMultiBytes(options.stages);
   budget.cliffBytes = computeSmemCliff(target, options.minBlocksPerSM);
-  budget.single = computeOccupancy(target, info.threadsPerBlock,
+  budget.threadsPerBlock = options.threadsPerBlock > 0
+                               ? options.threadsPerBlock
+                               : info.threadsPerBlock;
+  budget.single = computeOccupancy(target, budget.threadsPerBlock,
                                    budget.regsPerThread, info.smemSingleBytes);
-  budget.multi = computeOccupancy(target, info.threadsPerBlock,
+  budget.multi = computeOccupancy(target, budget.threadsPerBlock,
                                   budget.regsPerThread, budget.smemMultiBytes);
   budget.exceedsPerBlockMax = budget.smemMultiBytes > target.smemPerBlockOptIn;
   budget.crossesCliff = budget.multi.blocksPerSM < options.minBlocksPerSM &&

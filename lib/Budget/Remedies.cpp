@@ -4,7 +4,7 @@
 //
 //===----------------------------------------------------------------------===//
 //
-// The seed procedure's remedies when multi-buffering crosses the budget
+// The pipelining procedure's remedies when multi-buffering crosses the budget
 // (halve BK, halve BM or BN, register prefetch), each with the shared
 // memory and blocks/SM it leads to. Tests: test/pk-check-smem-budget*.mlir.
 //
@@ -37,7 +37,7 @@ static Shrunk shrink(const KLoopInfo &info, const KLoopBudget &budget,
   s.single =
       saturatingAdd(info.smemSingleBytes - info.smemPerStageBytes, perStage);
   s.multi = saturatingAdd(s.single, saturatingMul(budget.stages - 1, perStage));
-  s.occ = computeOccupancy(*budget.target, info.threadsPerBlock,
+  s.occ = computeOccupancy(*budget.target, budget.threadsPerBlock,
                            budget.regsPerThread, s.multi);
   s.fits = s.multi <= budget.target->smemPerBlockOptIn &&
            s.occ.blocksPerSM >=

@@ -33,6 +33,7 @@
 
 using namespace mlir;
 using namespace mlir::pk;
+using namespace mlir::pk::detail;
 
 std::string mlir::pk::describeCandidate(const Candidate &candidate) {
   std::string text = candidate.variant == PipelineVariant::None
@@ -160,11 +161,10 @@ namespace {
 /// The candidate search of one loop.
 class CandidateSearch {
 public:
-  CandidateSearch(const KLoopInfo &info, const TargetInfo &target,
-                  const DecisionOptions &options, const KLoopDecision &base,
-                  int64_t blocks)
-      : info(info), target(target), options(options), base(base),
-        blocks(blocks) {}
+  CandidateSearch(const DecisionContext &ctx, const KLoopDecision &base,
+                  const Choice &choice, int64_t blocks)
+      : ctx(ctx), info(ctx.info), target(ctx.target), options(ctx.options),
+        base(base), choice(choice), blocks(blocks) {}
 
   /// Fills `table`; returns the index of the chosen row, or -1 (leave the
   /// loop alone) with the reason in `why`.
@@ -181,10 +181,17 @@ private:
   void compileRow(CandidateRow &row);
   bool hasGivenRegisters() const { return base.budget.regsSource != "default"; }
 
+  /// The loop's threads (with the producer warpgroup of warp
+  /// specialization).
+  int64_t threads() const { return ctx.threadsPerBlock; }
+
+  const DecisionContext &ctx;
   const KLoopInfo &info;
   const TargetInfo &target;
   const DecisionOptions &options;
   const KLoopDecision &base;
+  /// The rules' choice before the search.
+  const Choice &choice;
   /// The resolved blocks/SM target, or kMinBlocksAuto.
   int64_t blocks;
 };
@@ -192,15 +199,14 @@ private:
 
 SmallVector<PipelineVariant> CandidateSearch::getVariants() const {
   if (options.variant != PipelineVariant::Auto)
-    return {base.variant};
+    return {choice.variant};
   // TMA loads stay TMA loads (rule tma-input).
   if (info.tma)
     return {PipelineVariant::Tma};
   SmallVector<PipelineVariant> variants;
-  std::string why;
-  FailureOr<int64_t> width = getCpAsyncCopyWidth(info, why);
-  bool cpAsync = target.hasCpAsync && succeeded(width) &&
-                 (*width >= kMinAutoCpAsyncWidth || info.hasAsyncCopies());
+  bool cpAsync = target.hasCpAsync && succeeded(ctx.copies) &&
+                 (getNarrowestWidth(*ctx.copies) >= kMinAutoCpAsyncWidth ||
+                  info.hasAsyncCopies());
   if (cpAsync)
     variants.push_back(PipelineVariant::CpAsync);
   if (!info.hasAsyncCopies()) {
@@ -210,26 +216,24 @@ SmallVector<PipelineVariant> CandidateSearch::getVariants() const {
   return variants;
 }
 
-bool mlir::pk::detail::allowsMmaInFlight(const KLoopInfo &info,
-                                         const TargetInfo &target,
-                                         int64_t stages) {
-  return target.hasWgmma && stages >= 3 && info.hasChainedWgmmas();
-}
-
-/// The cp-async orders a candidate with `stages` buffers may take: the
-/// multistage order unless the caller forced mma-in-flight, and
-/// mma-in-flight on wgmma loops whose accumulators form chains, from 3
-/// buffers, unless the caller forced another order.
+/// The orders a candidate with `stages` buffers may take: a forced
+/// two-stage or warp-specialized order; else the multistage order unless
+/// the caller forced mma-in-flight, and mma-in-flight where the strategy
+/// allows it (wgmma loops whose accumulators form chains, from 3 buffers)
+/// unless the caller forced another order.
 SmallVector<PipelineSchedule>
 CandidateSearch::getSchedules(PipelineVariant variant, int64_t stages) const {
   if (!isMultistageVariant(variant))
     return {PipelineSchedule::Multistage};
-  if (options.schedule == PipelineSchedule::WarpSpecialized)
-    return {PipelineSchedule::WarpSpecialized};
+  // A forced order other than the two the search weighs stays forced.
+  if (options.schedule == PipelineSchedule::WarpSpecialized ||
+      options.schedule == PipelineSchedule::TwoStage)
+    return {options.schedule};
   SmallVector<PipelineSchedule> schedules;
   if (options.schedule != PipelineSchedule::MmaInFlight)
     schedules.push_back(PipelineSchedule::Multistage);
-  if (pk::detail::allowsMmaInFlight(info, target, stages) &&
+  if (succeeded(checkStrategy(info, target, variant,
+                              PipelineSchedule::MmaInFlight, stages)) &&
       (options.schedule == PipelineSchedule::Auto ||
        options.schedule == PipelineSchedule::MmaInFlight))
     schedules.push_back(PipelineSchedule::MmaInFlight);
@@ -242,7 +246,7 @@ SmallVector<int64_t> CandidateSearch::getBlockTargets() const {
   SmallVector<int64_t> targets;
   for (int64_t b : {1, 2, 4})
     if (b <= target.maxBlocksPerSM &&
-        b * info.threadsPerBlock <= target.maxThreadsPerSM)
+        b * threads() <= target.maxThreadsPerSM)
       targets.push_back(b);
   return targets;
 }
@@ -251,24 +255,26 @@ int64_t CandidateSearch::maxStages() const {
   int64_t most = options.stages ? options.stages : kMaxStages;
   if (!target.hasCpAsync)
     most = 2;
-  if (info.tripCount && *info.tripCount >= 2)
-    most = std::min(most, *info.tripCount);
-  return most;
+  return capByTripCount(info, most);
 }
 
 std::optional<CandidateRow>
 CandidateSearch::makeRow(const Candidate &candidate) const {
   int64_t buffers =
-      getEffectiveStages(info, candidate.variant, candidate.stages);
-  if (candidate.variant == PipelineVariant::None)
-    buffers = 1;
+      candidate.variant == PipelineVariant::None
+          ? 1
+          : getVariantBuffers(info, candidate.variant, candidate.stages);
   int64_t smem = info.smemMultiBytes(buffers);
   if (smem > target.smemPerBlockOptIn)
     return std::nullopt;
+  if (candidate.variant != PipelineVariant::None &&
+      failed(checkStrategy(info, target, candidate.variant, candidate.schedule,
+                           buffers)))
+    return std::nullopt;
   CandidateRow row;
   row.candidate = candidate;
-  int64_t cap = pk::detail::getRegisterCap(target, info.threadsPerBlock,
-                                           candidate.blocksPerSM);
+  int64_t cap =
+      pk::detail::getRegisterCap(target, threads(), candidate.blocksPerSM);
   int64_t regs = base.budget.regsPerThread;
   if (!hasGivenRegisters()) {
     int64_t estimate = pk::detail::estimateRegisters(info, candidate.variant);
@@ -281,7 +287,7 @@ CandidateSearch::makeRow(const Candidate &candidate) const {
                                   "predicted)",
                                   estimate, cap, candidate.blocksPerSM);
   }
-  Occupancy occ = computeOccupancy(target, info.threadsPerBlock, regs, smem);
+  Occupancy occ = computeOccupancy(target, threads(), regs, smem);
   if (occ.bySharedMemory < candidate.blocksPerSM)
     return std::nullopt;
   row.blocksPerSM = occ.blocksPerSM;
@@ -291,23 +297,22 @@ CandidateSearch::makeRow(const Candidate &candidate) const {
 }
 
 void CandidateSearch::compileRow(CandidateRow &row) {
-  std::string error;
-  FailureOr<CompiledResources> res = options.compiler(row.candidate, error);
+  llvm::Expected<CompiledResources> res = options.compiler(row.candidate);
   row.compiled = true;
   row.spillsPredicted = false;
   row.spillsLikely = false;
-  if (failed(res)) {
-    row.dropped = (kDidNotCompile + error).str();
+  if (!res) {
+    row.dropped = (kDidNotCompile + llvm::toString(res.takeError())).str();
     return;
   }
   row.resources = *res;
-  Occupancy occ = computeOccupancy(target, info.threadsPerBlock, res->registers,
-                                   res->sharedBytes);
+  Occupancy occ =
+      computeOccupancy(target, threads(), res->registers, res->sharedBytes);
   row.blocksPerSM = occ.blocksPerSM;
   int64_t buffers = row.candidate.variant == PipelineVariant::None
                         ? 1
-                        : getEffectiveStages(info, row.candidate.variant,
-                                             row.candidate.stages);
+                        : getVariantBuffers(info, row.candidate.variant,
+                                            row.candidate.stages);
   row.modelCycles = pk::detail::modelCycles(info, target, row.candidate,
                                             buffers, occ.blocksPerSM);
   if (res->spillBytes > 0)
@@ -517,52 +522,52 @@ std::string mlir::pk::detail::describeCandidateTable(const CandidateTable &t) {
   return text + llvm::join(rows, "; ");
 }
 
-bool mlir::pk::detail::searchCandidates(const KLoopInfo &info,
-                                        const TargetInfo &target,
-                                        const DecisionOptions &options,
+bool mlir::pk::detail::searchCandidates(const DecisionContext &ctx,
                                         int64_t blocks,
-                                        KLoopDecision &decision) {
+                                        KLoopDecision &decision,
+                                        Choice &choice) {
   CandidateTable table;
   std::string why;
-  CandidateSearch search(info, target, options, decision, blocks);
+  CandidateSearch search(ctx, decision, choice, blocks);
   int64_t chosen = search.run(table, why);
   decision.reasons.push_back(describeCandidateTable(table));
   if (chosen < 0) {
     LDBG() << "candidate search: " << why << " -> not pipelined";
     // Last: the reason that selects no variant (describePipelineResult).
     decision.reasons.push_back(why + " (rule never-worse)");
-    decision.variant = PipelineVariant::None;
-    decision.buffers = 0;
+    choice.variant = PipelineVariant::None;
+    choice.buffers = 0;
     decision.candidates = std::move(table);
     return false;
   }
   const Candidate &best = table.rows[chosen].candidate;
+  const KLoopInfo &info = ctx.info;
+  int64_t bestBuffers = getVariantBuffers(info, best.variant, best.stages);
   // The reasons above describe the rules' first estimate; say when the
   // search replaced it, so that the remark does not read as two decisions.
   std::string replaced;
-  if (best.variant != decision.variant ||
-      getEffectiveStages(info, best.variant, best.stages) != decision.buffers ||
+  if (best.variant != choice.variant || bestBuffers != choice.buffers ||
       best.blocksPerSM != decision.minBlocksPerSM ||
       best.schedule == PipelineSchedule::MmaInFlight)
     replaced = llvm::formatv("; it replaces the rules' first estimate "
                              "above, {0} with {1} buffer(s) at {2} "
                              "block(s)/SM",
-                             stringifyPipelineVariant(decision.variant),
-                             decision.buffers, decision.minBlocksPerSM)
+                             stringifyPipelineVariant(choice.variant),
+                             choice.buffers, decision.minBlocksPerSM)
                    .str();
-  decision.variant = best.variant;
-  decision.buffers = getEffectiveStages(info, best.variant, best.stages);
+  choice.variant = best.variant;
+  choice.buffers = bestBuffers;
   if (isMultistageVariant(best.variant))
-    decision.schedule = best.schedule;
-  BudgetOptions budgetOptions{isMultistageVariant(best.variant)
-                                  ? decision.buffers
-                                  : std::max<int64_t>(best.stages, 2),
-                              best.blocksPerSM, options.regsPerThread};
-  decision.budget = computeBudget(info, target, budgetOptions);
+    choice.schedule = best.schedule;
+  decision.budget = computeContextBudget(
+      ctx,
+      isMultistageVariant(best.variant) ? bestBuffers
+                                        : std::max<int64_t>(best.stages, 2),
+      best.blocksPerSM);
   decision.minBlocksPerSM = best.blocksPerSM;
   std::string chosenWhy = "chosen: " + describeCandidate(best);
   if (blocks == kMinBlocksAuto) {
-    decision.setMinBlocks = best.blocksPerSM;
+    choice.setMinBlocks = best.blocksPerSM;
     chosenWhy += llvm::formatv(" (min-blocks-per-sm=auto: the kernel gets "
                                "nvvm.minctasm = {0})",
                                best.blocksPerSM)

@@ -9,7 +9,7 @@
 //   1. stages: the request, or stages=auto (StageModel.cpp); 2 at most
 //      without cp.async; no more than a static trip count;
 //   2. the budget with that many buffers (Budget.cpp);
-//   3. the seed rule (rules `budget-crossed`, `no-cp-async`, `low-ratio`,
+//   3. the ratio rule (rules `budget-crossed`, `no-cp-async`, `low-ratio`,
 //      `mid-ratio`, `high-ratio`): the variant from the budget and the
 //      compute/load ratio alone, which pk-analyze-kloops reports;
 //   4. what the copies allow (rules `cp-async-impossible`,
@@ -17,7 +17,11 @@
 //   5. the buffers the variant creates and the cp-async schedule (rule
 //      `schedule-multistage`);
 //   6. with stages=auto and a compiler, or min-blocks-per-sm=auto, the
-//      register-aware candidate search (Candidates.cpp; rule `never-worse`).
+//      register-aware candidate search (Candidates.cpp; rule `never-worse`);
+//   7. the plan (Plan.cpp: buildPipelinePlan, which checks the strategy).
+//
+// The loop's cp.async plans are computed once (planAsyncCopies) and handed
+// to every step and to the plan.
 //
 // Tests: test/pk-analyze-kloops*.mlir, test/pk-pipeline-kloops*.mlir,
 // test/pipeline-kernel.mlir.
@@ -36,76 +40,33 @@
 
 using namespace mlir;
 using namespace mlir::pk;
+using namespace mlir::pk::detail;
 
-StringRef mlir::pk::stringifyPipelineVariant(PipelineVariant variant) {
-  switch (variant) {
-  case PipelineVariant::Auto:
-    return "auto";
-  case PipelineVariant::None:
-    return "none";
-  case PipelineVariant::CpAsync:
-    return "cp-async";
-  case PipelineVariant::LdgRegister:
-    return "ldg-register";
-  case PipelineVariant::RegisterPrefetch:
-    return "register-prefetch";
-  case PipelineVariant::Tma:
-    return "tma";
-  }
-  llvm_unreachable("unknown pipeline variant");
-}
-
-StringRef mlir::pk::stringifyPipelineSchedule(PipelineSchedule schedule) {
-  switch (schedule) {
-  case PipelineSchedule::Auto:
-    return "auto";
-  case PipelineSchedule::Seed:
-    return "seed";
-  case PipelineSchedule::Multistage:
-    return "multistage";
-  case PipelineSchedule::MmaInFlight:
-    return "mma-in-flight";
-  case PipelineSchedule::WarpSpecialized:
-    return "warp-specialized";
-  }
-  llvm_unreachable("unknown schedule");
-}
-
-int64_t mlir::pk::getEffectiveStages(const KLoopInfo &info,
-                                     PipelineVariant variant, int64_t stages) {
-  if (variant == PipelineVariant::RegisterPrefetch)
-    return 1;
-  if (variant == PipelineVariant::LdgRegister)
-    return 2;
-  // Fewer tiles than buffers: one buffer per tile.
-  if (info.tripCount && *info.tripCount >= 2)
-    return std::min(stages, *info.tripCount);
-  return stages;
+KLoopBudget pk::detail::computeContextBudget(const DecisionContext &ctx,
+                                            int64_t stages, int64_t blocks) {
+  BudgetOptions options{stages, blocks, ctx.options.regsPerThread,
+                        ctx.threadsPerBlock};
+  return computeBudget(ctx.info, ctx.target, options);
 }
 
 /// Step 1 and 2: the stage count and its budget.
-static KLoopBudget decideStages(const KLoopInfo &info, const TargetInfo &target,
-                                const DecisionOptions &options,
+static KLoopBudget decideStages(const DecisionContext &ctx,
                                 KLoopDecision &decision) {
-  BudgetOptions budgetOptions{options.stages, options.minBlocksPerSM,
-                              options.regsPerThread};
-  int64_t stages = options.stages;
-  if (options.stages == 0) {
-    budgetOptions.stages = 1;
-    KLoopBudget single = computeBudget(info, target, budgetOptions);
+  const KLoopInfo &info = ctx.info;
+  int64_t blocks = ctx.options.minBlocksPerSM;
+  int64_t stages = ctx.options.stages;
+  if (stages == 0) {
+    KLoopBudget single = computeContextBudget(ctx, 1, blocks);
     StageModel model;
-    stages = pk::detail::chooseStages(info, target, options, single, model,
-                                      decision.ruleReasons);
+    stages = chooseStages(ctx, single, model, decision.ruleReasons);
     decision.stageModel = model;
   }
   // Without cp.async only the register variants remain: 2 buffers at most.
-  if (!target.hasCpAsync && stages > 2)
+  if (!ctx.target.hasCpAsync && stages > 2)
     stages = 2;
   int64_t requested = stages;
-  if (info.tripCount && *info.tripCount >= 2 && *info.tripCount < stages)
-    stages = *info.tripCount;
-  budgetOptions.stages = stages;
-  KLoopBudget budget = computeBudget(info, target, budgetOptions);
+  stages = capByTripCount(info, stages);
+  KLoopBudget budget = computeContextBudget(ctx, stages, blocks);
   if (info.tripCount && *info.tripCount < 2)
     return budget;
   if (!info.tripCount)
@@ -119,11 +80,11 @@ static KLoopBudget decideStages(const KLoopInfo &info, const TargetInfo &target,
   return budget;
 }
 
-/// The seed's predicted gain for a compute/load ratio.
+/// The procedure's predicted gain for a compute/load ratio.
 static std::string predictGain(double ratio) {
-  if (ratio < kSeedLowRatio)
+  if (ratio < kLowRatio)
     return "+15-35% (ratio < 5:1)";
-  if (ratio <= kSeedHighRatio)
+  if (ratio <= kHighRatio)
     return "+5-15% (ratio 5-20:1)";
   return "0-5% or a regression (ratio > 20:1)";
 }
@@ -170,35 +131,35 @@ static PipelineVariant applyRatioRule(double ratio, bool skipHighRatio,
                                       StringRef copies,
                                       SmallVectorImpl<std::string> &reasons) {
   std::string value = llvm::formatv("{0:F1}", ratio).str();
-  if (ratio < kSeedLowRatio) {
+  if (ratio < kLowRatio) {
     reasons.push_back("ratio " + value + " < 5: " + copies.str() +
                       " preferred (rule low-ratio)");
     return PipelineVariant::CpAsync;
   }
-  if (ratio <= kSeedHighRatio) {
+  if (ratio <= kHighRatio) {
     reasons.push_back("ratio " + value +
                       " in 5-20: both variants are worth benchmarking; " +
                       copies.str() +
-                      " is the seed's default (rule mid-ratio; try "
+                      " is the procedure's default (rule mid-ratio; try "
                       "variant=ldg-register too)");
     return PipelineVariant::CpAsync;
   }
   if (skipHighRatio) {
     reasons.push_back("ratio " + value +
-                      " > 20: the seed predicts 0-5% or a regression and "
+                      " > 20: the procedure predicts 0-5% or a regression and "
                       "skip-high-ratio is set");
     return PipelineVariant::None;
   }
   reasons.push_back("ratio " + value +
-                    " > 20: the seed predicts 0-5% or a regression; " +
+                    " > 20: the procedure predicts 0-5% or a regression; " +
                     copies.str() +
                     " is selected all the same (rule high-ratio; "
                     "skip-high-ratio=true skips)");
   return PipelineVariant::CpAsync;
 }
 
-/// Step 3: the seed rule.
-static PipelineVariant applySeedRule(const KLoopInfo &info,
+/// Step 3: the ratio rule.
+static PipelineVariant applyRatioAndBudgetRules(const KLoopInfo &info,
                                      const KLoopBudget &budget,
                                      const DecisionOptions &options,
                                      SmallVectorImpl<std::string> &reasons) {
@@ -225,23 +186,24 @@ static PipelineVariant applySeedRule(const KLoopInfo &info,
 /// Step 4 for variant=auto: cp.async only where the copies allow it at
 /// kMinAutoCpAsyncWidth bytes or more (rule narrow-cp-async).
 static PipelineVariant refineForCopies(PipelineVariant variant,
-                                       FailureOr<int64_t> width,
-                                       StringRef cpAsyncWhy,
+                                       const DecisionContext &ctx,
                                        SmallVectorImpl<std::string> &reasons) {
   if (variant != PipelineVariant::CpAsync)
     return variant;
-  if (failed(width)) {
-    reasons.push_back(("cp.async not possible: " + cpAsyncWhy +
+  if (failed(ctx.copies)) {
+    reasons.push_back(("cp.async not possible: " +
+                       ctx.copies.getDecline().getMessage() +
                        "; falling back to ldg-register")
                           .str());
     return PipelineVariant::LdgRegister;
   }
-  if (*width < kMinAutoCpAsyncWidth) {
+  int64_t width = getNarrowestWidth(*ctx.copies);
+  if (width < kMinAutoCpAsyncWidth) {
     reasons.push_back(llvm::formatv(
         "cp.async would copy only {0} bytes per instruction (8- and 16-byte "
         "copies need contiguous tiles aligned to that width): ldg-register "
         "(rule narrow-cp-async; variant=cp-async forces it)",
-        *width));
+        width));
     return PipelineVariant::LdgRegister;
   }
   return variant;
@@ -285,12 +247,13 @@ static PipelineVariant keepTmaCopies(PipelineVariant variant,
 
 /// Step 4 for a forced variant: note what auto would pick, warn about a
 /// crossed budget, fall back to ldg-register when cp.async is impossible.
-static PipelineVariant
-applyForcedVariant(const KLoopInfo &info, const DecisionOptions &options,
-                   PipelineVariant autoChoice, const KLoopBudget &budget,
-                   FailureOr<int64_t> width, StringRef cpAsyncWhy,
-                   SmallVectorImpl<std::string> &reasons) {
-  PipelineVariant chosen = options.variant;
+/// Whether the loop takes the variant at all is the plan's check
+/// (checkStrategy).
+static PipelineVariant applyForcedVariant(const DecisionContext &ctx,
+                                          PipelineVariant autoChoice,
+                                          const KLoopBudget &budget,
+                                          SmallVectorImpl<std::string> &reasons) {
+  PipelineVariant chosen = ctx.options.variant;
   reasons.push_back(("variant=" + stringifyPipelineVariant(chosen) +
                      " requested (auto would pick " +
                      stringifyPipelineVariant(autoChoice) + ")")
@@ -301,17 +264,10 @@ applyForcedVariant(const KLoopInfo &info, const DecisionOptions &options,
         "{3} -> {4})",
         budget.smemMultiBytes, budget.stages, budget.target->arch,
         budget.single.blocksPerSM, budget.multi.blocksPerSM));
-  if (info.tma.has_value() != (chosen == PipelineVariant::Tma)) {
-    reasons.push_back(
-        info.tma ? "the copies are TMA loads (nvgpu.tma.async.load), which "
-                   "only the tma variant keeps (rule tma-input)"
-                 : "variant=tma pipelines loops whose load phase is TMA "
-                   "(nvgpu.tma.async.load on an mbarrier); this loop copies "
-                   "with threads");
-    return PipelineVariant::None;
-  }
-  if (chosen == PipelineVariant::CpAsync && failed(width)) {
-    reasons.push_back(("cp.async not possible: " + cpAsyncWhy +
+  if (chosen == PipelineVariant::CpAsync && !ctx.info.tma &&
+      failed(ctx.copies)) {
+    reasons.push_back(("cp.async not possible: " +
+                       ctx.copies.getDecline().getMessage() +
                        "; falling back to ldg-register")
                           .str());
     return PipelineVariant::LdgRegister;
@@ -341,71 +297,111 @@ static void noteRuntimeAlignment(ArrayRef<Value> memrefs, int64_t width,
 }
 
 /// Rule `mma-in-flight` without a candidate search: with the decided
-/// cp-async buffers and blocks/SM, a wgmma loop takes schedule=mma-in-flight
-/// when the model predicts it faster than the multistage order
-/// (docs/hopper.md).
-static void chooseMmaOrder(const KLoopInfo &info, const TargetInfo &target,
-                           KLoopDecision &decision) {
-  if (!isMultistageVariant(decision.variant) ||
-      !pk::detail::allowsMmaInFlight(info, target, decision.buffers))
+/// buffers and blocks/SM, a wgmma loop takes schedule=mma-in-flight when the
+/// strategy allows it and the model predicts it faster than the multistage
+/// order (docs/hopper.md).
+static void chooseMmaOrder(const DecisionContext &ctx, KLoopDecision &decision,
+                           Choice &choice) {
+  if (!isMultistageVariant(choice.variant) ||
+      failed(checkStrategy(ctx.info, ctx.target, choice.variant,
+                           PipelineSchedule::MmaInFlight, choice.buffers)))
     return;
   int64_t blocks = std::max<int64_t>(decision.budget.multi.blocksPerSM, 1);
-  Candidate multistage{decision.variant, decision.buffers, blocks,
+  Candidate multistage{choice.variant, choice.buffers, blocks,
                        PipelineSchedule::Multistage};
   Candidate inFlight = multistage;
   inFlight.schedule = PipelineSchedule::MmaInFlight;
-  double msCycles = pk::detail::modelCycles(info, target, multistage,
-                                            decision.buffers, blocks);
+  double msCycles =
+      modelCycles(ctx.info, ctx.target, multistage, choice.buffers, blocks);
   double mifCycles =
-      pk::detail::modelCycles(info, target, inFlight, decision.buffers, blocks);
+      modelCycles(ctx.info, ctx.target, inFlight, choice.buffers, blocks);
   if (mifCycles >= msCycles)
     return;
-  decision.schedule = PipelineSchedule::MmaInFlight;
+  choice.schedule = PipelineSchedule::MmaInFlight;
   decision.reasons.push_back(llvm::formatv(
       "schedule=auto: mma-in-flight (~{0:F0} cycles/tile) beats multistage "
       "(~{1:F0}) with {2} buffers at {3} block(s)/SM (rule mma-in-flight)",
-      mifCycles, msCycles, decision.buffers, blocks));
+      mifCycles, msCycles, choice.buffers, blocks));
 }
 
 /// Rule `warp-specialized-bound`: the producer warpgroup grows the block, so
 /// a launch bound (`nvvm.minctasm`) above the blocks/SM the shared memory
 /// and the register estimate allow for the grown block would only make
 /// ptxas cap registers (and spill): pk lowers it to what fits.
-static void fitWarpSpecializedBound(const KLoopInfo &info,
-                                    const TargetInfo &target,
-                                    KLoopDecision &decision) {
-  auto bound = info.kernel->getAttrOfType<IntegerAttr>(kMinCtasmAttrName);
-  if (decision.schedule != PipelineSchedule::WarpSpecialized ||
-      decision.setMinBlocks || !bound)
+static void fitWarpSpecializedBound(const DecisionContext &ctx,
+                                    KLoopDecision &decision, Choice &choice) {
+  auto bound = ctx.info.kernel->getAttrOfType<IntegerAttr>(kMinCtasmAttrName);
+  if (choice.schedule != PipelineSchedule::WarpSpecialized ||
+      choice.setMinBlocks || !bound)
     return;
-  int64_t regs = pk::detail::estimateRegisters(info, decision.variant);
-  int64_t byRegisters =
-      target.regsPerSM / std::max<int64_t>(info.threadsPerBlock * regs, 1);
+  int64_t regs = estimateRegisters(ctx.info, choice.variant);
+  int64_t byRegisters = ctx.target.regsPerSM /
+                        std::max<int64_t>(ctx.threadsPerBlock * regs, 1);
   int64_t blocks = std::max<int64_t>(
       std::min(decision.budget.multi.blocksPerSM, byRegisters), 1);
   if (bound.getInt() <= blocks)
     return;
-  decision.setMinBlocks = blocks;
+  choice.setMinBlocks = blocks;
   decision.reasons.push_back(llvm::formatv(
       "launch bound nvvm.minctasm {0} -> {1}: {1} block(s)/SM of {2} threads "
       "(~{3} registers each) and {4} bytes of shared memory fit; the higher "
       "bound would only cap registers (rule warp-specialized-bound)",
-      bound.getInt(), blocks, info.threadsPerBlock, regs,
+      bound.getInt(), blocks, ctx.threadsPerBlock, regs,
       decision.budget.smemMultiBytes));
 }
 
-KLoopDecision mlir::pk::decide(const KLoopInfo &loop, const TargetInfo &target,
-                               const DecisionOptions &requested) {
-  // schedule=warp-specialized budgets the block it creates: the loop's
-  // threads and a producer warpgroup.
-  KLoopInfo grown;
-  bool warpSpecialized =
-      requested.schedule == PipelineSchedule::WarpSpecialized && loop.tma;
-  if (warpSpecialized) {
-    grown = loop;
-    grown.threadsPerBlock += kProducerThreads;
+/// Steps 3 and 4: the variant from the rules, what the copies allow and what
+/// the caller forced, with its reasons in `decision.reasons`.
+static PipelineVariant chooseVariant(const DecisionContext &ctx,
+                                     KLoopDecision &decision) {
+  const KLoopInfo &info = ctx.info;
+  decision.ruleVariant = applyRatioAndBudgetRules(
+      info, decision.budget, ctx.options, decision.ruleReasons);
+  SmallVector<std::string> autoReasons(decision.ruleReasons);
+  PipelineVariant autoChoice =
+      info.tma ? keepTmaCopies(decision.ruleVariant, ctx.target, autoReasons)
+      : info.hasAsyncCopies()
+          ? keepAsyncCopies(decision.ruleVariant, autoReasons)
+          : refineForCopies(decision.ruleVariant, ctx, autoReasons);
+  PipelineVariant chosen = autoChoice;
+  if (ctx.options.variant == PipelineVariant::Auto)
+    decision.reasons = std::move(autoReasons);
+  else
+    chosen = applyForcedVariant(ctx, autoChoice, decision.budget,
+                                decision.reasons);
+  // A fallback from cp.async keeps the copy that caused it (remark notes).
+  if (failed(ctx.copies) &&
+      llvm::any_of(decision.reasons, [](StringRef reason) {
+        return reason.starts_with("cp.async not possible: ");
+      }))
+    decision.asyncCopyDecline = ctx.copies.getDecline();
+  return chosen;
+}
+
+/// Step 7: the plan of `choice`, or the Decline that says why there is none.
+static void buildPlan(const DecisionContext &ctx, KLoopDecision &decision,
+                      Choice &choice) {
+  if (choice.variant != PipelineVariant::None) {
+    Candidate chosen{choice.variant, choice.buffers, decision.minBlocksPerSM,
+                     choice.schedule};
+    DeclineOr<PipelinePlan> plan =
+        buildPipelinePlan(ctx.info, ctx.target, chosen, &ctx.copies);
+    if (succeeded(plan)) {
+      plan->setMinBlocksPerSM = choice.setMinBlocks;
+      decision.plan = std::move(*plan);
+      return;
+    }
+    choice.decline = plan.takeDecline();
   }
-  const KLoopInfo &info = warpSpecialized ? grown : loop;
+  if (!choice.decline)
+    choice.decline = Decline(ctx.info.forOp, decision.reasons.empty()
+                                                 ? "no variant selected"
+                                                 : decision.reasons.back());
+  decision.decline = std::move(choice.decline);
+}
+
+KLoopDecision mlir::pk::decide(const KLoopInfo &info, const TargetInfo &target,
+                               const DecisionOptions &requested) {
   KLoopDecision decision;
   // Step 0: the blocks/SM target (option, launch bounds, default or auto;
   // auto budgets the rules for the default and searches below).
@@ -415,59 +411,62 @@ KLoopDecision mlir::pk::decide(const KLoopInfo &loop, const TargetInfo &target,
   options.minBlocksPerSM =
       blocks == kMinBlocksAuto ? kDefaultMinBlocksPerSM : blocks;
   decision.minBlocksPerSM = options.minBlocksPerSM;
-  decision.budget = decideStages(info, target, options, decision);
+  // schedule=warp-specialized budgets the block it creates: the loop's
+  // threads and a producer warpgroup.
+  bool warpSpecialized =
+      requested.schedule == PipelineSchedule::WarpSpecialized && info.tma;
+  DeclineOr<SmallVector<AsyncCopyPlan>> copies = planAsyncCopies(info);
+  DecisionContext ctx{info, target, options,
+                      info.threadsPerBlock +
+                          (warpSpecialized ? kProducerThreads : 0),
+                      copies};
+  decision.budget = decideStages(ctx, decision);
   decision.prediction = predictGain(info.ratio);
-  decision.ruleVariant =
-      applySeedRule(info, decision.budget, options, decision.ruleReasons);
 
-  std::string cpAsyncWhy;
-  SmallVector<Value> runtimeAligned;
-  FailureOr<int64_t> width =
-      getCpAsyncCopyWidth(info, cpAsyncWhy, &runtimeAligned);
-  SmallVector<std::string> autoReasons(decision.ruleReasons);
-  PipelineVariant autoChoice =
-      info.tma ? keepTmaCopies(decision.ruleVariant, target, autoReasons)
-      : info.hasAsyncCopies()
-          ? keepAsyncCopies(decision.ruleVariant, autoReasons)
-          : refineForCopies(decision.ruleVariant, width, cpAsyncWhy,
-                            autoReasons);
-  if (options.variant == PipelineVariant::Auto) {
-    decision.variant = autoChoice;
-    decision.reasons = std::move(autoReasons);
-  } else {
-    decision.variant =
-        applyForcedVariant(info, options, autoChoice, decision.budget, width,
-                           cpAsyncWhy, decision.reasons);
+  Choice choice;
+  choice.variant = chooseVariant(ctx, decision);
+  if (choice.variant == PipelineVariant::CpAsync && succeeded(copies)) {
+    SmallVector<Value> runtimeAligned;
+    getRuntimeAlignedMemRefs(*copies, runtimeAligned);
+    if (!runtimeAligned.empty())
+      noteRuntimeAlignment(runtimeAligned, getNarrowestWidth(*copies),
+                           decision.reasons);
   }
-  if (decision.variant == PipelineVariant::CpAsync && !runtimeAligned.empty())
-    noteRuntimeAlignment(runtimeAligned, *width, decision.reasons);
-  decision.buffers =
-      decision.variant == PipelineVariant::None
+  choice.buffers =
+      choice.variant == PipelineVariant::None
           ? 0
-          : getEffectiveStages(info, decision.variant, decision.budget.stages);
+          : getVariantBuffers(info, choice.variant, decision.budget.stages);
   // Rule `schedule-multistage`: auto is the multistage order (the search
   // below may pick mma-in-flight on wgmma loops).
-  decision.schedule = options.schedule == PipelineSchedule::Auto
-                          ? PipelineSchedule::Multistage
-                          : options.schedule;
+  choice.schedule = options.schedule == PipelineSchedule::Auto
+                        ? PipelineSchedule::Multistage
+                        : options.schedule;
+  // A forced strategy the loop cannot take ends here, before the search.
+  if (choice.variant != PipelineVariant::None)
+    if (DeclineOr<void> valid = checkStrategy(info, target, choice.variant,
+                                              choice.schedule, choice.buffers);
+        failed(valid)) {
+      choice.variant = PipelineVariant::None;
+      choice.decline = valid.takeDecline();
+    }
   // Step 6: the register-aware search (rule never-worse declines).
   bool search =
       blocks == kMinBlocksAuto || (options.stages == 0 && options.compiler);
-  if (search && decision.variant != PipelineVariant::None)
-    pk::detail::searchCandidates(info, target, options, blocks, decision);
+  if (search && choice.variant != PipelineVariant::None)
+    searchCandidates(ctx, blocks, decision, choice);
   else if (options.schedule == PipelineSchedule::Auto)
-    chooseMmaOrder(info, target, decision);
-  fitWarpSpecializedBound(info, target, decision);
+    chooseMmaOrder(ctx, decision, choice);
+  fitWarpSpecializedBound(ctx, decision, choice);
   // Rule `warp-specialized-on-request`.
-  if (decision.variant == PipelineVariant::Tma &&
+  if (choice.variant == PipelineVariant::Tma &&
       options.schedule == PipelineSchedule::Auto)
     decision.reasons.push_back(
         "schedule=auto keeps every thread computing on the ring: "
         "warp-specialized grows the block by a producer warpgroup (a launch "
         "change) and measured no faster on the H200 "
         "(rule warp-specialized-on-request)");
-  LDBG() << "decision: " << stringifyPipelineVariant(decision.variant) << ", "
-         << decision.buffers << " buffer(s), schedule "
-         << stringifyPipelineSchedule(decision.schedule);
+  buildPlan(ctx, decision, choice);
+  LDBG() << "decision: " << stringifyPipelineVariant(decision.getVariant())
+         << ", " << decision.getBuffers() << " buffer(s)";
   return decision;
 }

@@ -5,7 +5,7 @@
 //===----------------------------------------------------------------------===//
 //
 // The remark summary and the JSON Lines report (docs/report.md): one object
-// per loop with the analysis, the budget and the seed rule, plus the
+// per loop with the analysis, the budget and the ratio rule, plus the
 // pipelining pass's `decision`. Tests: test/pk-analyze-kloops.mlir (report=-
 // and report=<file>), test/pipeline-kernel.mlir.
 //
@@ -54,7 +54,7 @@ static std::string summarizeWarpgroupMmas(const KLoopInfo &info) {
   return text;
 }
 
-/// The seed rule's variant, whose asynchronous copies are TMA loads on a
+/// The ratio rule's variant, whose asynchronous copies are TMA loads on a
 /// TMA loop.
 static PipelineVariant getRuleVariant(const KLoopInfo &info,
                                       const KLoopDecision &decision) {
@@ -282,19 +282,20 @@ llvm::json::Object mlir::pk::decisionToJSON(const KLoopDecision &decision,
   llvm::json::Array jsonReasons;
   for (const std::string &r : reasons)
     jsonReasons.push_back(r);
+  PipelineVariant variant = decision.getVariant();
   llvm::json::Object obj{
       {"pipelined", pipelined},
-      {"variant", stringifyPipelineVariant(decision.variant)},
-      {"stages", decision.buffers},
-      {"schedule", isMultistageVariant(decision.variant)
-                       ? stringifyPipelineSchedule(decision.schedule)
+      {"variant", stringifyPipelineVariant(variant)},
+      {"stages", decision.getBuffers()},
+      {"schedule", isMultistageVariant(variant)
+                       ? stringifyPipelineSchedule(decision.plan->schedule)
                        : StringRef("none")},
       {"min_blocks_per_sm", decision.minBlocksPerSM},
       {"min_blocks_source", decision.minBlocksSource},
       {"reasons", std::move(jsonReasons)},
   };
-  if (decision.setMinBlocks)
-    obj["set_minctasm"] = *decision.setMinBlocks;
+  if (decision.plan && decision.plan->setMinBlocksPerSM)
+    obj["set_minctasm"] = *decision.plan->setMinBlocksPerSM;
   if (decision.candidates)
     obj["candidates"] = candidateTableToJSON(*decision.candidates);
   return obj;

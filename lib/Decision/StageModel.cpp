@@ -16,6 +16,7 @@
 
 using namespace mlir;
 using namespace mlir::pk;
+using namespace mlir::pk::detail;
 
 /// FLOPs x blocks / (FLOPs per cycle per SM), at least 1.
 int64_t mlir::pk::detail::computeCyclesPerTile(const KLoopInfo &info,
@@ -35,38 +36,34 @@ int64_t mlir::pk::detail::computeCyclesPerTile(const KLoopInfo &info,
 
 /// The most buffers that keep the per-block maximum and the blocks/SM
 /// target (or the single-buffered kernel's blocks/SM when lower).
-static int64_t budgetStages(const KLoopInfo &info, const TargetInfo &target,
-                            const DecisionOptions &options,
+static int64_t budgetStages(const DecisionContext &ctx,
                             const KLoopBudget &single) {
-  int64_t maxStages = kMaxStages;
-  if (info.tripCount && *info.tripCount >= 2)
-    maxStages = std::min<int64_t>(maxStages, *info.tripCount);
+  const KLoopInfo &info = ctx.info;
+  int64_t maxStages = capByTripCount(info, kMaxStages);
   int64_t best = 1;
   for (int64_t n = 2; n <= maxStages; ++n) {
     int64_t bytes = info.smemMultiBytes(n);
-    Occupancy occ = computeOccupancy(target, info.threadsPerBlock,
+    Occupancy occ = computeOccupancy(ctx.target, single.threadsPerBlock,
                                      single.regsPerThread, bytes);
-    if (bytes <= target.smemPerBlockOptIn &&
+    if (bytes <= ctx.target.smemPerBlockOptIn &&
         occ.blocksPerSM >=
-            std::min(options.minBlocksPerSM, single.single.blocksPerSM))
+            std::min(ctx.options.minBlocksPerSM, single.single.blocksPerSM))
       best = n;
   }
   return best;
 }
 
-int64_t mlir::pk::detail::chooseStages(const KLoopInfo &info,
-                                       const TargetInfo &target,
-                                       const DecisionOptions &options,
+int64_t mlir::pk::detail::chooseStages(const DecisionContext &ctx,
                                        const KLoopBudget &single,
                                        StageModel &model,
                                        SmallVectorImpl<std::string> &reasons) {
   int64_t blocks = std::max<int64_t>(single.single.blocksPerSM, 1);
   model.computeCyclesPerTile =
-      detail::computeCyclesPerTile(info, target, blocks);
-  model.latencyCycles = target.memoryLatencyCycles;
+      detail::computeCyclesPerTile(ctx.info, ctx.target, blocks);
+  model.latencyCycles = ctx.target.memoryLatencyCycles;
   model.latencyStages =
       1 + llvm::divideCeil(model.latencyCycles, model.computeCyclesPerTile);
-  model.budgetStages = budgetStages(info, target, options, single);
+  model.budgetStages = budgetStages(ctx, single);
   int64_t stages =
       std::clamp<int64_t>(model.latencyStages, kMinStages,
                           std::max<int64_t>(model.budgetStages, kMinStages));

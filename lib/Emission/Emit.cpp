@@ -182,20 +182,22 @@ SmallVector<PtxasKernelInfo> mlir::pk::parsePtxasOutput(StringRef text) {
   return kernels;
 }
 
-FailureOr<SmallVector<PtxasKernelInfo>>
+/// An llvm::Error with `message`.
+static llvm::Error makeError(const Twine &message) {
+  return llvm::createStringError(llvm::inconvertibleErrorCode(), message);
+}
+
+llvm::Expected<SmallVector<PtxasKernelInfo>>
 mlir::pk::runPtxas(StringRef ptxPath, StringRef cubinPath,
-                   const TargetInfo &target, StringRef cudaPath,
-                   std::string &error) {
+                   const TargetInfo &target, StringRef cudaPath) {
   SmallString<256> ptxas(cudaPath);
   llvm::sys::path::append(ptxas, "bin", "ptxas");
-  if (!hasPtxas(cudaPath, error))
-    return failure();
+  if (llvm::Error missing = checkPtxas(cudaPath))
+    return std::move(missing);
   SmallString<128> log;
   if (std::error_code ec =
-          llvm::sys::fs::createTemporaryFile("pk-ptxas", "log", log)) {
-    error = "cannot create a temporary file: " + ec.message();
-    return failure();
-  }
+          llvm::sys::fs::createTemporaryFile("pk-ptxas", "log", log))
+    return makeError("cannot create a temporary file: " + ec.message());
   std::string archArg = ("-arch=" + target.arch).str();
   SmallVector<StringRef> args{ptxas,   archArg, "-O3",    "-v",
                               ptxPath, "-o",    cubinPath};
@@ -203,38 +205,32 @@ mlir::pk::runPtxas(StringRef ptxPath, StringRef cubinPath,
                                           StringRef(log)};
   std::string execError;
   int rc = llvm::sys::ExecuteAndWait(ptxas, args, /*Env=*/std::nullopt,
-                                     redirects, /*SecondsToWait=*/0,
+                                     redirects, kPtxasTimeoutSeconds,
                                      /*MemoryLimit=*/0, &execError);
   auto buffer = llvm::MemoryBuffer::getFile(log);
   std::string output = buffer ? (*buffer)->getBuffer().str() : "";
   llvm::sys::fs::remove(log);
-  if (rc != 0) {
-    error = ("ptxas failed (exit " + Twine(rc) +
-             "): " + (execError.empty() ? StringRef(output).trim() : execError))
-                .str();
-    return failure();
-  }
+  if (rc != 0)
+    return makeError("ptxas failed (exit " + Twine(rc) + "): " +
+                     (execError.empty() ? StringRef(output).trim()
+                                        : StringRef(execError)));
   return parsePtxasOutput(output);
 }
 
-bool mlir::pk::hasPtxas(StringRef cudaPath, std::string &error) {
+llvm::Error mlir::pk::checkPtxas(StringRef cudaPath) {
   SmallString<256> ptxas(cudaPath);
   llvm::sys::path::append(ptxas, "bin", "ptxas");
   if (llvm::sys::fs::can_execute(ptxas))
-    return true;
-  error = ("ptxas not found at '" + ptxas +
-           "': pass cuda-path=<CUDA toolkit root> or set CUDA_HOME")
-              .str();
-  return false;
+    return llvm::Error::success();
+  return makeError("ptxas not found at '" + ptxas +
+                   "': pass cuda-path=<CUDA toolkit root> or set CUDA_HOME");
 }
 
 /// The PTX of the gpu.binary that lowering `wrapper` produced.
-static FailureOr<std::string> getPtx(ModuleOp wrapper, std::string &error) {
+static llvm::Expected<std::string> getPtx(ModuleOp wrapper) {
   auto binaries = wrapper.getOps<gpu::BinaryOp>();
-  if (binaries.empty()) {
-    error = "gpu-module-to-binary produced no gpu.binary";
-    return failure();
-  }
+  if (binaries.empty())
+    return makeError("gpu-module-to-binary produced no gpu.binary");
   auto object = cast<gpu::ObjectAttr>((*binaries.begin()).getObjects()[0]);
   return object.getObject().getValue().str();
 }
@@ -289,15 +285,14 @@ static std::string getUnsupportedReason(Operation *op,
   return "";
 }
 
-Operation *mlir::pk::findUnsupportedOp(Operation *root,
-                                       const TargetInfo &target,
-                                       std::string &why) {
-  Operation *found = nullptr;
+std::optional<Decline> mlir::pk::findUnsupportedOp(Operation *root,
+                                                   const TargetInfo &target) {
+  std::optional<Decline> found;
   root->walk([&](Operation *op) {
-    why = getUnsupportedReason(op, target);
+    std::string why = getUnsupportedReason(op, target);
     if (why.empty())
       return WalkResult::advance();
-    found = op;
+    found = Decline(op, why);
     return WalkResult::interrupt();
   });
   return found;
@@ -305,58 +300,78 @@ Operation *mlir::pk::findUnsupportedOp(Operation *root,
 
 LogicalResult mlir::pk::checkTargetSupport(Operation *root,
                                            const TargetInfo &target) {
-  std::string why;
-  if (Operation *op = findUnsupportedOp(root, target, why))
-    return emitError(op->getLoc()) << why;
+  if (std::optional<Decline> unsupported = findUnsupportedOp(root, target)) {
+    unsupported->emit(DiagnosticSeverity::Error);
+    return failure();
+  }
   return success();
 }
 
-FailureOr<PtxasKernelInfo>
-mlir::pk::compileForResources(ModuleOp wrapper, StringRef kernel,
-                              const TargetInfo &target, StringRef cudaPath,
-                              std::string &error) {
-  // LLVM's NVPTX back end aborts on what the target cannot select.
-  if (findUnsupportedOp(wrapper, target, error))
-    return failure();
-  PassManager pm(wrapper.getContext(), ModuleOp::getOperationName());
-  pm.addPass(createCanonicalizerPass());
-  pm.addPass(createCSEPass());
-  buildLoweringPipeline(pm, target, /*barePtr=*/true, LoweringFormat::PTX);
-  if (failed(pm.run(wrapper))) {
-    error = ("lowering to PTX for " + target.arch + " failed").str();
-    return failure();
-  }
-  FailureOr<std::string> ptx = getPtx(wrapper, error);
-  if (failed(ptx))
-    return failure();
+/// Whether every memref argument of every kernel under `root` has a static
+/// shape, so that the bare-pointer calling convention applies.
+static bool hasOnlyStaticMemRefArgs(Operation *root) {
+  bool allStatic = true;
+  root->walk([&](gpu::GPUFuncOp func) {
+    for (Type type : func.getArgumentTypes())
+      if (auto memref = dyn_cast<MemRefType>(type))
+        allStatic &= memref.hasStaticShape();
+  });
+  return allStatic;
+}
+
+/// Writes `ptx` to a temporary directory and runs ptxas on it.
+static llvm::Expected<SmallVector<PtxasKernelInfo>>
+assembleInTemporaryDirectory(StringRef ptx, const TargetInfo &target,
+                             StringRef cudaPath) {
   SmallString<128> dir;
   if (std::error_code ec =
-          llvm::sys::fs::createUniqueDirectory("pk-candidate", dir)) {
-    error = "cannot create a temporary directory: " + ec.message();
-    return failure();
-  }
+          llvm::sys::fs::createUniqueDirectory("pk-candidate", dir))
+    return makeError("cannot create a temporary directory: " + ec.message());
   SmallString<128> ptxPath(dir), cubinPath(dir);
   llvm::sys::path::append(ptxPath, "kernel.ptx");
   llvm::sys::path::append(cubinPath, "kernel.cubin");
-  FailureOr<SmallVector<PtxasKernelInfo>> kernels = failure();
+  llvm::Expected<SmallVector<PtxasKernelInfo>> kernels =
+      makeError("cannot write '" + ptxPath + "'");
   {
     std::error_code ec;
     llvm::raw_fd_ostream os(ptxPath, ec);
-    if (ec)
-      error = "cannot write '" + ptxPath.str().str() + "': " + ec.message();
-    else
-      os << *ptx;
+    if (!ec) {
+      os << ptx;
+      os.close();
+      llvm::consumeError(kernels.takeError());
+      kernels = runPtxas(ptxPath, cubinPath, target, cudaPath);
+    }
   }
-  if (error.empty())
-    kernels = runPtxas(ptxPath, cubinPath, target, cudaPath, error);
   llvm::sys::fs::remove(ptxPath);
   llvm::sys::fs::remove(cubinPath);
   llvm::sys::fs::remove(dir);
-  if (failed(kernels))
-    return failure();
+  return kernels;
+}
+
+llvm::Expected<PtxasKernelInfo>
+mlir::pk::compileForResources(ModuleOp wrapper, StringRef kernel,
+                              const TargetInfo &target, StringRef cudaPath) {
+  // LLVM's NVPTX back end aborts on what the target cannot select.
+  if (std::optional<Decline> unsupported = findUnsupportedOp(wrapper, target))
+    return makeError(unsupported->getMessage());
+  // The final lowering's calling convention where it applies (pk-emit-
+  // binaries' bare-ptr); dynamic-shape memrefs need the descriptors.
+  bool barePtr = hasOnlyStaticMemRefArgs(wrapper);
+  PassManager pm(wrapper.getContext(), ModuleOp::getOperationName());
+  pm.addPass(createCanonicalizerPass());
+  pm.addPass(createCSEPass());
+  buildLoweringPipeline(pm, target, barePtr, LoweringFormat::PTX);
+  if (failed(pm.run(wrapper)))
+    return makeError("lowering to PTX for " + target.arch + " failed");
+  llvm::Expected<std::string> ptx = getPtx(wrapper);
+  if (!ptx)
+    return ptx.takeError();
+  llvm::Expected<SmallVector<PtxasKernelInfo>> kernels =
+      assembleInTemporaryDirectory(*ptx, target, cudaPath);
+  if (!kernels)
+    return kernels.takeError();
   for (const PtxasKernelInfo &info : *kernels)
     if (info.name == kernel)
       return info;
-  error = ("ptxas reported no kernel '" + kernel + "'").str();
-  return failure();
+  return makeError("ptxas reported no kernel '" + kernel + "'");
 }

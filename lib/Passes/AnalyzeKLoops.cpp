@@ -62,15 +62,13 @@ struct AnalyzeKLoopsPass final
           pipelineKernelLoop(rewriter, forOp, request);
       if (failed(result))
         return signalPassFailure();
-      Location loc = forOp.getLoc();
       if (result->outcome == PipelineOutcome::NotAKLoop) {
-        InFlightDiagnostic diag = mlir::emitRemark(loc) << result->reason;
-        if (result->where != loc)
-          diag.attachNote(result->where) << "here";
+        emitNotAKLoopRemark(forOp, *result->decline);
         continue;
       }
       for (const auto &[where, warning] : result->warnings)
         mlir::emitWarning(where) << warning;
+      Location loc = forOp.getLoc();
       InFlightDiagnostic diag = mlir::emitRemark(loc) << result->summary;
       for (const std::string &reason : result->decision->ruleReasons)
         diag.attachNote(loc) << reason;

@@ -4,7 +4,7 @@
 //
 //===----------------------------------------------------------------------===//
 //
-// The seed procedure's Step 1: multi-buffering a K-loop replicates the
+// The pipelining procedure's Step 1: multi-buffering a K-loop replicates the
 // shared buffers its load phase writes. If that exceeds the per-block
 // maximum, or drops the resident blocks per SM below the target (the
 // occupancy cliff: 50176 bytes for 2 blocks/SM on sm_86), this pass emits an
@@ -79,7 +79,7 @@ struct CheckSmemBudgetPass final
         "blocks/SM {0} -> {1}, limited by {2}", budget.single.blocksPerSM,
         budget.multi.blocksPerSM, stringifyOccupancyLimit(budget.multi.limit));
     if (budget.exceedsPerBlockMax || budget.crossesCliff) {
-      InFlightDiagnostic diag = mlir::emitError(info.forOp.getLoc());
+      InFlightDiagnostic diag = mlir::emitError(info.forOp->getLoc());
       diag << "multi-buffering with " << budget.stages << " stages needs "
            << budget.smemMultiBytes << " bytes of shared memory per block ("
            << budget.smemSingleBytes << " single-buffered, "
@@ -92,10 +92,10 @@ struct CheckSmemBudgetPass final
              << budget.minBlocksPerSM << " blocks/SM";
       diag << " (" << occupancy
            << "); remedies: " << describeRemedies(info, budget);
-      LDBG() << "budget exceeded at " << locationToString(info.forOp.getLoc());
+      LDBG() << "budget exceeded at " << locationToString(info.forOp->getLoc());
       return failure();
     }
-    InFlightDiagnostic remark = mlir::emitRemark(info.forOp.getLoc());
+    InFlightDiagnostic remark = mlir::emitRemark(info.forOp->getLoc());
     remark << "shared-memory budget ok: " << budget.smemMultiBytes
            << " bytes with " << budget.stages << " stages, "
            << (budget.smemMultiBytes <= budget.cliffBytes ? "within" : "above")

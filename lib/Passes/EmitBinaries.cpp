@@ -58,17 +58,14 @@ static LogicalResult writeFile(Location loc, StringRef path,
 }
 
 /// Turns LLVM bitcode into textual IR.
-static FailureOr<std::string> bitcodeToText(StringRef bitcode,
-                                            std::string &error) {
+static llvm::Expected<std::string> bitcodeToText(StringRef bitcode) {
   llvm::LLVMContext llvmContext;
   std::unique_ptr<llvm::MemoryBuffer> buffer =
       llvm::MemoryBuffer::getMemBuffer(bitcode, "kernel", false);
   llvm::Expected<std::unique_ptr<llvm::Module>> module =
       llvm::parseBitcodeFile(buffer->getMemBufferRef(), llvmContext);
-  if (!module) {
-    error = llvm::toString(module.takeError());
-    return failure();
-  }
+  if (!module)
+    return module.takeError();
   std::string text;
   llvm::raw_string_ostream os(text);
   (*module)->print(os, nullptr);
@@ -228,10 +225,10 @@ struct EmitBinariesPass final
     SmallString<256> base(outDir);
     llvm::sys::path::append(base, (gpuModule.getName() + "." + target.arch));
     if (emit == EmitKind::LLVMIR) {
-      std::string error;
-      FailureOr<std::string> text = bitcodeToText(contents, error);
-      if (failed(text))
-        return emitError(loc) << "cannot read the LLVM bitcode: " << error;
+      llvm::Expected<std::string> text = bitcodeToText(contents);
+      if (!text)
+        return emitError(loc) << "cannot read the LLVM bitcode: "
+                              << llvm::toString(text.takeError());
       return writeFile(loc, (base + ".ll").str(), *text);
     }
     std::string ptxPath = (base + ".ptx").str();
@@ -241,11 +238,10 @@ struct EmitBinariesPass final
       return success();
 
     std::string cubinPath = (base + ".cubin").str();
-    std::string error;
-    FailureOr<SmallVector<PtxasKernelInfo>> kernels =
-        runPtxas(ptxPath, cubinPath, target, cuda, error);
-    if (failed(kernels))
-      return emitError(loc) << error;
+    llvm::Expected<SmallVector<PtxasKernelInfo>> kernels =
+        runPtxas(ptxPath, cubinPath, target, cuda);
+    if (!kernels)
+      return emitError(loc) << llvm::toString(kernels.takeError());
     // Report in the module's order, not ptxas'.
     for (auto func : gpuModule.getOps<gpu::GPUFuncOp>()) {
       const PtxasKernelInfo *info =

@@ -86,7 +86,6 @@ struct PipelineKLoopsPass final
     IRRewriter rewriter(root->getContext());
     std::string lines;
     for (scf::ForOp forOp : candidates) {
-      Location loc = forOp.getLoc();
       // Fails only on an internal error after the IR changed (emitted).
       FailureOr<PipelineResult> result =
           pipelineKernelLoop(rewriter, forOp, request);
@@ -99,10 +98,7 @@ struct PipelineKLoopsPass final
       if (remarkMismatches)
         for (const auto &[where, warning] : result->warnings)
           mlir::emitWarning(where) << warning;
-      InFlightDiagnostic diag = mlir::emitRemark(loc)
-                                << describePipelineResult(*result);
-      if (result->where != loc)
-        diag.attachNote(result->where) << "here";
+      emitPipelineRemark(*result);
       if (result->outcome == PipelineOutcome::NotAKLoop)
         continue;
       lines +=

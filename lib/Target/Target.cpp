@@ -82,22 +82,6 @@ std::string mlir::pk::getKnownTargetNames() {
   return names;
 }
 
-StringRef mlir::pk::stringifyOccupancyLimit(OccupancyLimit limit) {
-  switch (limit) {
-  case OccupancyLimit::Threads:
-    return "threads";
-  case OccupancyLimit::Registers:
-    return "registers";
-  case OccupancyLimit::SharedMemory:
-    return "shared_memory";
-  case OccupancyLimit::Blocks:
-    return "blocks";
-  case OccupancyLimit::None:
-    return "none";
-  }
-  llvm_unreachable("unknown occupancy limit");
-}
-
 Occupancy mlir::pk::computeOccupancy(const TargetInfo &target,
                                      int64_t threadsPerBlock,
                                      int64_t regsPerThread,

@@ -44,15 +44,19 @@ static PipelineRequest getSharedRequest(OpTy op) {
 }
 
 /// The silenceable failure of a loop pk declined: pk's reason, with notes
-/// at the loop and at the operation that did not match.
+/// at the loop, at the operation that caused the decline and at the ones it
+/// names.
 static DiagnosedSilenceableFailure
 emitDeclined(transform::TransformOpInterface op, const PipelineResult &result,
              const std::string &message) {
   DiagnosedSilenceableFailure diag = op.emitSilenceableError() << message;
   Location loopLoc = result.loop->getLoc();
   diag.attachNote(loopLoc) << "pk declined this loop";
-  if (result.where != loopLoc)
-    diag.attachNote(result.where) << "here";
+  if (result.decline && result.decline->getLoc() != loopLoc)
+    diag.attachNote(result.decline->getLoc()) << "this operation";
+  if (result.decline)
+    for (const DeclineNote &note : result.decline->getNotes())
+      diag.attachNote(note.loc) << note.message;
   return diag;
 }
 
@@ -64,23 +68,23 @@ emitDeclined(transform::TransformOpInterface op, const PipelineResult &result,
 static PipelineRequest getRequest(transform::PipelineKLoopOp op) {
   PipelineRequest request = getSharedRequest(op);
   request.variant =
-      parsePipelineVariant(op.getVariant()).value_or(PipelineVariant::Auto);
-  request.schedule =
-      parsePipelineSchedule(op.getSchedule()).value_or(PipelineSchedule::Auto);
+      symbolizePipelineVariant(op.getVariant()).value_or(PipelineVariant::Auto);
+  request.schedule = symbolizePipelineSchedule(op.getSchedule())
+                         .value_or(PipelineSchedule::Auto);
   request.testFailLate = op.getTestFailLate();
   return request;
 }
 
 LogicalResult transform::PipelineKLoopOp::verify() {
-  if (!parsePipelineVariant(getVariant()))
-    return emitOpError() << "variant must be auto, cp-async, ldg-register, "
-                            "register-prefetch or tma, got '"
-                         << getVariant() << "'";
-  if (!parsePipelineSchedule(getSchedule()))
-    return emitOpError()
-           << "schedule must be auto, seed, multistage, mma-in-flight or "
-              "warp-specialized, got '"
-           << getSchedule() << "'";
+  std::optional<PipelineVariant> variant =
+      symbolizePipelineVariant(getVariant());
+  if (!variant || *variant == PipelineVariant::None)
+    return emitOpError() << "variant must be one of " << getVariantSpellings()
+                         << ", got '" << getVariant() << "'";
+  if (!symbolizePipelineSchedule(getSchedule()))
+    return emitOpError() << "schedule must be one of "
+                         << getScheduleSpellings() << ", got '"
+                         << getSchedule() << "'";
   return verifyPipelineRequest(getRequest(*this),
                                [&] { return emitOpError(); });
 }
@@ -222,7 +226,9 @@ transform::AnalyzeKLoopOp::applyToOne(transform::TransformRewriter &rewriter,
     return DiagnosedSilenceableFailure::definiteFailure();
   emitWarnings(*result);
   if (result->outcome == PipelineOutcome::NotAKLoop)
-    return emitDeclined(*this, *result, result->reason);
+    return emitDeclined(*this, *result,
+                        ("not a pk K-loop: " + result->decline->getMessage())
+                            .str());
   Attribute analysis =
       jsonToAttribute(rewriter, llvm::json::Value(std::move(result->report)));
   rewriter.modifyOpInPlace(

@@ -11,7 +11,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "PipeliningInternal.h"
+#include "pk/PipelineSteps.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"

@@ -15,7 +15,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "PipeliningInternal.h"
+#include "pk/PipelineSteps.h"
 
 #include "pk/AsyncCopyPlan.h"
 #include "pk/Support.h"
@@ -137,45 +137,47 @@ static bool isSinkableTmaView(const KLoopInfo &info, Operation *subview) {
   });
 }
 
+/// A decline at `at` about copied buffer `buffer`, with a note at the
+/// buffer.
+static Decline declineBuffer(Operation *at, const SharedBuffer &buffer,
+                             const Twine &message) {
+  return Decline(at, message).attachNote(buffer.root.getLoc(),
+                                         "copied buffer " + buffer.name);
+}
+
 /// Checks the uses of one handle of a copied buffer: accesses, directly or
 /// through `memref.subview`s, inside the K-loop, at addresses that do not
 /// depend on its induction variable; a subview in the phase of every access
 /// made through it (it is redirected to that phase's stage).
-static LogicalResult checkHandleUses(const KLoopInfo &info,
-                                     const SharedBuffer &buffer, Value handle,
-                                     std::string &reason) {
+static DeclineOr<void> checkHandleUses(const KLoopInfo &info,
+                                       const SharedBuffer &buffer,
+                                       Value handle) {
   SmallVector<Operation *> accesses, subviews;
-  if (Operation *user = collectAccesses(handle, accesses, subviews)) {
-    reason = "copied buffer " + buffer.name + " is used by '" +
-             user->getName().getStringRef().str() + "' at " +
-             locationToString(user->getLoc()) +
-             "; pk multi-buffers buffers used only by loads and stores, "
-             "directly or through memref.subview";
-    return failure();
-  }
+  if (Operation *user = collectAccesses(handle, accesses, subviews))
+    return declineBuffer(user, buffer,
+                         "copied buffer " + buffer.name + " is used by '" +
+                             user->getName().getStringRef() +
+                             "'; pk multi-buffers buffers used only by loads "
+                             "and stores, directly or through memref.subview");
   // An address that depends on the K-loop's induction variable means the
   // loop already rotates buffers itself.
-  for (Operation *access : accesses) {
-    for (Value index : getAddressOperands(access)) {
-      if (!dependsOnInductionVar(index, info.forOp))
-        continue;
-      reason = "an index into copied buffer " + buffer.name + " at " +
-               locationToString(access->getLoc()) +
-               " depends on the K-loop's induction variable: the loop "
-               "already rotates its buffers";
-      return failure();
-    }
-  }
+  for (Operation *access : accesses)
+    for (Value index : getAddressOperands(access))
+      if (dependsOnInductionVar(index, info.forOp))
+        return declineBuffer(access, buffer,
+                             "this index into copied buffer " + buffer.name +
+                                 " depends on the K-loop's induction "
+                                 "variable: the loop already rotates its "
+                                 "buffers");
   // Outside the loop pk could not tell which stage holds the data (reads
   // after it, writes before it, another K-loop).
   for (Operation *user : llvm::concat<Operation *>(subviews, accesses)) {
     if (info.forOp->isProperAncestor(user) || isSinkableTmaView(info, user))
       continue;
-    reason = "copied buffer " + buffer.name + " is also accessed at " +
-             locationToString(user->getLoc()) +
-             ", outside the K-loop; pk multi-buffers tiles used only "
-             "inside their loop";
-    return failure();
+    return declineBuffer(user, buffer,
+                         "copied buffer " + buffer.name +
+                             " is also accessed here, outside the K-loop; pk "
+                             "multi-buffers tiles used only inside their loop");
   }
   for (Operation *subview : subviews) {
     if (!info.forOp->isProperAncestor(subview))
@@ -183,68 +185,74 @@ static LogicalResult checkHandleUses(const KLoopInfo &info,
     for (Operation *user : subview->getUsers()) {
       if (isInLoadPhase(info, user) == isInLoadPhase(info, subview))
         continue;
-      reason = "memref.subview of copied buffer " + buffer.name + " at " +
-               locationToString(subview->getLoc()) +
-               " is used in the other phase of the K-loop at " +
-               locationToString(user->getLoc()) +
-               "; pk needs the subviews of each phase in that phase";
-      return failure();
+      return declineBuffer(subview, buffer,
+                           "this memref.subview of copied buffer " +
+                               buffer.name +
+                               " is used in the other phase of the K-loop; "
+                               "pk needs the subviews of each phase in that "
+                               "phase")
+          .attachNote(user->getLoc(), "the use in the other phase");
     }
   }
   return success();
 }
 
-/// Checks that every use of the copied buffers is a direct access pk can
-/// redirect to a stage of the multi-buffered buffer.
-LogicalResult mlir::pk::detail::checkBufferUses(const KLoopInfo &info,
-                                                std::string &reason) {
+/// A copied buffer that is a memref.global: private, uninitialized, defined
+/// in the kernel's gpu.module and used only by this kernel (pk replaces it
+/// by a multi-buffered one for this kernel).
+static DeclineOr<void> checkGlobalBuffer(const KLoopInfo &info,
+                                         const SharedBuffer &buffer) {
+  Operation *at = buffer.root.getDefiningOp();
+  auto module = info.kernel->getParentOfType<gpu::GPUModuleOp>();
+  auto global = dyn_cast_or_null<memref::GlobalOp>(
+      module ? SymbolTable::lookupSymbolIn(module, buffer.globalName)
+             : nullptr);
+  if (!global)
+    return Decline(at, "memref.global " + buffer.name +
+                           " is not defined in the kernel's gpu.module");
+  // pk replaces the global by a private, multi-buffered one: it would drop
+  // an initializer and change what other modules see.
+  if (!global.isPrivate() || global.getInitialValue())
+    return Decline(global, "copied buffer " + buffer.name + " is a " +
+                               (global.isPrivate() ? "" : "public ") +
+                               "memref.global" +
+                               (global.getInitialValue() ? " with an initializer"
+                                                         : "") +
+                               "; pk multi-buffers private, uninitialized "
+                               "globals only");
+  // Every memref.get_global of the symbol must be in this kernel: pk
+  // replaces the global for this kernel only.
+  std::optional<Decline> outside;
+  module.walk([&](memref::GetGlobalOp getGlobal) {
+    if (getGlobal.getNameAttr().getAttr() != buffer.globalName ||
+        info.kernel->isAncestor(getGlobal))
+      return WalkResult::advance();
+    outside = Decline(getGlobal, "copied buffer " + buffer.name +
+                                     " is also used here, outside the kernel");
+    return WalkResult::interrupt();
+  });
+  if (outside)
+    return std::move(*outside);
+  return success();
+}
+
+DeclineOr<void> mlir::pk::detail::checkBufferUses(const KLoopInfo &info) {
   for (const SharedBuffer &buffer : info.buffers) {
     if (!buffer.copied)
       continue;
-    if (!buffer.type.getLayout().isIdentity()) {
-      reason = "copied buffer " + buffer.name +
-               " has a non-identity layout; pk multi-buffers identity "
-               "layouts only";
-      return failure();
-    }
-    if (buffer.kind == SharedBufferKind::Global) {
-      auto module = info.kernel->getParentOfType<gpu::GPUModuleOp>();
-      auto global = dyn_cast_or_null<memref::GlobalOp>(
-          module ? SymbolTable::lookupSymbolIn(module, buffer.globalName)
-                 : nullptr);
-      if (!global) {
-        reason = "memref.global " + buffer.name +
-                 " is not defined in the kernel's gpu.module";
-        return failure();
-      }
-      // pk replaces the global by a private, multi-buffered one: it would
-      // drop an initializer and change what other modules see.
-      if (!global.isPrivate() || global.getInitialValue()) {
-        reason = "copied buffer " + buffer.name + " is a " +
-                 (global.isPrivate() ? "" : "public ") + "memref.global" +
-                 (global.getInitialValue() ? " with an initializer" : "") +
-                 "; pk multi-buffers private, uninitialized globals only";
-        return failure();
-      }
-    }
-    if (buffer.kind == SharedBufferKind::Global) {
-      // Every memref.get_global of the symbol must be in this kernel: pk
-      // replaces the global for this kernel only.
-      auto module = info.kernel->getParentOfType<gpu::GPUModuleOp>();
-      WalkResult walk = module.walk([&](memref::GetGlobalOp getGlobal) {
-        if (getGlobal.getNameAttr().getAttr() != buffer.globalName ||
-            info.kernel->isAncestor(getGlobal))
-          return WalkResult::advance();
-        reason = "copied buffer " + buffer.name + " is also used at " +
-                 locationToString(getGlobal.getLoc()) + ", outside the kernel";
-        return WalkResult::interrupt();
-      });
-      if (walk.wasInterrupted())
-        return failure();
-    }
+    if (!buffer.type.getLayout().isIdentity())
+      return Decline(buffer.root.getLoc(),
+                     "copied buffer " + buffer.name +
+                         " has a non-identity layout; pk multi-buffers "
+                         "identity layouts only");
+    if (buffer.kind == SharedBufferKind::Global)
+      if (DeclineOr<void> global = checkGlobalBuffer(info, buffer);
+          failed(global))
+        return global;
     for (Value handle : getBufferHandles(buffer, info.kernel))
-      if (failed(checkHandleUses(info, buffer, handle, reason)))
-        return failure();
+      if (DeclineOr<void> uses = checkHandleUses(info, buffer, handle);
+          failed(uses))
+        return uses;
   }
   return success();
 }

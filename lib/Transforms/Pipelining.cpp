@@ -4,7 +4,7 @@
 //
 //===----------------------------------------------------------------------===//
 //
-// The driver of the transform (docs/pipelining.md):
+// `applyPipelinePlan`, the driver of the transform (docs/pipelining.md):
 //
 //   scf.for %k ... {                       // prologue: tile 0 -> buf[0]
 //     load tile k  -> buf                  // scf.for %k (n-1 iterations) {
@@ -14,13 +14,13 @@
 //   }                                      // }
 //                                          // epilogue: compute buf[(n-1)%2]
 //
-// (The sketch shows the seed's two-stage order; the default multistage order
+// (The sketch shows the two-stage order; the default multistage order
 // waits and synchronizes at the top of the iteration, Schedule.cpp.)
 //
 // Steps: (1) check every precondition without touching the IR
-// (checkPipelineKLoop), (2) with a dynamic trip count, version the loop on
-// `trip count >= stages`, and on the alignment of global buffers the
-// cp.async width assumes but pk cannot prove (dynamic offsets or strides),
+// (checkPipelinePlan), (2) version the loop where the plan says: a dynamic
+// trip count (`trip count >= stages`) and the alignment of global buffers
+// the cp.async width assumes but pk cannot prove (dynamic offsets, strides),
 // (3) for cp-async, replace the copies by
 // nvgpu.device_async_copy (AsyncCopy.cpp), (4) multi-buffer the copied
 // buffers (MultiBuffer.cpp), (5) order the body into the variant's schedule
@@ -33,7 +33,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "PipeliningInternal.h"
+#include "pk/PipelineSteps.h"
 
 #include "pk/Support.h"
 
@@ -122,8 +122,8 @@ static Value createAlignmentCondition(RewriterBase &rewriter, Location loc,
 /// Replaces `forOp` by `scf.if (condition)` whose then-branch holds `forOp`
 /// itself (to be pipelined; handles into it stay valid) and whose
 /// else-branch a copy of it marked with kFallbackAttrName.
-static void versionLoop(RewriterBase &rewriter, scf::ForOp forOp,
-                        Value condition) {
+static void versionOnCondition(RewriterBase &rewriter, scf::ForOp forOp,
+                               Value condition) {
   Location loc = forOp.getLoc();
   rewriter.setInsertionPoint(forOp);
   auto ifOp = scf::IfOp::create(rewriter, loc, forOp.getResultTypes(),
@@ -143,19 +143,13 @@ static void versionLoop(RewriterBase &rewriter, scf::ForOp forOp,
   scf::YieldOp::create(rewriter, loc, forOp.getResults());
 }
 
-/// Versions `forOp` at run time where pipelining it needs what pk cannot
-/// prove: a dynamic trip count at least the stages (`minTrips`) whose
-/// arithmetic does not wrap (createPipelineGuard), and the
-/// alignment of the global buffers `runtimeAligned` that the cp.async width
-/// assumes. The original loop is the fallback.
-static void versionIfNeeded(RewriterBase &rewriter, const KLoopInfo &info,
-                            int64_t minTrips, ArrayRef<Value> runtimeAligned) {
+void mlir::pk::detail::versionLoop(RewriterBase &rewriter,
+                                   const KLoopInfo &info, int64_t minTrips,
+                                   ArrayRef<Value> runtimeAligned) {
   scf::ForOp forOp = info.forOp;
-  if (info.tripCount && runtimeAligned.empty())
-    return;
   rewriter.setInsertionPoint(forOp);
   Value condition;
-  if (!info.tripCount)
+  if (minTrips > 0)
     condition = createPipelineGuard(rewriter, forOp, minTrips);
   if (!runtimeAligned.empty()) {
     Value aligned =
@@ -165,20 +159,24 @@ static void versionIfNeeded(RewriterBase &rewriter, const KLoopInfo &info,
                                 .getResult()
                           : aligned;
   }
-  versionLoop(rewriter, forOp, condition);
+  versionOnCondition(rewriter, forOp, condition);
 }
 
-/// Fails when the arithmetic of the pipelined loop would wrap in the type of
-/// `forOp`, whose bounds are constants: upstream's epilogue computes the trip
-/// count as `(ub - lb + step - 1) / step` in that type (the prologue, the
-/// steady-state loop and pk's stage index `((iv - lb) / step) % stages` only
-/// compute iterations the loop runs, or `ub - (stages - 1) * step`, which
-/// lies between lb and ub when the trip count is at least the stages).
-static LogicalResult checkStaticLoopArithmetic(scf::ForOp forOp,
-                                               std::string &reason) {
+/// Declines when the arithmetic of the pipelined loop would wrap in the
+/// type of `forOp`, whose bounds are constants: upstream's epilogue computes
+/// the trip count as `(ub - lb + step - 1) / step` in that type (the
+/// prologue, the steady-state loop and pk's stage index
+/// `((iv - lb) / step) % stages` only compute iterations the loop runs, or
+/// `ub - (stages - 1) * step`, which lies between lb and ub when the trip
+/// count is at least the stages); and when a constant step is not positive
+/// (the pipeliner's trip count and pk's stage index assume it is).
+static DeclineOr<void> checkLoopArithmetic(scf::ForOp forOp) {
   std::optional<int64_t> lb = getConstantIntValue(forOp.getLowerBound());
   std::optional<int64_t> ub = getConstantIntValue(forOp.getUpperBound());
   std::optional<int64_t> step = getConstantIntValue(forOp.getStep());
+  if (step && *step <= 0)
+    return Decline(forOp, "the loop's step is the constant " + Twine(*step) +
+                              ": pk pipelines loops with a positive step");
   if (!lb || !ub || !step || *ub <= *lb)
     return success();
   Type type = forOp.getLowerBound().getType();
@@ -198,41 +196,35 @@ static LogicalResult checkStaticLoopArithmetic(scf::ForOp forOp,
   std::string typeName;
   llvm::raw_string_ostream os(typeName);
   os << type;
-  reason = ("the pipelined loop computes " +
-            Twine(bad == &rounded ? "ub - lb + step - 1" : "-lb") + " = " +
-            Twine(toString(*bad, 10, /*Signed=*/true)) + ", which overflows " +
-            typeName + ": loop bounds this close to the limits of the type " +
-            "are not supported")
-               .str();
-  LDBG() << "not pipelined: " << reason;
-  return failure();
+  LDBG() << "not pipelined: loop arithmetic overflows " << typeName;
+  return Decline(forOp, "the pipelined loop computes " +
+                            Twine(bad == &rounded ? "ub - lb + step - 1"
+                                                  : "-lb") +
+                            " = " + toString(*bad, 10, /*Signed=*/true) +
+                            ", which overflows " + typeName +
+                            ": loop bounds this close to the limits of the "
+                            "type are not supported");
 }
 
 /// The variants that keep the shared stores in place (register variants)
 /// move them after the compute: they must sit directly in the loop body.
-static LogicalResult checkStoresInBody(const KLoopInfo &info,
-                                       PipelineVariant variant,
-                                       std::string &reason) {
+static DeclineOr<void> checkStoresInBody(const KLoopInfo &info,
+                                         PipelineVariant variant) {
   for (const TileCopy &copy : info.copies)
     for (Operation *store : copy.stores)
-      if (store->getParentOp() != static_cast<Operation *>(info.forOp)) {
-        reason =
-            ("the " + stringifyPipelineVariant(variant) +
-             " variant moves the shared stores after the compute; the "
-             "store at " +
-             locationToString(store->getLoc()) + " is inside a nested region")
-                .str();
-        return failure();
-      }
+      if (store->getParentOp() != static_cast<Operation *>(info.forOp))
+        return Decline(store, "the " + stringifyPipelineVariant(variant) +
+                                  " variant moves the shared stores after "
+                                  "the compute; this store is inside a "
+                                  "nested region");
   return success();
 }
 
-/// The checks of one wgmma descriptor operand with `stages` > 1 buffers:
-/// generated in the compute phase (pk points it at the stage being
-/// computed), from a buffer whose stages stay 1024-byte aligned.
-static LogicalResult checkDescriptor(const KLoopInfo &info, Value descriptor,
-                                     unsigned bufferIndex,
-                                     std::string &reason) {
+/// The checks of one wgmma descriptor operand with `buffers` > 1: generated
+/// in the compute phase (pk points it at the stage being computed), from a
+/// buffer whose stages stay 1024-byte aligned.
+static DeclineOr<void> checkDescriptor(const KLoopInfo &info, Value descriptor,
+                                       unsigned bufferIndex) {
   // The matcher traced every descriptor to its generate.descriptor.
   auto gen = descriptor.getDefiningOp<nvgpu::WarpgroupGenerateDescriptorOp>();
   const SharedBuffer &buffer = info.buffers[bufferIndex];
@@ -240,20 +232,19 @@ static LogicalResult checkDescriptor(const KLoopInfo &info, Value descriptor,
     return success();
   scf::ForOp forOp = info.forOp;
   Operation *top = forOp.getBody()->findAncestorOpInBlock(*gen);
-  if (!top || top->isBeforeInBlock(info.getLoadPhaseEnd())) {
-    reason = "the nvgpu.warpgroup.generate.descriptor of " + buffer.name +
-             " at " + locationToString(gen->getLoc()) +
-             " is not in the compute phase; pk points the descriptors of the "
-             "compute phase at the stage being computed";
-    return failure();
-  }
-  if (buffer.bytes % kWgmmaOperandAlignment != 0) {
-    reason = "one stage of " + buffer.name + " is " +
-             std::to_string(buffer.bytes) +
-             " bytes, not a multiple of 1024: the stages of a wgmma operand "
-             "would not stay 1024-byte aligned for the 128B swizzle";
-    return failure();
-  }
+  if (!top || top->isBeforeInBlock(info.getLoadPhaseEnd()))
+    return Decline(gen, "this nvgpu.warpgroup.generate.descriptor of " +
+                            buffer.name +
+                            " is not in the compute phase; pk points the "
+                            "descriptors of the compute phase at the stage "
+                            "being computed");
+  if (buffer.bytes % kWgmmaOperandAlignment != 0)
+    return Decline(buffer.root.getLoc(),
+                   "one stage of " + buffer.name + " is " +
+                       Twine(buffer.bytes) +
+                       " bytes, not a multiple of 1024: the stages of a "
+                       "wgmma operand would not stay 1024-byte aligned for "
+                       "the 128B swizzle");
   return success();
 }
 
@@ -262,169 +253,107 @@ static LogicalResult checkDescriptor(const KLoopInfo &info, Value descriptor,
 /// stage are over before the barrier that precedes its refill, which is
 /// where every schedule refills a stage, and (b) a proxy fence separates
 /// each tile's stores from the wgmma that reads them (the schedules keep
-/// it there, Schedule.cpp). With more than one stage, every descriptor must
-/// be pointed at the stage being computed.
-static LogicalResult checkWarpgroupMmas(const KLoopInfo &info, int64_t stages,
-                                        std::string &reason) {
+/// it there, Schedule.cpp). With more than one buffer, every descriptor
+/// must be pointed at the stage being computed.
+static DeclineOr<void> checkWarpgroupMmas(const KLoopInfo &info,
+                                          int64_t buffers) {
   for (const WarpgroupMma &wgmma : info.warpgroupMmas) {
-    std::string where = locationToString(wgmma.op->getLoc());
-    if (!wgmma.proxyFenced) {
-      reason = "the nvgpu.warpgroup.mma at " + where +
-               " reads shared tiles with no fence.proxy.async after their "
-               "generic-proxy stores: the kernel races, and pk does not "
-               "pipeline a racing kernel";
-      return failure();
-    }
-    if (wgmma.waitGroup != 0) {
-      reason = "the nvgpu.warpgroup.mma at " + where + " leaves " +
-               std::to_string(wgmma.waitGroup) +
-               " wgmma group(s) in flight (waitGroup = " +
-               std::to_string(wgmma.waitGroup) +
-               "): its reads of a stage may outlast the barrier before that "
-               "stage's refill; pk pipelines wgmma loops with waitGroup = 0 "
-               "only";
-      return failure();
-    }
-    if (stages < 2)
+    if (!wgmma.proxyFenced)
+      return Decline(wgmma.op,
+                     "this nvgpu.warpgroup.mma reads shared tiles with no "
+                     "fence.proxy.async after their generic-proxy stores: the "
+                     "kernel races, and pk does not pipeline a racing kernel");
+    if (wgmma.waitGroup != 0)
+      return Decline(wgmma.op,
+                     "this nvgpu.warpgroup.mma leaves " +
+                         Twine(wgmma.waitGroup) +
+                         " wgmma group(s) in flight (waitGroup = " +
+                         Twine(wgmma.waitGroup) +
+                         "): its reads of a stage may outlast the barrier "
+                         "before that stage's refill; pk pipelines wgmma loops "
+                         "with waitGroup = 0 only");
+    if (buffers < 2)
       continue;
     auto mma = cast<nvgpu::WarpgroupMmaOp>(wgmma.op);
-    if (failed(checkDescriptor(info, mma.getDescriptorA(), wgmma.bufferA,
-                               reason)) ||
-        failed(
-            checkDescriptor(info, mma.getDescriptorB(), wgmma.bufferB, reason)))
-      return failure();
+    for (auto [descriptor, buffer] :
+         {std::pair(mma.getDescriptorA(), wgmma.bufferA),
+          std::pair(mma.getDescriptorB(), wgmma.bufferB)})
+      if (DeclineOr<void> checked = checkDescriptor(info, descriptor, buffer);
+          failed(checked))
+        return checked;
   }
   return success();
 }
 
-/// schedule=mma-in-flight leaves each wgmma group in flight while the loop
-/// goes on to the next tile, so nothing but the next wgmma may touch its
-/// accumulator (the hardware orders accumulations into the same registers by
-/// wgmma ops of one shape): WarpgroupMma::accumulatorChained. After the loop
-/// pk waits for every group.
-static LogicalResult checkAccumulatorChain(const WarpgroupMma &wgmma,
-                                           std::string &reason) {
-  if (wgmma.accumulatorChained)
+/// The loop-structure checks of the TMA ring (and of warp specialization).
+static DeclineOr<void> checkTmaPlan(const KLoopInfo &info,
+                                    const PipelinePlan &plan) {
+  if (DeclineOr<void> uses = checkBufferUses(info); failed(uses))
+    return uses;
+  if (DeclineOr<void> ring = checkTmaRing(info); failed(ring))
+    return ring;
+  if (plan.schedule == PipelineSchedule::WarpSpecialized)
+    return checkWarpSpecialization(info);
+  return success();
+}
+
+DeclineOr<void> mlir::pk::checkPipelinePlan(const KLoopInfo &info,
+                                            const PipelinePlan &plan) {
+  PipelineVariant variant = plan.variant;
+  if (DeclineOr<void> strategy = checkStrategyForLoop(
+          info, variant, plan.schedule, plan.buffers);
+      failed(strategy))
+    return strategy;
+  if (DeclineOr<void> arithmetic = checkLoopArithmetic(info.forOp);
+      failed(arithmetic))
+    return arithmetic;
+  if (DeclineOr<void> wgmma = checkWarpgroupMmas(info, plan.buffers);
+      failed(wgmma))
+    return wgmma;
+  if (variant == PipelineVariant::Tma)
+    return checkTmaPlan(info, plan);
+  if (variant != PipelineVariant::RegisterPrefetch)
+    if (DeclineOr<void> uses = checkBufferUses(info); failed(uses))
+      return uses;
+  if (variant == PipelineVariant::CpAsync) {
+    if (plan.asyncCopies.empty())
+      return Decline(info.forOp, "the cp-async plan has no copies: build "
+                                 "the plan with buildPipelinePlan");
     return success();
-  reason = "schedule=mma-in-flight leaves the group of the "
-           "nvgpu.warpgroup.mma at " +
-           locationToString(wgmma.op->getLoc()) +
-           " in flight into the next iteration, so its accumulator must be "
-           "a loop-carried value that only this wgmma reads and only the "
-           "yield uses; it is not";
-  return failure();
+  }
+  return checkStoresInBody(info, variant);
 }
 
-/// The preconditions of schedule=mma-in-flight: cp-async, at least 3
-/// buffers (one for the tile whose wgmma is in flight, one being computed,
-/// one being copied), a wgmma loop whose accumulators form chains.
-static LogicalResult checkMmaInFlight(const KLoopInfo &info,
-                                      PipelineVariant variant, int64_t stages,
-                                      std::string &reason) {
-  if (info.warpgroupMmas.empty()) {
-    reason = "schedule=mma-in-flight keeps wgmma groups in flight; the loop "
-             "has no nvgpu.warpgroup.mma";
-    return failure();
+/// The schedule of `plan` for the loop after the copies were converted and
+/// the buffers multi-buffered (`tokens`: the cp.async groups' tokens;
+/// `waitStart`: the TMA ring's wait computation).
+static Schedule buildSchedule(RewriterBase &rewriter, const KLoopInfo &info,
+                              const PipelinePlan &plan, ArrayRef<Value> tokens,
+                              Operation *waitStart) {
+  switch (plan.variant) {
+  case PipelineVariant::Tma:
+    return buildTmaSchedule(rewriter, info.forOp, waitStart, plan.buffers,
+                            plan.mmaGroupsInFlight);
+  case PipelineVariant::CpAsync:
+    if (plan.schedule == PipelineSchedule::TwoStage)
+      return buildTwoStageSchedule(rewriter, info.forOp, info.loadBarrier,
+                                   info.computeBarrier, tokens);
+    return buildMultistageSchedule(rewriter, info.forOp, info.loadBarrier,
+                                   info.computeBarrier, plan.buffers,
+                                   plan.mmaGroupsInFlight, tokens);
+  default:
+    return buildRegisterSchedule(info.forOp, info.loadBarrier,
+                                 info.computeBarrier);
   }
-  if (!isMultistageVariant(variant) || stages < 3) {
-    reason = ("schedule=mma-in-flight is a cp-async or tma order with at "
-              "least 3 "
-              "stages (the tile whose wgmma is in flight, the tile being "
-              "computed, the copies); got " +
-              stringifyPipelineVariant(variant) + " with " + Twine(stages) +
-              " buffer(s)")
-                 .str();
-    return failure();
-  }
-  for (const WarpgroupMma &wgmma : info.warpgroupMmas)
-    if (failed(checkAccumulatorChain(wgmma, reason)))
-      return failure();
-  return success();
 }
 
-/// The checks of variant=tma after the common ones: the loop is in the TMA
-/// form (and the other variants do not apply to one), in a TMA order.
-static LogicalResult checkTmaVariant(const KLoopInfo &info,
-                                     const PipelineKLoopOptions &options,
-                                     std::string &reason) {
-  if (!info.tma) {
-    reason = "variant=tma pipelines loops whose load phase is TMA "
-             "(nvgpu.tma.async.load on an mbarrier, docs/hopper.md); this "
-             "loop copies with threads";
-    return failure();
-  }
-  if (options.variant != PipelineVariant::Tma) {
-    reason = ("the copies are TMA loads (nvgpu.tma.async.load), which only "
-              "the tma variant keeps; got variant=" +
-              stringifyPipelineVariant(options.variant))
-                 .str();
-    return failure();
-  }
-  if (options.schedule == PipelineSchedule::Seed) {
-    reason = "schedule=seed is a cp-async order; the tma variant takes "
-             "multistage, mma-in-flight or warp-specialized";
-    return failure();
-  }
-  if (failed(checkBufferUses(info, reason)) ||
-      failed(checkTmaRing(info, reason)))
-    return failure();
-  if (options.schedule == PipelineSchedule::WarpSpecialized)
-    return checkWarpSpecialization(info, reason);
-  return success();
-}
-
-LogicalResult mlir::pk::checkPipelineKLoop(const KLoopInfo &info,
-                                           const PipelineKLoopOptions &options,
-                                           std::string &reason) {
-  PipelineVariant variant = options.variant;
-  auto fail = [&](const Twine &msg) {
-    reason = msg.str();
-    return failure();
-  };
-  if (variant == PipelineVariant::None || variant == PipelineVariant::Auto)
-    return fail("no variant selected");
-  if (info.tripCount && *info.tripCount < 2)
-    return fail("trip count " + Twine(*info.tripCount) +
-                " < 2: no next tile to overlap");
-  if (failed(checkStaticLoopArithmetic(info.forOp, reason)))
-    return failure();
-  if (options.stages < kMinStages || options.stages > kMaxStages)
-    return fail("stages=" + Twine(options.stages) + ": pk supports 2 to 8");
-  int64_t stages = getEffectiveStages(info, variant, options.stages);
-  if (failed(checkWarpgroupMmas(info, stages, reason)))
-    return failure();
-  if (options.schedule == PipelineSchedule::MmaInFlight &&
-      failed(checkMmaInFlight(info, variant, stages, reason)))
-    return failure();
-  if (info.tma || variant == PipelineVariant::Tma)
-    return checkTmaVariant(info, options, reason);
-  if (options.schedule == PipelineSchedule::WarpSpecialized)
-    return fail("schedule=warp-specialized hands TMA loads to a producer "
-                "warpgroup; this loop copies with threads (variant " +
-                stringifyPipelineVariant(variant) + ")");
-  if (variant == PipelineVariant::CpAsync &&
-      options.schedule == PipelineSchedule::Seed && stages != 2)
-    return fail("schedule=seed is the seed's two-stage order; stages=" +
-                Twine(stages) + " needs schedule=multistage");
-  if (variant != PipelineVariant::RegisterPrefetch &&
-      failed(checkBufferUses(info, reason)))
-    return failure();
-  if (variant == PipelineVariant::CpAsync)
-    return failure(failed(planAsyncCopies(info, reason)));
-  if (info.hasAsyncCopies())
-    return fail("the copies are already nvgpu.device_async_copy: only the "
-                "cp-async variant applies");
-  return checkStoresInBody(info, variant, reason);
-}
-
-/// Steps 3-5 on a loop that passed checkPipelineKLoop (after dropping the
+/// Steps 3-5 on a loop that passed checkPipelinePlan (after dropping the
 /// barriers inside the load phase).
-static FailureOr<PipelinedKLoop>
-applyPipelining(RewriterBase &rewriter, const KLoopInfo &info,
-                const PipelineKLoopOptions &options,
-                ArrayRef<AsyncCopyPlan> plans, std::string &reason) {
-  PipelineVariant variant = options.variant;
-  int64_t stages = getEffectiveStages(info, variant, options.stages);
+static DeclineOr<PipelinedKLoop> applySteps(RewriterBase &rewriter,
+                                            const KLoopInfo &info,
+                                            const PipelinePlan &plan,
+                                            const ApplyPlanOptions &options) {
+  PipelineVariant variant = plan.variant;
   // The matcher proved these order only copies to different buffers.
   for (gpu::BarrierOp barrier : info.innerLoadBarriers)
     rewriter.eraseOp(barrier);
@@ -434,84 +363,67 @@ applyPipelining(RewriterBase &rewriter, const KLoopInfo &info,
     rewriter.eraseOp(op);
   SmallVector<Value> tokens;
   if (variant == PipelineVariant::CpAsync)
-    tokens = convertToAsyncCopies(rewriter, plans, info.forOp);
+    tokens = convertToAsyncCopies(rewriter, plan.asyncCopies, info.forOp);
   if (variant == PipelineVariant::Tma)
     sinkTmaDestinationViews(rewriter, info);
   Value loadStage;
-  if (stages > 1)
-    loadStage = multiBufferCopiedBuffers(rewriter, info, stages,
-                                         info.smemMultiBytes(stages) >
-                                             options.staticSharedMemoryLimit);
-  int64_t mmaGroupsInFlight =
-      options.schedule == PipelineSchedule::MmaInFlight ? 1 : 0;
+  if (plan.buffers > 1)
+    loadStage = multiBufferCopiedBuffers(rewriter, info, plan.buffers,
+                                         plan.dynamicSharedMemory);
   Operation *waitStart = nullptr;
   if (variant == PipelineVariant::Tma)
-    waitStart = buildTmaBarrierRing(rewriter, info, stages, loadStage);
-  if (options.schedule == PipelineSchedule::WarpSpecialized)
-    return warpSpecialize(rewriter, info, stages, waitStart,
+    waitStart = buildTmaBarrierRing(rewriter, info, plan.buffers, loadStage);
+  if (plan.schedule == PipelineSchedule::WarpSpecialized)
+    return warpSpecialize(rewriter, info, plan.buffers, waitStart,
                           /*mmaInFlight=*/info.hasChainedWgmmas());
-  Schedule schedule;
-  if (variant == PipelineVariant::Tma)
-    schedule = buildTmaSchedule(rewriter, info.forOp, waitStart, stages,
-                                mmaGroupsInFlight);
-  else if (variant != PipelineVariant::CpAsync)
-    schedule = buildRegisterSchedule(info.forOp, info.loadBarrier,
-                                     info.computeBarrier);
-  else if (options.schedule == PipelineSchedule::Seed)
-    schedule = buildSeedSchedule(rewriter, info.forOp, info.loadBarrier,
-                                 info.computeBarrier, tokens);
-  else
-    schedule = buildMultistageSchedule(rewriter, info.forOp, info.loadBarrier,
-                                       info.computeBarrier, stages,
-                                       mmaGroupsInFlight, tokens);
+  Schedule schedule = buildSchedule(rewriter, info, plan, tokens, waitStart);
   return runPipeliner(rewriter, info.forOp, schedule,
                       /*insertFinalBarrier=*/isMultistageVariant(variant),
-                      options.testFailLate, reason);
+                      options.testFailLate);
 }
 
-FailureOr<PipelinedKLoop>
-mlir::pk::pipelineKLoop(RewriterBase &rewriter, const KLoopInfo &info,
-                        const PipelineKLoopOptions &options,
-                        std::string &reason, bool *modifiedIR) {
+/// The launch change of the plan: the kernel's `nvvm.minctasm`.
+static void applyLaunchBounds(RewriterBase &rewriter, const KLoopInfo &info,
+                              const PipelinePlan &plan) {
+  if (!plan.setMinBlocksPerSM)
+    return;
+  rewriter.modifyOpInPlace(info.kernel, [&] {
+    info.kernel->setAttr(kMinCtasmAttrName,
+                         rewriter.getI32IntegerAttr(
+                             static_cast<int32_t>(*plan.setMinBlocksPerSM)));
+  });
+}
+
+DeclineOr<PipelinedKLoop> mlir::pk::applyPipelinePlan(
+    RewriterBase &rewriter, const KLoopInfo &info, const PipelinePlan &plan,
+    const ApplyPlanOptions &options, bool *modifiedIR) {
   if (modifiedIR)
     *modifiedIR = false;
-  if (failed(checkPipelineKLoop(info, options, reason))) {
+  if (DeclineOr<void> checked = checkPipelinePlan(info, plan); failed(checked)) {
     LDBG() << "not pipelining " << locationToString(info.forOp->getLoc())
-           << ": " << reason << " -> BAIL";
-    return failure();
+           << ": " << checked.getDecline().getMessage() << " -> BAIL";
+    return checked.takeDecline();
   }
-  SmallVector<AsyncCopyPlan> plans;
-  if (options.variant == PipelineVariant::CpAsync)
-    plans = *planAsyncCopies(info, reason);
 
   // From here on the IR changes.
   if (modifiedIR)
     *modifiedIR = true;
   gpu::GPUFuncOp kernel = info.kernel;
-  // A dynamic trip count: the pipelined loop runs when `trip count >=
-  // stages` (and the buffers whose alignment the cp.async width assumes are
-  // aligned), a copy of the original loop (marked as the fallback)
-  // otherwise.
-  // Warp specialization peels no tile: its two loops run any trip count, and
-  // the split needs the loop directly in the kernel body.
-  SmallVector<Value> runtimeAligned;
-  getRuntimeAlignedMemRefs(plans, runtimeAligned);
-  if (options.schedule != PipelineSchedule::WarpSpecialized)
-    versionIfNeeded(
-        rewriter, info,
-        std::max<int64_t>(
-            getEffectiveStages(info, options.variant, options.stages), 2),
-        runtimeAligned);
-  FailureOr<PipelinedKLoop> pipelined =
-      applyPipelining(rewriter, info, options, plans, reason);
-  if (failed(pipelined)) {
-    reason = "internal error: " + reason;
-    return failure();
-  }
+  // What pk cannot prove is checked at run time, the original loop (marked
+  // as the fallback) running otherwise: a dynamic trip count below
+  // `versionMinTrips`, the alignment of the global buffers the cp.async
+  // widths assume.
+  if (plan.isVersioned())
+    versionLoop(rewriter, info, plan.versionMinTrips, plan.runtimeAligned);
+  DeclineOr<PipelinedKLoop> pipelined =
+      applySteps(rewriter, info, plan, options);
+  if (failed(pipelined))
+    return pipelined.takeDecline().prepend("internal error: ");
   scf::ForOp newLoop = pipelined->loop;
   rewriter.modifyOpInPlace(newLoop, [&] {
     newLoop->setAttr(kPipelinedAttrName, rewriter.getUnitAttr());
   });
+  applyLaunchBounds(rewriter, info, plan);
 
   std::string diagnostics;
   ScopedDiagnosticHandler handler(rewriter.getContext(), [&](Diagnostic &diag) {
@@ -520,10 +432,9 @@ mlir::pk::pipelineKLoop(RewriterBase &rewriter, const KLoopInfo &info,
   });
   if (failed(verify(kernel))) {
     LDBG() << "the kernel that does not verify:\n" << kernel;
-
-    reason = "internal error: the pipelined kernel does not verify (" +
-             diagnostics + ")";
-    return failure();
+    return Decline(info.forOp, "internal error: the pipelined kernel does not "
+                               "verify (" +
+                                   diagnostics + ")");
   }
   return pipelined;
 }

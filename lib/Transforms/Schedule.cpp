@@ -13,7 +13,7 @@
 //   multistage (cp-async, N stages; docs/pipelining.md):
 //     [wait all but N-2, fence, barrier]^(N-1) [load phase, commit]^0
 //     [compute]^(N-1)
-//   seed (cp-async, 2 stages):
+//   two-stage (cp-async, 2 stages):
 //     [load phase, commit]^0 [compute]^1 [wait all, fence, barrier]^0
 //   tma (TMA ring, N stages; docs/hopper.md "TMA ring"):
 //     [expect_tx, TMA loads]^0 [stage and parity, mbarrier wait, compute,
@@ -31,7 +31,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "PipeliningInternal.h"
+#include "pk/PipelineSteps.h"
 
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
@@ -165,7 +165,7 @@ Schedule mlir::pk::detail::buildTmaSchedule(RewriterBase &rewriter,
   return schedule;
 }
 
-Schedule mlir::pk::detail::buildSeedSchedule(RewriterBase &rewriter,
+Schedule mlir::pk::detail::buildTwoStageSchedule(RewriterBase &rewriter,
                                              scf::ForOp forOp,
                                              gpu::BarrierOp loadBarrier,
                                              gpu::BarrierOp computeBarrier,
@@ -201,9 +201,9 @@ mlir::pk::detail::buildRegisterSchedule(scf::ForOp forOp,
   return schedule;
 }
 
-FailureOr<PipelinedKLoop> mlir::pk::detail::runPipeliner(
+DeclineOr<PipelinedKLoop> mlir::pk::detail::runPipeliner(
     RewriterBase &rewriter, scf::ForOp forOp, const Schedule &schedule,
-    bool insertFinalBarrier, bool testFailLate, std::string &reason) {
+    bool insertFinalBarrier, bool testFailLate) {
   Block *body = forOp.getBody();
   if (schedule.reorderBody)
     for (auto &[op, stage] : schedule.order)
@@ -251,10 +251,10 @@ FailureOr<PipelinedKLoop> mlir::pk::detail::runPipeliner(
   FailureOr<scf::ForOp> newLoop =
       scf::pipelineForLoop(rewriter, forOp, options, &pipelinerModified);
   if (failed(newLoop)) {
-    reason = "scf::pipelineForLoop rejected the schedule";
-    LDBG() << reason << " (it " << (pipelinerModified ? "had" : "had not")
+    LDBG() << "scf::pipelineForLoop rejected the schedule (it "
+           << (pipelinerModified ? "had" : "had not")
            << " changed the IR) -> BAIL";
-    return failure();
+    return Decline(loc, "scf::pipelineForLoop rejected the schedule");
   }
   if (schedule.mmaGroupsInFlight > 0) {
     // Retire the groups the last computes left in flight before anything

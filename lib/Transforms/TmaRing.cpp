@@ -18,7 +18,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "PipeliningInternal.h"
+#include "pk/PipelineSteps.h"
 
 #include "pk/Support.h"
 
@@ -111,51 +111,44 @@ static bool isCanonicalParity(Value value, scf::ForOp forOp) {
   return false;
 }
 
-LogicalResult mlir::pk::detail::checkTmaRing(const KLoopInfo &info,
-                                             std::string &reason) {
+DeclineOr<void> mlir::pk::detail::checkTmaRing(const KLoopInfo &info) {
   scf::ForOp forOp = info.forOp;
   nvgpu::MBarrierTryWaitParityOp wait = info.tma->wait;
   std::optional<int64_t> lb = getConstantIntValue(forOp.getLowerBound());
   std::optional<int64_t> step = getConstantIntValue(forOp.getStep());
-  if (!lb || !step) {
-    reason = "the TMA loop's lower bound and step must be constants: pk "
-             "checks that the wait's parity is the tile index modulo 2 by "
-             "evaluating it";
-    return failure();
-  }
+  if (!lb || !step)
+    return Decline(forOp, "the TMA loop's lower bound and step must be "
+                          "constants: pk checks that the wait's parity is the "
+                          "tile index modulo 2 by evaluating it");
   // Every tile of a static trip count; otherwise the first tiles of a
   // parity of the canonical form, which they decide.
   int64_t tiles = kParityProbeTiles;
   if (info.tripCount && *info.tripCount <= kParityEveryTileLimit)
     tiles = *info.tripCount;
-  else if (!isCanonicalParity(wait.getPhaseParity(), forOp)) {
-    reason = "the parity of the nvgpu.mbarrier.try_wait.parity at " +
-             locationToString(wait.getLoc()) +
-             " is not of the form ((iv - lb) / step) % 2, and the trip count "
-             "is dynamic or above " +
-             std::to_string(kParityEveryTileLimit) +
-             " tiles: pk cannot check it on every tile";
-    return failure();
-  }
+  else if (!isCanonicalParity(wait.getPhaseParity(), forOp))
+    return Decline(wait, "the parity of this nvgpu.mbarrier.try_wait.parity "
+                         "is not of the form ((iv - lb) / step) % 2, and the "
+                         "trip count is dynamic or above " +
+                             Twine(kParityEveryTileLimit) +
+                             " tiles: pk cannot check it on every tile");
   Type ivType = forOp.getInductionVar().getType();
   for (int64_t tile = 0; tile < tiles; ++tile) {
     DenseMap<Value, Attribute> known;
     Attribute iv = IntegerAttr::get(ivType, *lb + tile * *step);
     auto parity = dyn_cast_or_null<IntegerAttr>(
         foldForIteration(wait.getPhaseParity(), forOp, iv, known));
-    if (!parity || parity.getValue().getZExtValue() != uint64_t(tile % 2)) {
-      reason =
-          "the parity of the nvgpu.mbarrier.try_wait.parity at " +
-          locationToString(wait.getLoc()) +
-          (parity ? " is not the tile index modulo 2 (tile " +
-                        std::to_string(tile) + " waits on parity " +
-                        std::to_string(parity.getValue().getZExtValue()) + ")"
-                  : std::string(" does not fold to a constant for tile ") +
-                        std::to_string(tile)) +
-          "; pk pipelines the one-barrier protocol whose phase t "
-          "completes with tile t";
-      return failure();
-    }
+    if (!parity || parity.getValue().getZExtValue() != uint64_t(tile % 2))
+      return Decline(
+          wait,
+          "the parity of this nvgpu.mbarrier.try_wait.parity " +
+              (parity ? "is not the tile index modulo 2 (tile " +
+                            std::to_string(tile) + " waits on parity " +
+                            std::to_string(parity.getValue().getZExtValue()) +
+                            ")"
+                      : "does not fold to a constant for tile " +
+                            std::to_string(tile)) +
+              "; pk pipelines the one-barrier protocol whose phase t "
+              "completes with tile t");
   }
   return success();
 }

@@ -29,7 +29,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "PipeliningInternal.h"
+#include "pk/PipelineSteps.h"
 
 #include "pk/Support.h"
 
@@ -54,24 +54,20 @@ using namespace mlir::pk::detail;
 static constexpr int32_t kConsumerBarrierId = 1;
 
 /// The kernel's block size when it is (C, 1, 1) with C a multiple of 128
-/// that leaves room for the producer warpgroup; otherwise the reason.
-static FailureOr<int64_t> getConsumerThreads(gpu::GPUFuncOp kernel,
-                                             std::string &reason) {
+/// that leaves room for the producer warpgroup.
+static DeclineOr<int64_t> getConsumerThreads(gpu::GPUFuncOp kernel) {
   std::optional<ArrayRef<int32_t>> known = kernel.getKnownBlockSize();
-  if (!known || known->size() != 3 || (*known)[1] != 1 || (*known)[2] != 1) {
-    reason = "schedule=warp-specialized adds a producer warpgroup to the "
-             "block, so the kernel needs a one-dimensional known_block_size "
-             "(C, 1, 1) that pk can grow";
-    return failure();
-  }
+  if (!known || known->size() != 3 || (*known)[1] != 1 || (*known)[2] != 1)
+    return Decline(kernel, "schedule=warp-specialized adds a producer "
+                           "warpgroup to the block, so the kernel needs a "
+                           "one-dimensional known_block_size (C, 1, 1) that "
+                           "pk can grow");
   int64_t threads = (*known)[0];
-  if (threads % kProducerThreads != 0 || threads + kProducerThreads > 1024) {
-    reason = ("schedule=warp-specialized needs a block of whole warpgroups "
-              "with room for one more (at most 896 threads); the kernel has " +
-              Twine(threads))
-                 .str();
-    return failure();
-  }
+  if (threads % kProducerThreads != 0 || threads + kProducerThreads > 1024)
+    return Decline(kernel, "schedule=warp-specialized needs a block of whole "
+                           "warpgroups with room for one more (at most 896 "
+                           "threads); the kernel has " +
+                               Twine(threads));
   return threads;
 }
 
@@ -124,19 +120,91 @@ static bool readsThreadPosition(Operation *op) {
          name.starts_with("nvvm.read.ptx.sreg.warpid");
 }
 
-/// The first op reading the thread's position among the producers of
-/// `value` (through any op, in the loop or before it).
-static Operation *findThreadDependence(Value value,
-                                       DenseSet<Operation *> &visited) {
-  Operation *def = value.getDefiningOp();
-  if (!def || !visited.insert(def).second)
-    return nullptr;
-  if (readsThreadPosition(def))
-    return def;
-  for (Value operand : def->getOperands())
-    if (Operation *found = findThreadDependence(operand, visited))
+static Operation *findThreadDependence(Value value, DenseSet<Value> &visited);
+
+/// The first op reading the thread's position among everything `op` reads:
+/// its operands and, for the ops it holds, theirs (a conservative answer
+/// for an op with regions whose data flow pk does not follow).
+static Operation *findThreadDependenceOfOp(Operation *op,
+                                           DenseSet<Value> &visited) {
+  Operation *found = nullptr;
+  op->walk([&](Operation *nested) {
+    if (found)
+      return WalkResult::interrupt();
+    if (readsThreadPosition(nested)) {
+      found = nested;
+      return WalkResult::interrupt();
+    }
+    for (Value operand : nested->getOperands())
+      if ((found = findThreadDependence(operand, visited)))
+        return WalkResult::interrupt();
+    return WalkResult::advance();
+  });
+  return found;
+}
+
+/// The first of `values` that depends on the thread's position.
+static Operation *findThreadDependenceOfAny(ValueRange values,
+                                            DenseSet<Value> &visited) {
+  for (Value value : values)
+    if (Operation *found = findThreadDependence(value, visited))
       return found;
   return nullptr;
+}
+
+/// Result or iteration argument #`index` of `forOp`: its bounds, step,
+/// initial value and yielded value.
+static Operation *findThreadDependenceOfLoopValue(scf::ForOp forOp,
+                                                  unsigned index,
+                                                  DenseSet<Value> &visited) {
+  if (Operation *found = findThreadDependenceOfAny(
+          {forOp.getLowerBound(), forOp.getUpperBound(), forOp.getStep(),
+           forOp.getInitArgs()[index]},
+          visited))
+    return found;
+  return findThreadDependence(forOp.getYieldedValues()[index], visited);
+}
+
+/// The first op reading the thread's position among the producers of
+/// `value`, in the loop or before it: through operands; through the
+/// condition and yielded values of the `scf.if` a result comes out of;
+/// through the bounds, initial and yielded values of an `scf.for` result or
+/// iteration argument (the bounds for its induction variable); through
+/// every op of another region op. Kernel arguments depend on no thread.
+static Operation *findThreadDependence(Value value, DenseSet<Value> &visited) {
+  if (!visited.insert(value).second)
+    return nullptr;
+  if (Operation *def = value.getDefiningOp()) {
+    if (readsThreadPosition(def))
+      return def;
+    unsigned index = cast<OpResult>(value).getResultNumber();
+    if (auto ifOp = dyn_cast<scf::IfOp>(def)) {
+      SmallVector<Value> sources{ifOp.getCondition()};
+      for (Region *region : {&ifOp.getThenRegion(), &ifOp.getElseRegion()})
+        if (!region->empty())
+          sources.push_back(
+              region->front().getTerminator()->getOperand(index));
+      return findThreadDependenceOfAny(sources, visited);
+    }
+    if (auto forOp = dyn_cast<scf::ForOp>(def))
+      return findThreadDependenceOfLoopValue(forOp, index, visited);
+    if (def->getNumRegions() == 0)
+      return findThreadDependenceOfAny(def->getOperands(), visited);
+    return findThreadDependenceOfOp(def, visited);
+  }
+  auto arg = cast<BlockArgument>(value);
+  Operation *owner = arg.getOwner()->getParentOp();
+  if (!owner || isa<gpu::GPUFuncOp>(owner))
+    return nullptr;
+  if (auto forOp = dyn_cast<scf::ForOp>(owner)) {
+    if (arg == forOp.getInductionVar())
+      return findThreadDependenceOfAny(
+          {forOp.getLowerBound(), forOp.getUpperBound(), forOp.getStep()},
+          visited);
+    return findThreadDependenceOfLoopValue(
+        forOp, arg.getArgNumber() - forOp.getNumInductionVars(), visited);
+  }
+  return findThreadDependenceOfOp(owner, visited);
 }
 
 /// Whether `predicate` elects one thread of the block for the whole loop:
@@ -157,8 +225,7 @@ static bool isOneThreadPredicate(Value predicate, scf::ForOp forOp) {
 /// The load phase moves to the producer: it may not read the loop's
 /// iteration arguments, nor write memory but through the TMA protocol, and
 /// one thread issues it.
-static LogicalResult checkProducerLoadPhase(const KLoopInfo &info,
-                                            std::string &reason) {
+static DeclineOr<void> checkProducerLoadPhase(const KLoopInfo &info) {
   scf::ForOp forOp = info.forOp;
   TmaLoadPhase tma = *info.tma;
   for (Operation &op : forOp.getBody()->without_terminator()) {
@@ -172,74 +239,62 @@ static LogicalResult checkProducerLoadPhase(const KLoopInfo &info,
     });
     if (readsIterArgs ||
         (!isa<nvgpu::MBarrierArriveExpectTxOp, nvgpu::TmaAsyncLoadOp>(op) &&
-         !isMemoryEffectFree(&op))) {
-      reason = "schedule=warp-specialized moves the load phase to a producer "
-               "warpgroup; the op at " +
-               locationToString(op.getLoc()) +
-               (readsIterArgs ? " reads the loop's iteration arguments"
-                              : " writes memory besides the TMA loads");
-      return failure();
-    }
+         !isMemoryEffectFree(&op)))
+      return Decline(&op, Twine("schedule=warp-specialized moves the load "
+                                "phase to a producer warpgroup; this op ") +
+                              (readsIterArgs
+                                   ? "reads the loop's iteration arguments"
+                                   : "writes memory besides the TMA loads"));
   }
   // The loads' coordinates, destinations and barrier: the issuing thread c
-  // computed them; the producer's thread C would compute others.
-  DenseSet<Operation *> visited;
+  // computed them; the producer's thread C would compute others. (The
+  // predicate is the one-thread election, checked below.)
+  DenseSet<Value> visited;
   Value predicate = tma.expectTx.getPredicate();
-  if (predicate)
-    visited.insert(predicate.getDefiningOp());
   SmallVector<Operation *> issued(tma.loads.begin(), tma.loads.end());
   issued.push_back(tma.expectTx);
   for (Operation *op : issued)
     for (Value operand : op->getOperands())
-      if (Operation *found = findThreadDependence(operand, visited)) {
-        reason = "schedule=warp-specialized gives the TMA loads to one "
-                 "producer thread; the operands of the op at " +
-                 locationToString(op->getLoc()) + " depend on the " +
-                 found->getName().getStringRef().str() + " at " +
-                 locationToString(found->getLoc()) +
-                 ", which the producer's thread does not share";
-        return failure();
-      }
+      if (operand != predicate)
+        if (Operation *found = findThreadDependence(operand, visited))
+          return Decline(op, "schedule=warp-specialized gives the TMA loads "
+                             "to one producer thread; the operands of this op "
+                             "depend on the thread's position, which the "
+                             "producer's thread does not share")
+              .attachNote(found->getLoc(), "the thread's position is read "
+                                           "here");
   Value ticks = tma.wait.getTicks();
   if (forOp->isAncestor(ticks.getParentBlock()->getParentOp()) &&
-      !getConstantIntValue(ticks)) {
-    reason = "schedule=warp-specialized gives the producer a wait of its own; "
-             "the ticks of the nvgpu.mbarrier.try_wait.parity at " +
-             locationToString(tma.wait.getLoc()) +
-             " must be a constant or defined before the loop";
-    return failure();
-  }
-  if (!isOneThreadPredicate(tma.expectTx.getPredicate(), forOp)) {
-    reason = "schedule=warp-specialized gives the TMA loads to one producer "
-             "thread; their predicate must be `gpu.thread_id x == c`, "
-             "defined before the loop";
-    return failure();
-  }
+      !getConstantIntValue(ticks))
+    return Decline(tma.wait, "schedule=warp-specialized gives the producer a "
+                             "wait of its own; the ticks of this "
+                             "nvgpu.mbarrier.try_wait.parity must be a "
+                             "constant or defined before the loop");
+  if (!isOneThreadPredicate(tma.expectTx.getPredicate(), forOp))
+    return Decline(tma.expectTx,
+                   "schedule=warp-specialized gives the TMA loads to one "
+                   "producer thread; their predicate must be "
+                   "`gpu.thread_id x == c`, defined before the loop");
   return success();
 }
 
 /// The code around the loop: the loop sits in the kernel's body, what runs
 /// before it is safe on the producer warpgroup, and no op depends on the
 /// block size or a named barrier pk would change.
-static LogicalResult checkKernelShape(const KLoopInfo &info,
-                                      std::string &reason) {
+static DeclineOr<void> checkKernelShape(const KLoopInfo &info) {
   scf::ForOp forOp = info.forOp;
   gpu::GPUFuncOp kernel = info.kernel;
   if (forOp->getParentOp() != kernel.getOperation() ||
-      !kernel.getBody().hasOneBlock()) {
-    reason = "schedule=warp-specialized splits the kernel body at the K-loop; "
-             "the loop must sit directly in a one-block gpu.func body";
-    return failure();
-  }
+      !kernel.getBody().hasOneBlock())
+    return Decline(forOp, "schedule=warp-specialized splits the kernel body "
+                          "at the K-loop; the loop must sit directly in a "
+                          "one-block gpu.func body");
   for (Operation *op = &forOp->getBlock()->front(); op != forOp;
        op = op->getNextNode())
-    if (!isSafeForProducer(op)) {
-      reason = "schedule=warp-specialized runs the code before the K-loop on "
-               "the producer warpgroup too; the op at " +
-               locationToString(op->getLoc()) +
-               " writes memory or synchronizes under a condition";
-      return failure();
-    }
+    if (!isSafeForProducer(op))
+      return Decline(op, "schedule=warp-specialized runs the code before the "
+                         "K-loop on the producer warpgroup too; this op "
+                         "writes memory or synchronizes under a condition");
   Operation *bad = nullptr;
   kernel.walk([&](Operation *op) {
     if (isa<gpu::GlobalIdOp, gpu::NumSubgroupsOp, NVVM::BarrierOp,
@@ -247,26 +302,24 @@ static LogicalResult checkKernelShape(const KLoopInfo &info,
         op->getName().getStringRef().starts_with("nvvm.read.ptx.sreg.ntid"))
       bad = op;
   });
-  if (bad) {
-    reason = "schedule=warp-specialized grows the block and uses named "
-             "barrier 1; the " +
-             bad->getName().getStringRef().str() + " at " +
-             locationToString(bad->getLoc()) + " would change meaning";
-    return failure();
-  }
+  if (bad)
+    return Decline(bad, "schedule=warp-specialized grows the block and uses "
+                        "named barrier 1; this '" +
+                            bad->getName().getStringRef() +
+                            "' would change meaning");
   return success();
 }
 
 /// The launches of `kernel` in the enclosing modules, each of which must
 /// have the constant block size (C, 1, 1).
-static FailureOr<SmallVector<gpu::LaunchFuncOp>>
-getLaunches(gpu::GPUFuncOp kernel, int64_t threads, std::string &reason) {
+static DeclineOr<SmallVector<gpu::LaunchFuncOp>>
+getLaunches(gpu::GPUFuncOp kernel, int64_t threads) {
   SmallVector<gpu::LaunchFuncOp> launches;
   auto gpuModule = kernel->getParentOfType<gpu::GPUModuleOp>();
   Operation *top = gpuModule ? gpuModule->getParentOp() : nullptr;
   if (!top)
     return launches;
-  bool ok = true;
+  std::optional<Decline> bad;
   top->walk([&](gpu::LaunchFuncOp launch) {
     if (launch.getKernelModuleName() != gpuModule.getNameAttr() ||
         launch.getKernelName() != kernel.getNameAttr())
@@ -275,28 +328,33 @@ getLaunches(gpu::GPUFuncOp kernel, int64_t threads, std::string &reason) {
     std::optional<int64_t> x = getConstantIntValue(block.x);
     std::optional<int64_t> y = getConstantIntValue(block.y);
     std::optional<int64_t> z = getConstantIntValue(block.z);
-    if (!x || *x != threads || !y || *y != 1 || !z || *z != 1) {
-      reason = "schedule=warp-specialized grows the block by a producer "
-               "warpgroup; the gpu.launch_func at " +
-               locationToString(launch.getLoc()) +
-               " does not launch the kernel's constant known_block_size";
-      ok = false;
-    }
+    if (!bad && (!x || *x != threads || !y || *y != 1 || !z || *z != 1))
+      bad = Decline(launch, "schedule=warp-specialized grows the block by a "
+                            "producer warpgroup; this gpu.launch_func does "
+                            "not launch the kernel's constant "
+                            "known_block_size")
+                .attachNote(kernel.getLoc(), "the kernel");
     launches.push_back(launch);
   });
-  if (!ok)
-    return failure();
+  if (bad)
+    return std::move(*bad);
   return launches;
 }
 
-LogicalResult mlir::pk::detail::checkWarpSpecialization(const KLoopInfo &info,
-                                                        std::string &reason) {
+DeclineOr<void>
+mlir::pk::detail::checkWarpSpecialization(const KLoopInfo &info) {
   gpu::GPUFuncOp kernel = info.kernel;
-  FailureOr<int64_t> threads = getConsumerThreads(kernel, reason);
-  if (failed(threads) || failed(checkKernelShape(info, reason)) ||
-      failed(checkProducerLoadPhase(info, reason)) ||
-      failed(getLaunches(kernel, *threads, reason)))
-    return failure();
+  DeclineOr<int64_t> threads = getConsumerThreads(kernel);
+  if (failed(threads))
+    return threads.takeDecline();
+  if (DeclineOr<void> shape = checkKernelShape(info); failed(shape))
+    return shape;
+  if (DeclineOr<void> loads = checkProducerLoadPhase(info); failed(loads))
+    return loads;
+  if (DeclineOr<SmallVector<gpu::LaunchFuncOp>> launches =
+          getLaunches(kernel, *threads);
+      failed(launches))
+    return launches.takeDecline();
   return success();
 }
 
@@ -550,9 +608,9 @@ void WarpSpecializer::growBlock() {
       rewriter.modifyOpInPlace(
           tid, [&] { tid.setUpperBoundAttr(rewriter.getIndexAttr(total)); });
   });
-  std::string unused;
-  FailureOr<SmallVector<gpu::LaunchFuncOp>> launches =
-      getLaunches(kernel, consumers, unused);
+  // checkWarpSpecialization checked the launches.
+  DeclineOr<SmallVector<gpu::LaunchFuncOp>> launches =
+      getLaunches(kernel, consumers);
   for (gpu::LaunchFuncOp launch : *launches) {
     rewriter.setInsertionPoint(launch);
     Value x = arith::ConstantIndexOp::create(rewriter, launch.getLoc(), total);

@@ -48,14 +48,15 @@ static mlir::LogicalResult pipelineLoops(mlir::ModuleOp module,
     llvm::outs() << "outcome: "
                  << mlir::pk::stringifyPipelineOutcome(result->outcome) << "\n";
     if (!result->decision) {
-      llvm::outs() << "reason: " << result->reason << "\n";
+      llvm::outs() << "reason: " << mlir::pk::describePipelineResult(*result)
+                   << "\n";
       continue;
     }
     const mlir::pk::KLoopDecision &decision = *result->decision;
     const mlir::pk::KLoopNumbers &numbers = *result->numbers;
     llvm::outs() << "kernel " << numbers.kernel << ": variant "
-                 << mlir::pk::stringifyPipelineVariant(decision.variant) << ", "
-                 << decision.buffers << " buffer(s), "
+                 << mlir::pk::stringifyPipelineVariant(decision.getVariant()) << ", "
+                 << decision.getBuffers() << " buffer(s), "
                  << decision.budget.smemMultiBytes << " bytes of shared memory"
                  << " (cliff " << decision.budget.cliffBytes << "), ratio "
                  << llvm::formatv("{0:F1}", numbers.ratio) << " FLOP/B\n";
@@ -75,7 +76,8 @@ static mlir::LogicalResult pipelineLoops(mlir::ModuleOp module,
       if (mlir::succeeded(again))
         llvm::outs() << "again: "
                      << mlir::pk::stringifyPipelineOutcome(again->outcome)
-                     << ": " << again->reason << "\n";
+                     << ": " << mlir::pk::describePipelineResult(*again)
+                     << "\n";
     }
     llvm::outs() << "report: " << llvm::json::Value(std::move(result->report))
                  << "\n";

@@ -1,6 +1,6 @@
 //===- pk-sass-check.cpp - Verify load/compute overlap in SASS ------------===//
 //
-// pk-sass-check verifies Step 7 of the seed procedure on a cubin: in the
+// pk-sass-check verifies Step 7 of the pipelining procedure on a cubin: in the
 // kernel's main loop, the global loads of the next tile (LDGSTS for cp.async,
 // LDG for register prefetch) are issued before, and overlap, the tensor-core
 // (HMMA/IMMA/...) or FFMA compute of the current tile.

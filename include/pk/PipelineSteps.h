@@ -1,27 +1,41 @@
-//===- PipeliningInternal.h - The pipeliner's private steps ----*- C++ -*-===//
+//===- PipelineSteps.h - The steps of applyPipelinePlan --------*- C++ -*-===//
 //
 // Part of pk (Pipeline Kernel).
 //
 //===----------------------------------------------------------------------===//
 //
-// The steps of pipelineKLoop (Pipelining.cpp), one file each:
-// AsyncCopy.cpp, MultiBuffer.cpp, Schedule.cpp.
+// The steps `applyPipelinePlan` (Pipelining.h) runs, one file each in
+// lib/Transforms: AsyncCopy.cpp, MultiBuffer.cpp, TmaRing.cpp,
+// WarpSpecialize.cpp, Schedule.cpp. They are public so that a step can be
+// tested alone (the -test-pk-* passes, test/lib) and reused; their
+// preconditions are those applyPipelinePlan checks first, which a caller of
+// one step must have checked too.
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef PK_LIB_TRANSFORMS_PIPELININGINTERNAL_H
-#define PK_LIB_TRANSFORMS_PIPELININGINTERNAL_H
+#ifndef PK_PIPELINESTEPS_H
+#define PK_PIPELINESTEPS_H
 
 #include "pk/AsyncCopyPlan.h"
+#include "pk/KLoopMatcher.h"
+#include "pk/MemoryAccess.h"
 #include "pk/Pipelining.h"
 
-#include <string>
 #include <utility>
 #include <vector>
 
 namespace mlir {
 namespace pk {
 namespace detail {
+
+/// Versions the loop of `info` at run time on what pipelining it needs but
+/// pk cannot prove: with `minTrips` > 0 a dynamic trip count of at least
+/// `minTrips` whose arithmetic does not wrap, and the 16-byte alignment of
+/// `runtimeAligned` (global buffers with a dynamic offset or strides). The
+/// loop moves into the then-branch of an `scf.if` (handles into it stay
+/// valid); a copy marked `pk.pipeline_fallback` runs otherwise.
+void versionLoop(RewriterBase &rewriter, const KLoopInfo &info,
+                 int64_t minTrips, ArrayRef<Value> runtimeAligned);
 
 /// Replaces each planned copy by nvgpu.device_async_copy ops at the store's
 /// position (16-byte copies bypass L1) and erases the loads, extracts and
@@ -34,7 +48,7 @@ SmallVector<Value> convertToAsyncCopies(RewriterBase &rewriter,
 /// Checks that every use of the copied buffers is a direct access pk can
 /// redirect to a stage of the multi-buffered buffer, inside the loop, with
 /// indices that do not depend on the induction variable.
-LogicalResult checkBufferUses(const KLoopInfo &info, std::string &reason);
+DeclineOr<void> checkBufferUses(const KLoopInfo &info);
 
 /// Gives every copied buffer of `info` a leading dimension of `stages` and
 /// redirects every access to its stage; with `useDynamic` the buffers move
@@ -54,7 +68,7 @@ Value createStageIndex(RewriterBase &rewriter, Location loc, scf::ForOp forOp,
 
 /// The TMA ring's precondition beyond the matcher's (TmaRing.cpp): the wait's
 /// parity is the tile index modulo 2 (pk evaluates it on the first tiles).
-LogicalResult checkTmaRing(const KLoopInfo &info, std::string &reason);
+DeclineOr<void> checkTmaRing(const KLoopInfo &info);
 
 /// Clones each view outside the K-loop that names a TMA load's destination
 /// into the loop, right before the load (multi-buffering then points it at
@@ -74,8 +88,7 @@ Operation *buildTmaBarrierRing(RewriterBase &rewriter, const KLoopInfo &info,
 /// warpgroup, the loop directly in the kernel body after code the producer
 /// may run too, a load phase one thread issues without the iteration
 /// arguments, and launches in the module of that block size.
-LogicalResult checkWarpSpecialization(const KLoopInfo &info,
-                                      std::string &reason);
+DeclineOr<void> checkWarpSpecialization(const KLoopInfo &info);
 
 /// Splits the TMA ring of `stages` stages (after buildTmaBarrierRing, whose
 /// wait computation starts at `waitStart`) into a producer warpgroup added
@@ -119,8 +132,8 @@ Schedule buildTmaSchedule(RewriterBase &rewriter, scf::ForOp forOp,
                           Operation *waitStart, int64_t stages,
                           int64_t mmaGroupsInFlight);
 
-/// The seed's two-stage cp-async order.
-Schedule buildSeedSchedule(RewriterBase &rewriter, scf::ForOp forOp,
+/// The two-stage cp-async order.
+Schedule buildTwoStageSchedule(RewriterBase &rewriter, scf::ForOp forOp,
                            gpu::BarrierOp loadBarrier,
                            gpu::BarrierOp computeBarrier,
                            ArrayRef<Value> tokens);
@@ -131,14 +144,14 @@ Schedule buildRegisterSchedule(scf::ForOp forOp, gpu::BarrierOp loadBarrier,
 
 /// Runs scf::pipelineForLoop on `forOp` with `schedule`; with
 /// `insertFinalBarrier` adds a barrier after the epilogue. Returns the new
-/// loop with the prologue and epilogue ops; on failure sets `reason`.
-FailureOr<PipelinedKLoop> runPipeliner(RewriterBase &rewriter, scf::ForOp forOp,
+/// loop with the prologue and epilogue ops.
+DeclineOr<PipelinedKLoop> runPipeliner(RewriterBase &rewriter, scf::ForOp forOp,
                                        const Schedule &schedule,
                                        bool insertFinalBarrier,
-                                       bool testFailLate, std::string &reason);
+                                       bool testFailLate);
 
 } // namespace detail
 } // namespace pk
 } // namespace mlir
 
-#endif // PK_LIB_TRANSFORMS_PIPELININGINTERNAL_H
+#endif // PK_PIPELINESTEPS_H

@@ -1,0 +1,150 @@
+//===- KLoopMeasure.cpp - The numbers of a matched K-loop -----------------===//
+//
+// Part of pk (Pipeline Kernel).
+//
+//===----------------------------------------------------------------------===//
+//
+// The measurement half of the analysis: shared buffer sizes, the FLOPs of
+// the compute ops the matcher walks (per warp for mma.sync, per warpgroup
+// for wgmma, per thread otherwise), and KLoopInfo's totals: shared memory,
+// bytes and FLOPs per tile, the compute/load ratio. The structure is
+// KLoopMatcher.cpp's. Tests: test/pk-analyze-kloops*.mlir,
+// test/examples-report.test (every number computed by hand).
+//
+//===----------------------------------------------------------------------===//
+
+#include "KLoopMeasure.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
+#include "llvm/Support/FormatVariadic.h"
+
+using namespace mlir;
+using namespace mlir::pk;
+using namespace mlir::pk::detail;
+
+DeclineOr<int64_t> mlir::pk::detail::getSharedBufferBytes(Operation *at,
+                                                          MemRefType type,
+                                                          const Twine &what) {
+  if (!type.hasStaticShape() || !type.getElementType().isIntOrFloat() ||
+      type.getElementTypeBitWidth() % 8 != 0)
+    return Decline(at, what + " has a dynamic shape or elements that are not "
+                              "whole-byte integers or floats");
+  std::optional<int64_t> bytes = getSizeInBytes(type);
+  if (!bytes || *bytes > kMaxSharedBufferBytes) {
+    std::string size;
+    llvm::raw_string_ostream os(size);
+    os << type;
+    return Decline(
+        at, what + " " + size + " needs " +
+                (bytes ? Twine(*bytes) + " bytes"
+                       : Twine("more than 2^63 bytes")) +
+                ", above pk's limit of " + Twine(kMaxSharedBufferBytes) +
+                " bytes for one shared buffer");
+  }
+  return *bytes;
+}
+
+void ComputeCounter::add(StringRef kind, int64_t flops, int64_t count,
+                         bool perWarp) {
+  int64_t &total = perWarp ? flopsPerWarp : flopsPerThread;
+  total = saturatingAdd(total, saturatingMul(flops, count));
+  std::string key = (kind + (perWarp ? " per warp" : " per thread")).str();
+  auto [it, inserted] = counts.try_emplace(key, 0);
+  if (inserted)
+    order.push_back(key);
+  it->second += count;
+}
+
+/// Whether `value` (an arith.mulf/muli result) feeds an addition.
+static bool feedsAdd(Value value) {
+  return llvm::any_of(value.getUsers(), [](Operation *user) {
+    return isa<arith::AddFOp, arith::AddIOp>(user);
+  });
+}
+
+bool ComputeCounter::count(Operation *op, int64_t executions) {
+  if (auto mma = dyn_cast<nvgpu::MmaSyncOp>(op)) {
+    std::array<int64_t, 3> shape = mma.getMmaShapeAsArray();
+    if (getElementTypeOrSelf(mma.getMatrixA().getType()).isInteger(8))
+      info.mmaInt8 = true;
+    add(llvm::formatv("nvgpu.mma.sync m{0}n{1}k{2}", shape[0], shape[1],
+                      shape[2])
+            .str(),
+        saturatingMul(2,
+                      saturatingMul(shape[0], saturatingMul(shape[1], shape[2]))),
+        executions, /*perWarp=*/true);
+    return true;
+  }
+  if (auto contract = dyn_cast<vector::ContractionOp>(op)) {
+    SmallVector<int64_t> bounds;
+    contract.getIterationBounds(bounds);
+    int64_t macs = 1;
+    for (int64_t b : bounds)
+      macs = saturatingMul(macs, b);
+    add("vector.contract", saturatingMul(2, macs), executions, false);
+    return true;
+  }
+  if (isa<vector::FMAOp, math::FmaOp>(op)) {
+    add(op->getName().getStringRef(),
+        saturatingMul(2, getNumElements(op->getResult(0).getType())),
+        executions, false);
+    return true;
+  }
+  // Scalar integer multiply-adds are address arithmetic; count float ones
+  // and integer ones on vectors.
+  if ((isa<arith::MulFOp>(op) ||
+       (isa<arith::MulIOp>(op) &&
+        isa<VectorType>(op->getResult(0).getType()))) &&
+      feedsAdd(op->getResult(0))) {
+    add("multiply-add",
+        saturatingMul(2, getNumElements(op->getResult(0).getType())),
+        executions, false);
+    return true;
+  }
+  return false;
+}
+
+void ComputeCounter::countWarpgroupMma(const WarpgroupMma &wgmma) {
+  flopsPerWarpgroup = saturatingAdd(
+      flopsPerWarpgroup,
+      saturatingMul(saturatingMul(2 * wgmma.m * wgmma.n, wgmma.k),
+                    wgmma.executions));
+  std::string key =
+      llvm::formatv("nvgpu.warpgroup.mma m{0}n{1}k{2} per warpgroup", wgmma.m,
+                    wgmma.n, wgmma.k)
+          .str();
+  auto [it, inserted] = counts.try_emplace(key, 0);
+  if (inserted)
+    order.push_back(key);
+  it->second += wgmma.executions;
+}
+
+void ComputeCounter::finish() const {
+  for (const SharedBuffer &buffer : info.buffers) {
+    info.smemSingleBytes = saturatingAdd(info.smemSingleBytes, buffer.bytes);
+    if (buffer.copied)
+      info.smemPerStageBytes =
+          saturatingAdd(info.smemPerStageBytes, buffer.bytes);
+  }
+  // Dynamic shared memory pk placed (and recorded) counts too.
+  info.smemSingleBytes =
+      saturatingAdd(info.smemSingleBytes, info.dynamicSharedBytes);
+  int64_t threads = info.threadsPerBlock;
+  int64_t warps = llvm::divideCeil(threads, 32);
+  info.loadBytesPerTile = info.tma
+                              ? info.tma->bytesPerTile
+                              : saturatingMul(info.loadBytesPerThread, threads);
+  info.mmaFlopsPerTile = saturatingAdd(
+      saturatingMul(flopsPerWarp, warps),
+      saturatingMul(flopsPerWarpgroup,
+                    llvm::divideCeil(threads, kWarpgroupThreads)));
+  info.fmaFlopsPerTile = saturatingMul(flopsPerThread, threads);
+  info.flopsPerTile = saturatingAdd(info.mmaFlopsPerTile, info.fmaFlopsPerTile);
+  for (const std::string &key : order)
+    info.computeOps.push_back({key, counts.lookup(key)});
+  info.ratio = info.loadBytesPerTile
+                   ? double(info.flopsPerTile) / double(info.loadBytesPerTile)
+                   : 0.0;
+}
