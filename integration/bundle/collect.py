@@ -1,0 +1,143 @@
+"""The collect step (anywhere, python3 standard library): a results folder
+of `pk-bundle.py run` -> tables.
+
+    RESULTS/NAME/results.md   one row per entry: every run tag's status,
+                              the timing of the last timed tag (median ms,
+                              TFLOP/s or TOP/s), the sanitizers' verdicts,
+                              pk's registers; cuBLAS / Triton rows from
+                              vendor-SIZE.json
+    collect "results" plans also get collect_results.py's results.json /
+    results.md (the main benchmark's tables) instead
+    RESULTS/results.md        the index of the specs run
+"""
+
+import os
+import subprocess
+import sys
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+INTEG = os.path.dirname(HERE)
+sys.path.insert(0, INTEG)
+import pkint  # noqa: E402
+
+
+def _json(path):
+    try:
+        return pkint.load_json(path)
+    except (OSError, ValueError):
+        return None
+
+
+def tags(res, plan):
+    """The run tags in plan order that left files."""
+    out = []
+    for s in plan.get("steps", []):
+        t = s.get("tag")
+        if s["do"] in ("check", "bench", "run") and t not in out:
+            out.append(t)
+    return out
+
+
+def san_cell(res, ident, tools):
+    cells = []
+    for t in tools:
+        st = pkint.read_san_status(res, t, ident)
+        if st:
+            cells.append("%s %s" % (t, st["status"]))
+    if not cells:
+        return "-"
+    if all(c.endswith(" clean") for c in cells):
+        return "clean (%s)" % ", ".join(c.split()[0] for c in cells)
+    return "; ".join(cells)
+
+
+def summary(res):
+    """The results.md table of one spec's results folder; returns its text."""
+    man = pkint.load_manifest(res)
+    plan = _json(os.path.join(res, "plan.json")) or {}
+    run_tags = tags(res, plan)
+    tools = []
+    for s in plan.get("steps", []):
+        if s["do"] == "sanitize":
+            for j in s["jobs"]:
+                tools += [t for t in j.partition("@")[0].split(",") if t not in tools]
+    lines = ["# %s" % plan.get("name", os.path.basename(res)), ""]
+    if plan.get("about"):
+        lines += [plan["about"], ""]
+    env = {}
+    if os.path.exists(os.path.join(res, "env.txt")):
+        for line in open(os.path.join(res, "env.txt")):
+            k, _, v = line.rstrip("\n").partition("=")
+            env[k] = v
+    if env:
+        lines += ["GPU: %s; %s" % (env.get("gpu_csv", "?"), env.get("date_utc", "")), ""]
+    head = ["entry", "arch", "M x N x K"] + run_tags + ["median ms", "rate", "sanitizers", "regs"]
+    lines += ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
+    for e in pkint.entries(man):
+        cells = [e["id"], e["arch"], "%sx%sx%s" % (e["m"], e["n"], e["k"])]
+        timed = None
+        for t in run_tags:
+            j = _json(os.path.join(res, "runs", "%s.%s.json" % (t, e["id"])))
+            cells.append(j.get("status", "?") if j else "-")
+            if j and isinstance(j.get("median_ms"), (int, float)) and j.get("iters", 0) > 1:
+                timed = j
+        if timed:
+            unit = timed.get("unit", "GFLOP/s")
+            rate = timed.get("rate")
+            cells += ["%.3f" % timed["median_ms"],
+                      "%.1f T%s" % (rate / 1000.0, unit[1:]) if isinstance(rate, (int, float)) and unit.startswith("G")
+                      else "%s %s" % (rate, unit)]
+        else:
+            cells += ["-", "-"]
+        cells += [san_cell(res, e["id"], tools), str((e.get("ptxas") or {}).get("registers", "-"))]
+        lines.append("| " + " | ".join(cells) + " |")
+    vendor = sorted(f for f in os.listdir(res) if f.startswith("vendor") and f.endswith(".json"))
+    if vendor:
+        lines += ["", "| vendor | device | size | check (512^3) | median ms | TFLOP/s |", "|---|---|---|---|---|---|"]
+        for name in vendor:
+            v = _json(os.path.join(res, name)) or {}
+            for r in v.get("results", []):
+                lines.append("| %s | %s | %s | %s | %s | %s |" % (
+                    r["name"], v.get("device"), v.get("size"),
+                    "max err %.3g" % r["max_abs_err_512"] if "max_abs_err_512" in r else r.get("error", "-"),
+                    "%.3f" % r["median_ms"] if "median_ms" in r else "-",
+                    "%.1f" % r["tflops"] if "tflops" in r else "-"))
+    return "\n".join(lines) + "\n"
+
+
+def collect(res):
+    """results.md (and for collect "results" results.json) of one spec's folder."""
+    plan = _json(os.path.join(res, "plan.json")) or {}
+    if plan.get("collect") == "results":
+        argv = [sys.executable, os.path.join(INTEG, "collect_results.py"), "--manifest",
+                os.path.join(res, "manifest.json"), "--runs", os.path.join(res, "runs"), "--san",
+                os.path.join(res, "san"), "--env", os.path.join(res, "env.txt"),
+                "--out-json", os.path.join(res, "results.json"), "--out-md", os.path.join(res, "results.md")]
+        if os.path.isdir(os.path.join(res, "sass")):
+            argv += ["--sass", os.path.join(res, "sass")]
+        for sub in ("runs", "san"):
+            os.makedirs(os.path.join(res, sub), exist_ok=True)
+        subprocess.run(argv, check=True)
+        return os.path.join(res, "results.md")
+    with open(os.path.join(res, "results.md"), "w") as f:
+        f.write(summary(res))
+    return os.path.join(res, "results.md")
+
+
+def index(results, names):
+    lines = ["# pk bundle results", ""] + ["* [%s](%s/results.md)" % (n, n) for n in names]
+    with open(os.path.join(results, "results.md"), "w") as f:
+        f.write("\n".join(lines) + "\n")
+
+
+def collect_all(results):
+    """Every spec folder under results (those with a plan.json)."""
+    names = sorted(n for n in os.listdir(results) if os.path.exists(os.path.join(results, n, "plan.json")))
+    if not names and os.path.exists(os.path.join(results, "plan.json")):
+        collect(results)
+        return [results]
+    for n in names:
+        collect(os.path.join(results, n))
+        print("%s: %s" % (n, os.path.join(results, n, "results.md")))
+    index(results, names)
+    return names

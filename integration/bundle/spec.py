@@ -1,0 +1,272 @@
+"""Spec files (integration/specs/*.toml): parse, validate, expand.
+
+A spec names one experiment: the kernels to build (generator arguments or
+a checked-in example, pk options, arch, lowering, sizes, build checks) and
+the run plan on the GPU machine (checks, timings, vendor baselines,
+sanitizers). integration/README.md documents the format; this module is
+its one reader. python3 >= 3.11 (tomllib) on the build side; the run side
+reads the bundle's JSON, not the spec.
+
+    load(path)      -> Spec (SpecError names the file and the key)
+    Spec.jobs()     -> one Job per manifest entry, in build order
+"""
+
+import itertools
+import os
+import re
+
+try:
+    import tomllib
+except ImportError:  # python < 3.11: only the run side works there
+    tomllib = None
+
+
+class SpecError(Exception):
+    pass
+
+
+LOWERINGS = ("pk", "mlir-opt")
+BUILD_CHECKS = ("shared-tiles", "kernel-symbol")
+STEPS = ("check", "bench", "run", "vendor", "sanitize", "sass", "dump")
+COLLECTS = ("summary", "results")
+SCHEDULES = ("auto", "two-stage", "multistage", "mma-in-flight", "warp-specialized")
+
+TOP_KEYS = {"name", "about", "defaults", "kernel", "run"}
+# kernel keys (also allowed in [defaults]) -> python type(s)
+KERNEL_KEYS = {
+    "stem": str, "kernel": str, "kind": str, "arch": str, "generator": list, "generator_args": list,
+    "source": str, "pk": str, "lowering": str, "ptx_isa": int, "jit_estimate": str, "expect": str,
+    "allow_race": bool, "sizes": list, "shapes": list, "id": str, "fields": dict, "tma": list,
+    "checks": list, "matrix": dict,
+}
+RUN_KEYS = {"deadline_s", "step", "collect", "sanitizer_where_env"}
+STEP_KEYS = {
+    "do": str, "tag": str, "where": list, "check": str, "warmup": int, "iters": int, "seed": int,
+    "seed_base": int, "timeout_s": int, "sizes": list, "jobs": list, "parallel": int, "min_left_s": int,
+    "name": str, "deadline_s": int,
+}
+# presets of the run steps (a step's own keys win)
+STEP_DEFAULTS = {
+    "check": dict(tag="check", where=["size=512"], check="full", warmup=0, iters=1, seed=1, timeout_s=60),
+    "bench": dict(tag="bench", where=["size!=512"], check="rows:64", warmup=5, iters=20, seed=2, timeout_s=90),
+    "run": dict(tag="run", warmup=3, iters=20, timeout_s=120),
+    "vendor": dict(timeout_s=150),
+    "sanitize": dict(parallel=1, timeout_s=240, seed_base=5000, min_left_s=15),
+    "sass": dict(name="{id}"),
+    "dump": dict(tag="check", seed=1, timeout_s=60),
+}
+_FIELD = re.compile(r"\{([A-Za-z_][A-Za-z0-9_]*)\}")
+
+
+def render(value, env, where):
+    """value with {var} replaced from env; a string that is exactly one
+    {var} keeps the variable's type (an int stays an int)."""
+    if isinstance(value, str):
+        m = _FIELD.fullmatch(value)
+        if m and m.group(1) in env:
+            return env[m.group(1)]
+        missing = [v for v in _FIELD.findall(value) if v not in env]
+        if missing:
+            raise SpecError("%s: unknown variable {%s} in %r" % (where, missing[0], value))
+        return _FIELD.sub(lambda mm: str(env[mm.group(1)]), value)
+    if isinstance(value, list):
+        return [render(v, env, where) for v in value]
+    if isinstance(value, dict):
+        return {k: render(v, env, where) for k, v in value.items()}
+    return value
+
+
+def pk_option_errors(opts):
+    """What is wrong with a pk options string (the spec's `pk`): key=value
+    words; schedule spelled as pk spells it (two-stage, not the old seed)."""
+    errs = []
+    for w in opts.split():
+        if "=" not in w:
+            errs.append("%r is not key=value" % w)
+            continue
+        k, v = w.split("=", 1)
+        if k == "arch":
+            errs.append("arch is the kernel's `arch` key, not a pk option")
+        if k in ("emit", "out-dir", "bare-ptr", "report"):
+            errs.append("%s is set by the build" % k)
+        if k == "schedule" and v not in SCHEDULES:
+            errs.append("schedule=%s: one of %s" % (v, ", ".join(SCHEDULES)))
+    return errs
+
+
+class Job:
+    """One manifest entry to build: the kernel block's keys, rendered."""
+
+    def __init__(self, **kw):
+        self.__dict__.update(kw)
+
+    def __repr__(self):
+        return "Job(%s)" % self.id
+
+
+class Spec:
+    def __init__(self, path, data, text):
+        self.path = path
+        self.text = text
+        self.data = data
+        self.name = data["name"]
+        self.about = data.get("about", "")
+        self.defaults = data.get("defaults", {})
+        self.kernels = data.get("kernel", [])
+        self.run = data.get("run", {})
+
+    def where(self, *keys):
+        return "%s: %s" % (self.path, ".".join(str(k) for k in keys))
+
+    def jobs(self):
+        out = []
+        for i, block in enumerate(self.kernels):
+            k = dict(self.defaults, **block)
+            # fields add to the defaults' fields
+            k["fields"] = dict(self.defaults.get("fields", {}), **block.get("fields", {}))
+            out += self._expand(i, k)
+        ids = [j.id for j in out]
+        dup = sorted({i for i in ids if ids.count(i) > 1})
+        if dup:
+            raise SpecError("%s: duplicate entry ids %s" % (self.path, ", ".join(dup)))
+        return out
+
+    def _expand(self, i, k):
+        w = self.where("kernel[%d]" % i)
+        matrix = k.get("matrix", {})
+        names = list(matrix)
+        combos = itertools.product(*(matrix[n] for n in names)) if names else [()]
+        jobs = []
+        for combo in combos:
+            env, kk = {}, dict(k)
+            for n, v in zip(names, combo):
+                if isinstance(v, dict):
+                    # a table: its kernel keys set the kernel's, all are variables
+                    for kv, vv in v.items():
+                        if kv in KERNEL_KEYS and kv != "matrix":
+                            kk[kv] = vv
+                        if not isinstance(vv, (list, dict)):
+                            env[kv] = vv
+                else:
+                    env[n] = v
+            shapes = kk.get("shapes") or [[s, s, s] for s in kk.get("sizes", [])]
+            if not shapes:
+                raise SpecError("%s: no sizes or shapes" % w)
+            for m, n_, kdim in shapes:
+                e = dict(env, m=m, n=n_, k=kdim, arch=kk.get("arch"), kind=kk.get("kind"),
+                         dims=m if m == n_ == kdim else "%dx%dx%d" % (m, n_, kdim))
+                e["stem"] = render(kk["stem"], e, w + ".stem")
+                jobs.append(self._job(w, kk, e))
+        return jobs
+
+    def _job(self, w, k, env):
+        r = {key: render(k[key], env, "%s.%s" % (w, key)) for key in k if key != "matrix"}
+        fields = dict(r.get("fields", {}))
+        if r.get("tma"):
+            fields["tma"] = r["tma"]
+        pk = r.get("pk")
+        expect = r.get("expect")
+        if expect is None:
+            expect = "remark: ptxas" if pk is None else "remark: pipelined:"
+            if r.get("lowering") == "mlir-opt":
+                expect = None if pk is None else "remark: pipelined:"
+        return Job(
+            id=render(r.get("id", "{stem}_{m}_{arch}"), dict(env), w + ".id"), stem=env["stem"],
+            kernel=r["kernel"], kind=r["kind"], arch=r["arch"], m=env["m"], n=env["n"], k=env["k"],
+            generator=(r.get("generator") or []) + (r.get("generator_args") or []), source=r.get("source"),
+            pk=pk, lowering=r.get("lowering", "pk"), ptx_isa=r.get("ptx_isa", 80),
+            jit_estimate=r.get("jit_estimate"), expect=expect, allow_race=bool(r.get("allow_race")),
+            checks=r.get("checks", []), fields=fields)
+
+    def steps(self):
+        """The run plan: [(step dict with the presets filled in)]."""
+        out = []
+        for s in self.run.get("step", []):
+            out.append(dict(STEP_DEFAULTS[s["do"]], **s))
+        return out
+
+    def collect(self):
+        return self.run.get("collect", "summary")
+
+
+def _typecheck(where, table, keys):
+    errs = []
+    for key, v in table.items():
+        if key not in keys:
+            errs.append("%s.%s: unknown key (known: %s)" % (where, key, ", ".join(sorted(keys))))
+        elif isinstance(keys, dict) and not isinstance(v, keys[key]):
+            errs.append("%s.%s: %s expected, got %r" % (where, key, keys[key].__name__, v))
+    return errs
+
+
+def validate(path, data):
+    """Every problem of a parsed spec, as 'file: key: what' lines."""
+    errs = _typecheck(path, data, TOP_KEYS)
+    if not isinstance(data.get("name"), str) or not re.fullmatch(r"[a-z0-9][a-z0-9._-]*", data.get("name") or ""):
+        errs.append("%s: name: a lower-case word (the bundle's name) is required" % path)
+    defaults = data.get("defaults", {})
+    errs += _typecheck(path + ": defaults", defaults, KERNEL_KEYS)
+    kernels = data.get("kernel", [])
+    if not kernels:
+        errs.append("%s: no [[kernel]] blocks" % path)
+    for i, block in enumerate(kernels):
+        w = "%s: kernel[%d]" % (path, i)
+        errs += _typecheck(w, block, KERNEL_KEYS)
+        k = dict(defaults, **block)
+        for need in ("stem", "kernel", "kind", "arch"):
+            if need not in k and not any(isinstance(v, dict) and need in v
+                                         for vs in k.get("matrix", {}).values() for v in vs):
+                errs.append("%s: %s is required (here or in [defaults])" % (w, need))
+        if not k.get("generator") and not k.get("source"):
+            errs.append("%s: generator (gen_gemm.py arguments) or source (an .mlir file) is required" % w)
+        if k.get("generator") and k.get("source"):
+            errs.append("%s: generator and source exclude each other" % w)
+        if k.get("lowering", "pk") not in LOWERINGS:
+            errs.append("%s.lowering: one of %s" % (w, ", ".join(LOWERINGS)))
+        for c in k.get("checks", []):
+            if c not in BUILD_CHECKS:
+                errs.append("%s.checks: %r is not one of %s" % (w, c, ", ".join(BUILD_CHECKS)))
+        for sh in k.get("shapes", []):
+            if not (isinstance(sh, list) and len(sh) == 3 and all(isinstance(x, int) for x in sh)):
+                errs.append("%s.shapes: [M, N, K] lists of integers expected, got %r" % (w, sh))
+        for name, vals in k.get("matrix", {}).items():
+            if not isinstance(vals, list) or not vals:
+                errs.append("%s.matrix.%s: a non-empty list expected" % (w, name))
+        if isinstance(k.get("pk"), str) and "{" not in k["pk"]:
+            errs += ["%s.pk: %s" % (w, e) for e in pk_option_errors(k["pk"])]
+    run = data.get("run", {})
+    errs += _typecheck(path + ": run", run, RUN_KEYS)
+    if run.get("collect", "summary") not in COLLECTS:
+        errs.append("%s: run.collect: one of %s" % (path, ", ".join(COLLECTS)))
+    for i, s in enumerate(run.get("step", [])):
+        w = "%s: run.step[%d]" % (path, i)
+        errs += _typecheck(w, s, STEP_KEYS)
+        if s.get("do") not in STEPS:
+            errs.append("%s.do: one of %s" % (w, ", ".join(STEPS)))
+        if s.get("do") == "sanitize" and not s.get("jobs"):
+            errs.append("%s.jobs: 'TOOL[,TOOL]@FILTER[,FILTER]' items are required" % w)
+    return errs
+
+
+def parse(text, path="<spec>"):
+    if tomllib is None:
+        raise SpecError("reading spec files needs python >= 3.11 (tomllib)")
+    try:
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as ex:
+        raise SpecError("%s: %s" % (path, ex))
+    errs = validate(path, data)
+    if errs:
+        raise SpecError("\n".join(errs))
+    spec = Spec(path, data, text)
+    for j in spec.jobs():  # rendering errors and pk options after the templates
+        if j.pk:
+            bad = pk_option_errors(j.pk)
+            if bad:
+                raise SpecError("%s: %s.pk: %s" % (path, j.id, "; ".join(bad)))
+    return spec
+
+
+def load(path):
+    with open(path) as f:
+        return parse(f.read(), os.path.relpath(path))
