@@ -173,7 +173,8 @@ class Spec:
         return Job(
             id=render(r.get("id", "{stem}_{m}_{arch}"), dict(env), w + ".id"), stem=env["stem"],
             kernel=r["kernel"], kind=r["kind"], arch=r["arch"], m=env["m"], n=env["n"], k=env["k"],
-            generator=(r.get("generator") or []) + (r.get("generator_args") or []), source=r.get("source"),
+            generator=[] if r.get("source") else (r.get("generator") or []) + (r.get("generator_args") or []),
+            source=r.get("source"),
             pk=pk, lowering=r.get("lowering", "pk"), ptx_isa=r.get("ptx_isa", 80),
             jit_estimate=r.get("jit_estimate"), expect=expect, allow_race=bool(r.get("allow_race")),
             checks=r.get("checks", []), fields=fields)
@@ -213,11 +214,18 @@ def validate(path, data):
         w = "%s: kernel[%d]" % (path, i)
         errs += _typecheck(w, block, KERNEL_KEYS)
         k = dict(defaults, **block)
+        # keys a matrix table sets count as set
+        tables = [v for vs in k.get("matrix", {}).values() if isinstance(vs, list) for v in vs if isinstance(v, dict)]
+        for t in tables:
+            errs += _typecheck(w + ".matrix", {kk: vv for kk, vv in t.items() if kk in KERNEL_KEYS},
+                               KERNEL_KEYS)
+
+        def has(key):
+            return key in k or any(key in t for t in tables)
         for need in ("stem", "kernel", "kind", "arch"):
-            if need not in k and not any(isinstance(v, dict) and need in v
-                                         for vs in k.get("matrix", {}).values() for v in vs):
-                errs.append("%s: %s is required (here or in [defaults])" % (w, need))
-        if not k.get("generator") and not k.get("source"):
+            if not has(need):
+                errs.append("%s: %s is required (here, in [defaults] or in a matrix table)" % (w, need))
+        if not has("generator") and not has("source"):
             errs.append("%s: generator (gen_gemm.py arguments) or source (an .mlir file) is required" % w)
         if k.get("generator") and k.get("source"):
             errs.append("%s: generator and source exclude each other" % w)
