@@ -29,10 +29,10 @@ machine has a GPU but no MLIR); python3 standard library only.
 
 Candidates (--candidates auto): baseline (the unpipelined kernel,
 pk-emit-binaries), model (variant=auto stages=auto: what pk picks by itself),
-cp-async with stages 2..4 (--stages; schedule=auto, i.e. the seed's order for
+cp-async with stages 2..4 (--stages; schedule=auto, i.e. the two-stage order for
 2 stages, the multistage order above), cp-async 2 stages with
 schedule=multistage, ldg-register, register-prefetch. Or a comma list of
-baseline, model, cp-async:N[:seed|multistage], ldg-register, register-prefetch.
+baseline, model, cp-async:N[:two-stage|multistage], ldg-register, register-prefetch.
 """
 
 import argparse
@@ -122,8 +122,10 @@ def parse_candidates(spec, stages):
         elif p[0] == "cp-async":
             s = int(p[1]) if len(p) > 1 else 2
             sched = p[2] if len(p) > 2 else "auto"
-            if sched not in ("auto", "seed", "multistage"):
-                raise SystemExit("autotune: bad schedule in %r" % tok)
+            if sched == "seed":  # pk's old name of the two-stage order
+                raise SystemExit("autotune: schedule 'seed' is called two-stage now (in %r)" % tok)
+            if sched not in ("auto", "two-stage", "multistage"):
+                raise SystemExit("autotune: bad schedule in %r (auto, two-stage, multistage)" % tok)
             nm = "cp-async-s%d" % s + ("" if sched == "auto" else "-" + sched)
             out.append(candidate(nm, "cp-async", s, sched))
         elif p[0] in ("ldg-register", "register-prefetch"):

@@ -137,15 +137,17 @@ class Parsing(unittest.TestCase):
                                  "cp-async-s3", "cp-async-s4", "ldg-register", "register-prefetch"])
 
     def test_candidates_list(self):
-        cs = autotune.parse_candidates("baseline,cp-async:3,cp-async:2:seed,ldg-register", [2])
-        self.assertEqual([c["name"] for c in cs], ["baseline", "cp-async-s3", "cp-async-s2-seed", "ldg-register"])
+        cs = autotune.parse_candidates("baseline,cp-async:3,cp-async:2:two-stage,ldg-register", [2])
+        self.assertEqual([c["name"] for c in cs], ["baseline", "cp-async-s3", "cp-async-s2-two-stage", "ldg-register"])
         self.assertEqual(autotune.pk_options(cs[1], "sm_90"), "arch=sm_90 variant=cp-async stages=3")
-        self.assertEqual(autotune.pk_options(cs[2], "sm_86"), "arch=sm_86 variant=cp-async stages=2 schedule=seed")
+        self.assertEqual(autotune.pk_options(cs[2], "sm_86"), "arch=sm_86 variant=cp-async stages=2 schedule=two-stage")
         self.assertIsNone(autotune.pk_options(cs[0], "sm_90"))
         with self.assertRaises(SystemExit):
             autotune.parse_candidates("cp-async:2,cp-async:2", [2])
         with self.assertRaises(SystemExit):
             autotune.parse_candidates("wgmma", [2])
+        with self.assertRaises(SystemExit):  # pk's old name of the two-stage order
+            autotune.parse_candidates("cp-async:2:seed", [2])
 
     def test_kernel(self):
         for f, kind, bk in (("hgemm_f16_128x128x32.mlir", "hgemm", 4096), ("igemm_i8_128x128x64.mlir", "igemm", 4096),
