@@ -69,10 +69,13 @@ def write_env(path, command, sanitizer):
 
 
 def find_runner(bundle, results, given=None):
-    """The bundle's prebuilt pk-runner if it loads here (usage exits 2),
-    else one built from tools/runner/pk-runner.cpp."""
-    for r in [given, os.environ.get("PK_RUNNER"), os.path.join(bundle, "pk-runner")]:
-        if r and os.access(r, os.X_OK):
+    """--runner / $PK_RUNNER, else the bundle's prebuilt pk-runner if it
+    loads here (usage exits 2), else one built from tools/runner/pk-runner.cpp."""
+    given = given or os.environ.get("PK_RUNNER")
+    if given:  # the caller's: used as it is
+        return given
+    for r in [os.path.join(bundle, "pk-runner")]:
+        if os.access(r, os.X_OK):
             try:
                 if subprocess.run([r, "--help"], capture_output=True, env=pkint.runner_env(), timeout=60).returncode == 2:
                     return r

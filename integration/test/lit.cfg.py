@@ -62,6 +62,7 @@ config.substitutions.append(("%python", q(python)))
 config.substitutions.append(("%root", q(root)))
 config.substitutions.append(("%autotune", q(os.path.join(root, "integration", "autotune", "autotune.py"))))
 config.substitutions.append(("%pkint", q(os.path.join(root, "integration", "pkint.py"))))
+config.substitutions.append(("%pkbundle", q(os.path.join(root, "integration", "pk-bundle.py"))))
 config.substitutions.append(("%gen", q(os.path.join(root, "examples", "gen_gemm.py"))))
 config.substitutions.append(("%artifacts", q(artifacts)))
 
