@@ -14,9 +14,10 @@
 #   cxx                g++ found (to build pk-runner)
 #   pk-opt, mlir-opt, ptxas   the dev-machine tools (build/bin/pk-opt, LLVM 22, CUDA)
 #   stage-artifacts    integration/artifacts/stages/ (build_stages.sh) is present
-#   artifacts          integration/artifacts/manifest.json (build_artifacts.sh) is present
+#   main-bundle        $PK_BUNDLE (default integration/bundles/main) holds a
+#                      built mma-sync-benchmark spec (pk-bundle.py build)
 # GPU tests say `REQUIRES: cuda-gpu` and are UNSUPPORTED elsewhere.
-# Environment: PK_ARTIFACTS (default integration/artifacts), PK_RUNNER (a
+# Environment: PK_BUNDLE, PK_ARTIFACTS (default integration/artifacts), PK_RUNNER (a
 # prebuilt pk-runner), PK_OPT, MLIR_OPT, CUDA_HOME, PK_INTEGRATION_NO_GPU=1.
 import ctypes
 import os
@@ -45,7 +46,7 @@ else:
         "PK_INTEGRATION_EXEC_ROOT", os.path.join(root, "integration", "results-local", "lit"))
 
 for var in ("HOME", "TMP", "TMPDIR", "TEMP", "CUDA_HOME", "LD_LIBRARY_PATH", "PK_RUNNER",
-            "PK_ARTIFACTS", "CUDA_VISIBLE_DEVICES", "PYTHONPATH"):
+            "PK_ARTIFACTS", "PK_BUNDLE", "CUDA_VISIBLE_DEVICES", "PYTHONPATH", "COMPUTE_SANITIZER"):
     if var in os.environ:
         config.environment[var] = os.environ[var]
 config.environment["PYTHONUNBUFFERED"] = "1"
@@ -65,6 +66,8 @@ config.substitutions.append(("%pkint", q(os.path.join(root, "integration", "pkin
 config.substitutions.append(("%pkbundle", q(os.path.join(root, "integration", "pk-bundle.py"))))
 config.substitutions.append(("%gen", q(os.path.join(root, "examples", "gen_gemm.py"))))
 config.substitutions.append(("%artifacts", q(artifacts)))
+bundle = os.environ.get("PK_BUNDLE", os.path.join(root, "integration", "bundles", "main"))
+config.substitutions.append(("%bundle", q(bundle)))
 
 
 def tool(env, *candidates):
@@ -95,8 +98,8 @@ if sanitizer:
     config.available_features.add("compute-sanitizer")
 if os.path.isdir(os.path.join(artifacts, "stages")):
     config.available_features.add("stage-artifacts")
-if os.path.exists(os.path.join(artifacts, "manifest.json")):
-    config.available_features.add("artifacts")
+if os.path.exists(os.path.join(bundle, "mma-sync-benchmark", "manifest.json")):
+    config.available_features.add("main-bundle")
 
 
 def have_gpu():
@@ -120,4 +123,4 @@ if have_gpu():
 lit_config.note("pk-integration features: %s" % " ".join(sorted(
     f for f in config.available_features
     if f in ("cuda-gpu", "compute-sanitizer", "cxx", "pk-opt", "mlir-opt", "ptxas",
-             "stage-artifacts", "artifacts"))))
+             "stage-artifacts", "main-bundle"))))
