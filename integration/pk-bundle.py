@@ -54,7 +54,8 @@ def cmd_check(a):
     for p in spec_paths(a.specs):
         try:
             s = spec.load(p)
-            print("%s: OK, %s: %d entries, %d run steps" % (pkint.rel(p), s.name, len(s.jobs()), len(s.steps())))
+            print("%s: OK, %s: %d entries, %d tune sets, %d run steps" % (
+                pkint.rel(p), s.name, len(s.jobs()), len(s.tunes()), len(s.steps())))
         except spec.SpecError as ex:
             print(ex, file=sys.stderr)
             bad += 1

@@ -35,7 +35,8 @@ FORMAT = "pk-bundle/1"
 RACE_WARNING = "warning: the kernel races"
 # what the run side needs, relative to integration/
 TOOLS = ["pk-bundle.py", "bundle/__init__.py", "bundle/spec.py", "bundle/run.py", "bundle/collect.py",
-         "pkint.py", "collect_results.py", "vendor_bench.py", "runner/pk-runner.cpp"]
+         "pkint.py", "collect_results.py", "vendor_bench.py", "runner/pk-runner.cpp",
+         "autotune/autotune.py", "autotune/collect_stages.py"]
 RUN_SH = """#!/usr/bin/env bash
 # pk bundle %(names)s: run on the GPU machine (python3, the CUDA driver; nvcc or g++ to
 # build pk-runner when the prebuilt one does not load; torch/triton for vendor steps).
@@ -146,6 +147,23 @@ def build_job(job, out, work, pk, mlir, cuda):
     return e
 
 
+def build_tune(t, d, pk, mlir, cuda):
+    """One [[tune]] set: its kernel in d/src, `autotune.py build` into d/tune/SET."""
+    os.makedirs(os.path.join(d, "src"), exist_ok=True)
+    src = os.path.join(d, "src", t.set + ".mlir")
+    if t.source:
+        shutil.copyfile(os.path.join(pkint.ROOT, t.source), src)
+    else:
+        subprocess.check_call([sys.executable, os.path.join(pkint.ROOT, "examples", "gen_gemm.py")]
+                              + [str(a) for a in t.generator]
+                              + ["--M", str(t.m), "--N", str(t.n), "--K", str(t.k), "-o", src])
+    argv = [sys.executable, os.path.join(INTEG, "autotune", "autotune.py"), "build", "--kernel", src,
+            "--arch", t.arch, "--candidates", t.candidates, "--dir", os.path.join(d, "tune", t.set),
+            "--pk-opt", pk, "--cuda-path", cuda, "--allow-failures"]
+    print("== tune set %s (%s)" % (t.set, t.candidates), flush=True)
+    subprocess.check_call(argv)
+
+
 def plan_of(spec):
     return dict(name=spec.name, about=spec.about.strip(), steps=spec.steps(), collect=spec.collect(),
                 deadline_s=spec.run.get("deadline_s", 540))
@@ -172,6 +190,9 @@ def build_spec(spec, out, pk, mlir, cuda, command, only=None):
     with tempfile.TemporaryDirectory(prefix="pk-bundle.%s." % spec.name) as work:
         for j in jobs:
             man["entries"].append(build_job(j, d, work, pk, mlir, cuda))
+    for t in spec.tunes():
+        if not only or re.search(only, t.set):
+            build_tune(t, d, pk, mlir, cuda)
     pkint.write_manifest(d, man)
     print("%s: %d entries -> %s" % (spec.name, len(man["entries"]), os.path.join(d, "manifest.json")), flush=True)
     return man
@@ -238,6 +259,10 @@ def dry(specs):
                       "mlir-opt (PTX ISA %d.%d)" % divmod(j.ptx_isa, 10)
             src = j.source or "gen_gemm.py " + " ".join(str(a) for a in j.generator)
             rows.append(dict(id=j.id, shape=[j.m, j.n, j.k], arch=j.arch, source=src, pk=opt, expect=j.expect))
+        for t in s.tunes():
+            rows.append(dict(id="tune:" + t.set, shape=[t.m, t.n, t.k], arch=t.arch,
+                             source=t.source or "gen_gemm.py " + " ".join(map(str, t.generator)),
+                             pk="autotune.py build --candidates %s" % t.candidates, expect=None))
         out[s.name] = dict(entries=rows, steps=s.steps(), collect=s.collect())
     return out
 
@@ -249,5 +274,6 @@ def dry_text(plan):
         lines.append("== %s: %d entries, run steps %s, collect %s" % (
             name, len(p["entries"]), " ".join(s["do"] for s in p["steps"]), p["collect"]))
         for r in p["entries"]:
-            lines.append("%-34s %-16s %-7s %s" % (r["id"], "x".join(map(str, r["shape"])), r["arch"], r["pk"]))
+            shape = "x".join(map(str, r["shape"])) if r["shape"][0] else "(source)"
+            lines.append("%-34s %-16s %-7s %s" % (r["id"], shape, r["arch"], r["pk"]))
     return "\n".join(lines)

@@ -108,6 +108,15 @@ def summary(res):
 def collect(res):
     """results.md (and for collect "results" results.json) of one spec's folder."""
     plan = _json(os.path.join(res, "plan.json")) or {}
+    if plan.get("collect") == "stages":
+        if os.path.isdir(os.path.join(res, "tune")):
+            subprocess.run([sys.executable, os.path.join(INTEG, "autotune", "collect_stages.py"), "--art",
+                            os.path.join(res, "tune"), "--out", res], check=True)
+        with open(os.path.join(res, "results.md"), "w") as f:
+            f.write(summary(res))
+            if os.path.exists(os.path.join(res, "tables.md")):
+                f.write("\n" + open(os.path.join(res, "tables.md")).read())
+        return os.path.join(res, "results.md")
     if plan.get("collect") == "results":
         argv = [sys.executable, os.path.join(INTEG, "collect_results.py"), "--manifest",
                 os.path.join(res, "manifest.json"), "--runs", os.path.join(res, "runs"), "--san",

@@ -146,7 +146,61 @@ def run_step(step, d, res, man, runner, sanitizer, deadline, where):
                 print("dump %s: timeout" % e["id"], flush=True)
         print("== dumps: %d files" % len(os.listdir(os.path.join(res, "dumps"))), flush=True)
         return 0
+    if do.startswith("tune"):
+        return tune_step(step, d, res, runner, sanitizer, deadline)
     raise SystemExit("pk-bundle run: unknown step %r" % do)
+
+
+TUNE_FILES = (".json", ".md", ".log", ".txt")
+
+
+def tune_step(step, d, res, runner, sanitizer, deadline):
+    """autotune.py run / sanitize / decide on the [[tune]] sets the step's
+    `sets` regexes select (default all), each under min(timeout_s, time
+    left); the sets' JSON / markdown files are copied to RESULTS/NAME/tune/."""
+    import re
+    at = os.path.join(INTEG, "autotune", "autotune.py")
+    root = os.path.join(d, "tune")
+    sets = sorted(os.listdir(root)) if os.path.isdir(root) else []
+    if step.get("sets"):
+        sets = [s for s in sets if any(re.fullmatch(p, s) for p in step["sets"])]
+    bad = 0
+    for s in sets:
+        sd = os.path.join(root, s)
+        left = deadline - time.time()
+        if step["do"] != "tune-decide" and left < 10:
+            print("== SKIP %s %s (deadline)" % (step["do"], s), flush=True)
+            continue
+        if step["do"] == "tune":
+            argv = ["run", "--dir", sd, "--runner", runner, "--rounds", str(step["rounds"]), "--warmup",
+                    str(step["warmup"]), "--iters", str(step["iters"]), "--deadline-s", str(int(left) - 5),
+                    "--allow-failures"] + (["--check", step["check"]] if step.get("check") else [])
+        elif step["do"] == "tune-sanitize":
+            if not sanitizer:
+                print("== compute-sanitizer not found: %s skipped" % s, flush=True)
+                continue
+            argv = ["sanitize", "--dir", sd, "--runner", runner, "--sanitizer", sanitizer, "--jobs",
+                    str(step["parallel"]), "--tools", step["tools"], "--select", step["select"],
+                    "--deadline-s", str(int(left) - 5), "--allow-failures"]
+        else:
+            argv = ["decide", "--dir", sd]
+            if step.get("sanitizers_from"):
+                argv += ["--sanitizers", os.path.join(root, step["sanitizers_from"], "sanitizers.json")]
+        tmo = max(10, min(step["timeout_s"], left)) if step["do"] != "tune-decide" else step["timeout_s"]
+        print("== %s %s (timeout %d s)" % (step["do"], s, tmo), flush=True)
+        try:
+            p = subprocess.run([sys.executable, at] + argv, capture_output=True, text=True, timeout=tmo)
+            print(p.stdout + p.stderr, end="", flush=True)
+            bad += p.returncode != 0
+        except subprocess.TimeoutExpired:
+            print("== %s %s: timeout after %d s" % (step["do"], s, tmo), flush=True)
+            bad += 1
+        out = os.path.join(res, "tune", s)
+        os.makedirs(out, exist_ok=True)
+        for f in os.listdir(sd):
+            if f.endswith(TUNE_FILES) and os.path.isfile(os.path.join(sd, f)):
+                shutil.copyfile(os.path.join(sd, f), os.path.join(out, f))
+    return bad
 
 
 def run_spec(bundle, name, results, runner, sanitizer, where, command):

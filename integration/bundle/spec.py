@@ -27,11 +27,15 @@ class SpecError(Exception):
 
 LOWERINGS = ("pk", "mlir-opt")
 BUILD_CHECKS = ("shared-tiles", "kernel-symbol")
-STEPS = ("check", "bench", "run", "vendor", "sanitize", "sass", "dump")
-COLLECTS = ("summary", "results")
+STEPS = ("check", "bench", "run", "vendor", "sanitize", "sass", "dump", "tune", "tune-sanitize", "tune-decide")
+COLLECTS = ("summary", "results", "stages")
 SCHEDULES = ("auto", "two-stage", "multistage", "mma-in-flight", "warp-specialized")
 
-TOP_KEYS = {"name", "about", "defaults", "kernel", "run"}
+TOP_KEYS = {"name", "about", "defaults", "kernel", "tune", "run"}
+# [[tune]]: one autotune.py candidate set (integration/autotune/): a kernel and
+# the candidates autotune.py builds, runs, sanitizes and decides between
+TUNE_KEYS = {"set": str, "source": str, "generator": list, "sizes": list, "shapes": list,
+             "candidates": str, "arch": str}
 # kernel keys (also allowed in [defaults]) -> python type(s)
 KERNEL_KEYS = {
     "stem": str, "kernel": str, "kind": str, "arch": str, "generator": list, "generator_args": list,
@@ -43,7 +47,8 @@ RUN_KEYS = {"deadline_s", "step", "collect", "sanitizer_where_env"}
 STEP_KEYS = {
     "do": str, "tag": str, "where": list, "check": str, "warmup": int, "iters": int, "seed": int,
     "seed_base": int, "timeout_s": int, "sizes": list, "jobs": list, "parallel": int, "min_left_s": int,
-    "name": str, "deadline_s": int,
+    "name": str, "deadline_s": int, "sets": list, "rounds": int, "tools": str, "select": str,
+    "sanitizers_from": str,
 }
 # presets of the run steps (a step's own keys win)
 STEP_DEFAULTS = {
@@ -54,6 +59,9 @@ STEP_DEFAULTS = {
     "sanitize": dict(parallel=1, timeout_s=240, seed_base=5000, min_left_s=15),
     "sass": dict(name="{id}"),
     "dump": dict(tag="check", seed=1, timeout_s=60),
+    "tune": dict(rounds=1, warmup=3, iters=10, timeout_s=120),
+    "tune-sanitize": dict(tools="memcheck,racecheck,synccheck", select="pipelined", parallel=6, timeout_s=150),
+    "tune-decide": dict(timeout_s=60),
 }
 _FIELD = re.compile(r"\{([A-Za-z_][A-Za-z0-9_]*)\}")
 
@@ -113,6 +121,7 @@ class Spec:
         self.about = data.get("about", "")
         self.defaults = data.get("defaults", {})
         self.kernels = data.get("kernel", [])
+        self.tune_blocks = data.get("tune", [])
         self.run = data.get("run", {})
 
     def where(self, *keys):
@@ -179,6 +188,24 @@ class Spec:
             jit_estimate=r.get("jit_estimate"), expect=expect, allow_race=bool(r.get("allow_race")),
             checks=r.get("checks", []), fields=fields)
 
+    def tunes(self):
+        """The [[tune]] blocks, one per set: Job(set, source | generator, m, n,
+        k, candidates, arch)."""
+        out = []
+        for i, t in enumerate(self.tune_blocks):
+            w = self.where("tune[%d]" % i)
+            shapes = t.get("shapes") or [[x, x, x] for x in t.get("sizes", [])] or [[None, None, None]]
+            for m, n, k in shapes:
+                env = dict(m=m, n=n, k=k, dims=m if m == n == k else "%sx%sx%s" % (m, n, k))
+                out.append(Job(set=render(t["set"], env, w + ".set"), source=t.get("source"),
+                               generator=render(t.get("generator", []), env, w + ".generator"), m=m, n=n, k=k,
+                               candidates=t.get("candidates", "auto"), arch=t.get("arch", "sm_90")))
+        sets = [t.set for t in out]
+        dup = sorted({x for x in sets if sets.count(x) > 1})
+        if dup:
+            raise SpecError("%s: duplicate tune sets %s" % (self.path, ", ".join(dup)))
+        return out
+
     def steps(self):
         """The run plan: [(step dict with the presets filled in)]."""
         out = []
@@ -188,6 +215,18 @@ class Spec:
 
     def collect(self):
         return self.run.get("collect", "summary")
+
+
+def candidate_error(text):
+    """autotune.py's own reading of a candidate list (None: fine)."""
+    import sys
+    sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "autotune"))
+    import autotune
+    try:
+        autotune.parse_candidates(text, [2, 3, 4])
+    except SystemExit as ex:
+        return str(ex)
+    return None
 
 
 def _typecheck(where, table, keys):
@@ -208,8 +247,20 @@ def validate(path, data):
     defaults = data.get("defaults", {})
     errs += _typecheck(path + ": defaults", defaults, KERNEL_KEYS)
     kernels = data.get("kernel", [])
-    if not kernels:
+    if not kernels and not data.get("tune"):
         errs.append("%s: no [[kernel]] blocks" % path)
+    for i, t in enumerate(data.get("tune", [])):
+        w = "%s: tune[%d]" % (path, i)
+        errs += _typecheck(w, t, TUNE_KEYS)
+        if "set" not in t:
+            errs.append("%s: set (the candidate set's name) is required" % w)
+        if bool(t.get("source")) == bool(t.get("generator")):
+            errs.append("%s: one of source (an .mlir file) and generator (gen_gemm.py arguments) is required" % w)
+        if t.get("generator") and not (t.get("sizes") or t.get("shapes")):
+            errs.append("%s: a generated kernel needs sizes or shapes" % w)
+        err = candidate_error(t.get("candidates", "auto"))
+        if err:
+            errs.append("%s.candidates: %s" % (w, err))
     for i, block in enumerate(kernels):
         w = "%s: kernel[%d]" % (path, i)
         errs += _typecheck(w, block, KERNEL_KEYS)
@@ -267,6 +318,7 @@ def parse(text, path="<spec>"):
     if errs:
         raise SpecError("\n".join(errs))
     spec = Spec(path, data, text)
+    spec.tunes()
     for j in spec.jobs():  # rendering errors and pk options after the templates
         if j.pk:
             bad = pk_option_errors(j.pk)
