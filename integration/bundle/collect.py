@@ -79,14 +79,18 @@ def summary(res):
         for t in run_tags:
             j = _json(os.path.join(res, "runs", "%s.%s.json" % (t, e["id"])))
             cells.append(j.get("status", "?") if j else "-")
-            if j and isinstance(j.get("median_ms"), (int, float)) and j.get("iters", 0) > 1:
+            if j and isinstance(j.get("median_ms"), (int, float)) and (j.get("iters") or len(j.get("times_ms") or [])) > 1:
                 timed = j
         if timed:
             unit = timed.get("unit", "GFLOP/s")
             rate = timed.get("rate")
-            cells += ["%.3f" % timed["median_ms"],
-                      "%.1f T%s" % (rate / 1000.0, unit[1:]) if isinstance(rate, (int, float)) and unit.startswith("G")
-                      else "%s %s" % (rate, unit)]
+            if not isinstance(rate, (int, float)):
+                shown = "-"
+            elif unit.startswith("G"):
+                shown = "%.1f T%s" % (rate / 1000.0, unit[1:])
+            else:
+                shown = "%s %s" % (rate, unit)
+            cells += ["%.3f" % timed["median_ms"], shown]
         else:
             cells += ["-", "-"]
         cells += [san_cell(res, e["id"], tools), str((e.get("ptxas") or {}).get("registers", "-"))]
