@@ -72,7 +72,8 @@ def summary(res):
     if env:
         lines += ["GPU: %s; %s" % (env.get("gpu_csv", "?"), env.get("date_utc", "")), ""]
     head = ["entry", "arch", "M x N x K"] + run_tags + ["median ms", "rate", "sanitizers", "regs"]
-    lines += ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
+    if pkint.entries(man):
+        lines += ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
     for e in pkint.entries(man):
         cells = [e["id"], e["arch"], "%sx%sx%s" % (e["m"], e["n"], e["k"])]
         timed = None
