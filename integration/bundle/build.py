@@ -17,6 +17,7 @@ assembled without -v) or by pk-opt + pkint's mlir-opt pipeline (lowering
 the remark the spec expects.
 """
 
+import json
 import os
 import re
 import shutil
@@ -89,6 +90,48 @@ def check_log(job, log):
     return m.group(1) if m else None
 
 
+def decision_of(report, job):
+    """What pk built, from its report (the first loop): pipelined,
+    actual_variant / stages / blocks, pk's candidates, the dynamic shared bytes."""
+    dec, ptxas = {}, {}
+    if os.path.exists(report):
+        for line in open(report):
+            if line.strip():
+                obj = json.loads(line)
+                dec, ptxas = obj.get("decision", {}), obj.get("ptxas") or {}
+                break
+    r = dict(pipelined=bool(dec.get("pipelined")))
+    r["actual_variant"] = dec.get("variant") if r["pipelined"] else "none"
+    r["actual_stages"] = dec.get("stages") if r["pipelined"] else 1
+    if "min_blocks_per_sm" in dec:
+        r["actual_blocks"] = dec["min_blocks_per_sm"]
+    if dec.get("candidates"):
+        r["pk_candidates"] = dec["candidates"]
+    r["smem"] = int(ptxas.get("dynamic_shared_bytes") or 0)
+    return r
+
+
+def sass_checks(man, d):
+    """pk-sass-check of every pipelined entry against the entry its
+    `sass_check` names (the unpipelined twin), with pk's stage count."""
+    tool = pkint.pk_sass_check()
+    if not os.access(tool, os.X_OK):
+        print("no pk-sass-check (%s): SASS checks skipped" % tool, file=sys.stderr)
+        return
+    by_id = {e["id"]: e for e in man["entries"]}
+    for e in man["entries"]:
+        base = by_id.get(e.get("_sass_check") or "")
+        if not base or not e.get("pipelined") or e.get("status") != "built" or base.get("status") != "built":
+            continue
+        st = max(2, int(e.get("actual_stages") or 2)) if e.get("actual_variant") == "cp-async" else 2
+        p = subprocess.run([tool, os.path.join(d, e["file"]), "--baseline", os.path.join(d, base["file"]),
+                            "--stages", str(st)], capture_output=True, text=True)
+        with open(os.path.join(d, "logs", e["id"] + ".sass-check.log"), "w") as f:
+            f.write(p.stdout + p.stderr)
+        e["sass_check"] = "PASS" if p.returncode == 0 else "FAIL (exit %d)" % p.returncode
+        e["sass_check_stages"] = st
+
+
 def build_job(job, out, work, pk, mlir, cuda):
     """Generate, lower and assemble one job into out/bin; its manifest entry."""
     src = generate(job, work)
@@ -97,17 +140,32 @@ def build_job(job, out, work, pk, mlir, cuda):
     e = dict(id=job.id, kind=job.kind, size=job.m, m=job.m, n=job.n, k=job.k, arch=job.arch, kernel=job.kernel)
     if job.lowering == "pk":
         out_mlir = os.path.join(work, job.id + ".pk.mlir")
+        report = os.path.join(out, "logs", job.id + ".report.json") if job.report and job.pk is not None else None
         em = pkint.pk_emit(src, job.arch, os.path.join(work, job.id), job.pk, log=log, pk=pk, cuda=cuda,
-                           mlir_out=out_mlir)
+                           mlir_out=out_mlir, report=report)
         if em["rc"] or not em["ptx"] or not em["ptxas"]:
+            if job.allow_failure:
+                e.update(status="build-failed", error=(em["stderr"] or "").strip()[-300:], pk_options=job.pk,
+                         **job.fields)
+                print("build-failed %s (see %s)" % (job.id, log), flush=True)
+                return e
             raise pkint.BuildError("pk-opt failed: %s (see %s)" % (job.id, log))
         shutil.copyfile(em["ptx"], ptx)
         cubin = os.path.join(out, "bin", job.id + ".cubin")
-        pkint.assemble(ptx, job.arch, cubin, cuda=cuda)
+        if job.cubin == "pk":  # pk's own cubin (ptxas -O3 -v)
+            shutil.copyfile(em["cubin"], cubin)
+        else:
+            pkint.assemble(ptx, job.arch, cubin, cuda=cuda)
         # pk moves the tiles to dynamic shared memory above 48 KB: the launch asks for it
         sm = re.search(r"pk\.dynamic_shared_memory_bytes\s*=\s*(\d+)", open(out_mlir).read())
         e.update(format="cubin", file="bin/%s.cubin" % job.id, ptx="bin/%s.ptx" % job.id, ptxas=em["ptxas"],
-                 smem=int(sm.group(1)) if sm else 0)
+                 smem=int(sm.group(1)) if sm else 0, status="built")
+        if report:
+            e.update(decision_of(report, job))
+        elif job.report:  # the unpipelined kernel: nothing decided
+            e.update(pipelined=False, actual_variant="none", actual_stages=1)
+        if job.report:
+            e.setdefault("actual_blocks", job.fields.get("blocks"))
         files = [ptx, cubin]
     else:
         inp = src
@@ -139,6 +197,8 @@ def build_job(job, out, work, pk, mlir, cuda):
             check_symbol(f, job.kernel)
     e.update(job.fields)
     e["pk_options"] = job.pk
+    if job.sass_check:
+        e["_sass_check"] = job.sass_check
     if pick and job.pk:
         e["pk_auto_would_pick"] = pick
     s = e["ptxas"]
@@ -193,6 +253,9 @@ def build_spec(spec, out, pk, mlir, cuda, command, only=None):
     for t in spec.tunes():
         if not only or re.search(only, t.set):
             build_tune(t, d, pk, mlir, cuda)
+    sass_checks(man, d)
+    for e in man["entries"]:
+        e.pop("_sass_check", None)
     pkint.write_manifest(d, man)
     print("%s: %d entries -> %s" % (spec.name, len(man["entries"]), os.path.join(d, "manifest.json")), flush=True)
     return man

@@ -7,10 +7,12 @@ of `pk-bundle.py run` -> tables.
                               pk's registers; cuBLAS / Triton rows from
                               vendor-SIZE.json
     collect "results" plans also get collect_results.py's results.json /
-    results.md (the main benchmark's tables) instead
+    results.md (the main benchmark's tables) instead, "stages" ones
+    collect_stages.py's tables, "sweep" ones the decision sweep's table
     RESULTS/results.md        the index of the specs run
 """
 
+import json
 import os
 import subprocess
 import sys
@@ -110,6 +112,53 @@ def summary(res):
     return "\n".join(lines) + "\n"
 
 
+def sweep(res, tag="run"):
+    """The decision sweep's tables (was sweep.py collect): results.jsonl (one
+    line per candidate) and, per kernel, the best candidate, pk's auto
+    choice, % behind the best and against the unpipelined kernel."""
+    man = pkint.load_manifest(res)
+    rows = []
+    for e in man["entries"]:
+        r = dict(e)
+        run = _json(os.path.join(res, "runs", "%s.%s.json" % (tag, e["id"]))) or {}
+        ms = run.get("median_ms")
+        r["ok"] = bool(run.get("pass")) and ms is not None
+        r["median_ms"] = ms
+        r["rate_t"] = 2.0 * e["m"] * e["n"] * e["k"] / (ms * 1e-3) / 1e12 if ms else None
+        rows.append(r)
+    with open(os.path.join(res, "results.jsonl"), "w") as f:
+        for r in rows:
+            f.write(json.dumps(r, sort_keys=True) + "\n")
+    size = man["entries"][0]["m"] if man["entries"] else 0
+    L = ["## Decision sweep (%s, %d^3, sm_90 cubins built %s)" % (man.get("git_commit", "")[:12], size,
+                                                                  man.get("created")), "",
+         "| kernel | best candidate | best T(FL)OP/s | pk auto | auto T(FL)OP/s | behind best | vs unpipelined |",
+         "|---|---|---|---|---|---|---|"]
+    within = total = never_slower = 0
+    for kid in sorted({r["kernel_id"] for r in rows}):
+        ks = [r for r in rows if r["kernel_id"] == kid and r["ok"]]
+        auto = next((r for r in ks if r["candidate"] == "auto"), None)
+        if not ks or not auto:
+            L.append("| %s | - | - | - | - | not measured | - |" % kid)
+            continue
+        best = min(ks, key=lambda r: r["median_ms"])
+        unp = min((r for r in ks if r["candidate"].startswith("unpipelined")), key=lambda r: r["median_ms"],
+                  default=None)
+        behind = 100.0 * (auto["median_ms"] / best["median_ms"] - 1)
+        vs_unp = unp and 100.0 * (unp["median_ms"] / auto["median_ms"] - 1)
+        total += 1
+        within += behind <= 3.0
+        never_slower += bool(unp) and auto["median_ms"] <= unp["median_ms"] * 1.005
+        chose = "%s x%s @%s" % (auto.get("actual_variant"), auto.get("actual_stages"), auto.get("actual_blocks"))
+        L.append("| %s | %s | %.1f | %s | %.1f | %.1f%% | %s |" % (
+            kid, best["candidate"], best["rate_t"], chose, auto["rate_t"], behind,
+            "%+.1f%%" % vs_unp if unp else "-"))
+    L += ["", "pk's auto choice within 3%% of the best on %d of %d kernels (%.0f%%); not slower than the "
+          "best unpipelined build (0.5%% noise) on %d of %d." % (
+              within, total, 100.0 * within / max(total, 1), never_slower, total)]
+    return "\n".join(L) + "\n"
+
+
 def collect(res):
     """results.md (and for collect "results" results.json) of one spec's folder."""
     plan = _json(os.path.join(res, "plan.json")) or {}
@@ -121,6 +170,10 @@ def collect(res):
             f.write(summary(res))
             if os.path.exists(os.path.join(res, "tables.md")):
                 f.write("\n" + open(os.path.join(res, "tables.md")).read())
+        return os.path.join(res, "results.md")
+    if plan.get("collect") == "sweep":
+        with open(os.path.join(res, "results.md"), "w") as f:
+            f.write(sweep(res) + "\n" + summary(res))
         return os.path.join(res, "results.md")
     if plan.get("collect") == "results":
         argv = [sys.executable, os.path.join(INTEG, "collect_results.py"), "--manifest",

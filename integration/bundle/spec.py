@@ -28,7 +28,7 @@ class SpecError(Exception):
 LOWERINGS = ("pk", "mlir-opt")
 BUILD_CHECKS = ("shared-tiles", "kernel-symbol")
 STEPS = ("check", "bench", "run", "vendor", "sanitize", "sass", "dump", "tune", "tune-sanitize", "tune-decide")
-COLLECTS = ("summary", "results", "stages")
+COLLECTS = ("summary", "results", "stages", "sweep")
 SCHEDULES = ("auto", "two-stage", "multistage", "mma-in-flight", "warp-specialized")
 
 TOP_KEYS = {"name", "about", "defaults", "kernel", "tune", "run"}
@@ -41,7 +41,7 @@ KERNEL_KEYS = {
     "stem": str, "kernel": str, "kind": str, "arch": str, "generator": list, "generator_args": list,
     "source": str, "pk": str, "lowering": str, "ptx_isa": int, "jit_estimate": str, "expect": str,
     "allow_race": bool, "sizes": list, "shapes": list, "id": str, "fields": dict, "tma": list,
-    "checks": list, "matrix": dict,
+    "checks": list, "matrix": dict, "report": bool, "cubin": str, "allow_failure": bool, "sass_check": str,
 }
 RUN_KEYS = {"deadline_s", "step", "collect", "sanitizer_where_env"}
 STEP_KEYS = {
@@ -186,7 +186,9 @@ class Spec:
             source=r.get("source"),
             pk=pk, lowering=r.get("lowering", "pk"), ptx_isa=r.get("ptx_isa", 80),
             jit_estimate=r.get("jit_estimate"), expect=expect, allow_race=bool(r.get("allow_race")),
-            checks=r.get("checks", []), fields=fields)
+            checks=r.get("checks", []), fields=fields, report=bool(r.get("report")),
+            cubin=r.get("cubin", "ptxas"), allow_failure=bool(r.get("allow_failure")),
+            sass_check=r.get("sass_check"))
 
     def tunes(self):
         """The [[tune]] blocks, one per set: Job(set, source | generator, m, n,
@@ -280,6 +282,8 @@ def validate(path, data):
             errs.append("%s: generator (gen_gemm.py arguments) or source (an .mlir file) is required" % w)
         if k.get("generator") and k.get("source"):
             errs.append("%s: generator and source exclude each other" % w)
+        if k.get("cubin", "ptxas") not in ("ptxas", "pk"):
+            errs.append("%s.cubin: ptxas (the PTX assembled without -v) or pk (pk's own, ptxas -v)" % w)
         if k.get("lowering", "pk") not in LOWERINGS:
             errs.append("%s.lowering: one of %s" % (w, ", ".join(LOWERINGS)))
         for c in k.get("checks", []):

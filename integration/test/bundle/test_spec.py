@@ -59,9 +59,10 @@ class Specs(unittest.TestCase):
         # what the old scripts built (their recorded runs' sizes)
         counts = {n: len(spec.load(os.path.join(INTEG, "specs", n + ".toml")).jobs()) for n in (
             "mma-sync-benchmark", "hopper-wgmma", "wgmma-pipelined", "wgmma-2wg", "tma-input", "tma-ring",
-            "tma-ws", "wgmma-fix")}
+            "tma-ws", "wgmma-fix", "sweep")}
         self.assertEqual(counts, {"mma-sync-benchmark": 48, "hopper-wgmma": 4, "wgmma-pipelined": 27,
-                                  "wgmma-2wg": 48, "tma-input": 6, "tma-ring": 32, "tma-ws": 65, "wgmma-fix": 12})
+                                  "wgmma-2wg": 48, "tma-input": 6, "tma-ring": 32, "tma-ws": 65, "wgmma-fix": 12,
+                                  "sweep": 408})
         st = spec.load(os.path.join(INTEG, "specs", "stages.toml"))
         self.assertEqual([t.set for t in st.tunes()], [
             "hgemm_4096", "igemm_4096", "hgemm_512", "igemm_512", "hgemm_512x512x4000", "hgemm_512x512x4008",
