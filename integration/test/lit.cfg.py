@@ -46,7 +46,7 @@ else:
         "PK_INTEGRATION_EXEC_ROOT", os.path.join(root, "integration", "results-local", "lit"))
 
 for var in ("HOME", "TMP", "TMPDIR", "TEMP", "CUDA_HOME", "LD_LIBRARY_PATH", "PK_RUNNER",
-            "PK_BUNDLE", "CUDA_VISIBLE_DEVICES", "PYTHONPATH", "COMPUTE_SANITIZER"):
+            "PK_BUNDLE", "PK_SASS_CHECK", "CUDA_VISIBLE_DEVICES", "PYTHONPATH", "COMPUTE_SANITIZER"):
     if var in os.environ:
         config.environment[var] = os.environ[var]
 config.environment["PYTHONUNBUFFERED"] = "1"

@@ -32,7 +32,11 @@ for e in pkint.entries(man):
     else:
         assert e["format"] == "ptx" and b".version 8.0" in data and b".target sm_86" in data, e
         assert e["ptxas_sm90_from_ptx"]["registers"] > 0, e
-assert man["entries"][1]["pk_options"] == "variant=cp-async stages=2", man["entries"][1]
+cp = man["entries"][1]
+assert cp["pk_options"] == "variant=cp-async stages=2", cp
+# report = true: what pk built, from its report
+assert (cp["pipelined"], cp["actual_variant"], cp["actual_stages"]) == (True, "cp-async", 2), cp
+assert "sass_check" in cp or not os.path.exists(pkint.pk_sass_check()), cp
 res = os.path.join(t, "res", "small")
 for f in ("manifest.json", "plan.json", "spec.toml", "env.txt", "run.log", "results.md",
           "runs/check.base_256_sm_90.json", "runs/check.ldg_256_sm_86.json", "runs/bench.cpasync_s2_256_sm_90.json",

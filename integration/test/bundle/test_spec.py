@@ -140,6 +140,8 @@ size = [{ sizes = [4096], source = "examples/{kernel}.mlir" }]
         self.assertIn("no [[kernel]] blocks", self.errors(""))
         self.assertIn("pk: arch is the kernel's `arch` key", self.errors('[[kernel]]\nstem = "a"\npk = "arch=sm_80"\n'))
         self.assertIn("out-dir is set by the build", self.errors('[[kernel]]\nstem = "a"\npk = "out-dir=x"\n'))
+        self.assertIn("cubin: ptxas (the PTX assembled without -v) or pk",
+                      self.errors('[[kernel]]\nstem = "a"\ncubin = "nvcc"\n'))
         self.assertIn("lowering: one of pk, mlir-opt", self.errors('[[kernel]]\nstem = "a"\nlowering = "nvcc"\n'))
         self.assertIn("run.step[0].do: one of", self.errors('[[kernel]]\nstem = "a"\n[[run.step]]\ndo = "fly"\n'))
         self.assertIn("run.step[0].jobs", self.errors('[[kernel]]\nstem = "a"\n[[run.step]]\ndo = "sanitize"\n'))
