@@ -88,6 +88,9 @@ for feat, path, sub in (("pk-opt", pk_opt, "%pk_opt"), ("mlir-opt", mlir_opt, "%
         config.available_features.add(feat)
         config.substitutions.append((sub, q(path)))
 config.substitutions.append(("%cuda_path", q(cuda)))
+sass_check = tool("PK_SASS_CHECK", os.path.join(pk_tools, "pk-sass-check"))
+if sass_check:  # pk-bundle's sass_check key and autotune.py build use it
+    config.environment["PK_SASS_CHECK"] = sass_check
 
 if shutil.which("g++"):
     config.available_features.add("cxx")
