@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Collect pk-runner JSON files and compute-sanitizer logs into results.json and
-results.md (used by run_all.sh; can be re-run on a logs.tar.gz unpacked
+results.md (the collect step of the mma-sync-benchmark spec; can be re-run on a results folder unpacked
 elsewhere). Reads the artefact manifest and the run side's files of
 integration/pkint.py: runs/TAG.ID.json, san/TOOL.ID.{status,log,json}.
 

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Bar charts of a run_all.sh results.json: one PNG per kernel and size.
+"""Bar charts of a results.json of collect_results.py (the mma-sync-benchmark spec): one PNG per kernel and size.
 
     python3 integration/plot_results.py RESULTS_DIR
 

@@ -122,8 +122,10 @@ def parse_candidates(spec, stages):
         elif p[0] == "cp-async":
             s = int(p[1]) if len(p) > 1 else 2
             sched = p[2] if len(p) > 2 else "auto"
+            if sched == "seed":  # pk's old name of the two-stage order
+                raise SystemExit("autotune: schedule 'seed' is called two-stage now (in %r)" % tok)
             if sched not in ("auto", "two-stage", "multistage"):
-                raise SystemExit("autotune: bad schedule in %r" % tok)
+                raise SystemExit("autotune: bad schedule in %r (auto, two-stage, multistage)" % tok)
             nm = "cp-async-s%d" % s + ("" if sched == "auto" else "-" + sched)
             out.append(candidate(nm, "cp-async", s, sched))
         elif p[0] in ("ldg-register", "register-prefetch"):

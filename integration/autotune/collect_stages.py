@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Collect the candidate sets of build_stages.sh / run_stages.sh into one
+"""Collect the candidate sets of the stages spec (integration/specs/stages.toml) into one
 results folder: results.json (every set's manifest summary, measurements,
 sanitizer results and decision), tables.md (the markdown tables of
 results.md), decisions/<set>.{md,json}, and with --charts one PNG per 4096^3
@@ -8,7 +8,7 @@ kernel (matplotlib; optional, only needed where the charts are made).
   collect_stages.py --art DIR --out RESULTS_DIR [--charts] [--device-log LOG]
 
 DIR holds one folder per set (manifest.json, measurements.json,
-sanitizers.json, decision.json), e.g. integration/artifacts/stages or the
+sanitizers.json, decision.json), e.g. a bundle's stages/tune/ or the
 unpacked results.tgz of a device run. Charts can be redrawn from results.json
 alone: collect_stages.py --from-json RESULTS_DIR/results.json --out RESULTS_DIR --charts
 """

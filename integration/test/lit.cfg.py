@@ -13,10 +13,11 @@
 #   compute-sanitizer  compute-sanitizer found (PATH, $CUDA_HOME/bin, /usr/local/cuda/bin)
 #   cxx                g++ found (to build pk-runner)
 #   pk-opt, mlir-opt, ptxas   the dev-machine tools (build/bin/pk-opt, LLVM 22, CUDA)
-#   stage-artifacts    integration/artifacts/stages/ (build_stages.sh) is present
-#   artifacts          integration/artifacts/manifest.json (build_artifacts.sh) is present
+#   main-bundle        $PK_BUNDLE (default integration/bundles/main) holds the
+#                      built mma-sync-benchmark spec (pk-bundle.py build)
+#   stage-bundle       $PK_BUNDLE holds the built stages spec (its tune/ sets)
 # GPU tests say `REQUIRES: cuda-gpu` and are UNSUPPORTED elsewhere.
-# Environment: PK_ARTIFACTS (default integration/artifacts), PK_RUNNER (a
+# Environment: PK_BUNDLE (default integration/bundles/main), PK_RUNNER (a
 # prebuilt pk-runner), PK_OPT, MLIR_OPT, CUDA_HOME, PK_INTEGRATION_NO_GPU=1.
 import ctypes
 import os
@@ -45,7 +46,7 @@ else:
         "PK_INTEGRATION_EXEC_ROOT", os.path.join(root, "integration", "results-local", "lit"))
 
 for var in ("HOME", "TMP", "TMPDIR", "TEMP", "CUDA_HOME", "LD_LIBRARY_PATH", "PK_RUNNER",
-            "PK_ARTIFACTS", "CUDA_VISIBLE_DEVICES", "PYTHONPATH"):
+            "PK_BUNDLE", "PK_SASS_CHECK", "CUDA_VISIBLE_DEVICES", "PYTHONPATH", "COMPUTE_SANITIZER"):
     if var in os.environ:
         config.environment[var] = os.environ[var]
 config.environment["PYTHONUNBUFFERED"] = "1"
@@ -57,13 +58,15 @@ def q(path):
 
 
 python = getattr(config, "python_executable", None) or sys.executable
-artifacts = os.environ.get("PK_ARTIFACTS", os.path.join(root, "integration", "artifacts"))
 config.substitutions.append(("%python", q(python)))
 config.substitutions.append(("%root", q(root)))
 config.substitutions.append(("%autotune", q(os.path.join(root, "integration", "autotune", "autotune.py"))))
 config.substitutions.append(("%pkint", q(os.path.join(root, "integration", "pkint.py"))))
+config.substitutions.append(("%pkbundle", q(os.path.join(root, "integration", "pk-bundle.py"))))
 config.substitutions.append(("%gen", q(os.path.join(root, "examples", "gen_gemm.py"))))
-config.substitutions.append(("%artifacts", q(artifacts)))
+bundle = os.environ.get("PK_BUNDLE", os.path.join(root, "integration", "bundles", "main"))
+config.substitutions.append(("%bundle", q(bundle)))
+config.substitutions.append(("%stages", q(os.path.join(bundle, "stages", "tune"))))
 
 
 def tool(env, *candidates):
@@ -85,6 +88,9 @@ for feat, path, sub in (("pk-opt", pk_opt, "%pk_opt"), ("mlir-opt", mlir_opt, "%
         config.available_features.add(feat)
         config.substitutions.append((sub, q(path)))
 config.substitutions.append(("%cuda_path", q(cuda)))
+sass_check = tool("PK_SASS_CHECK", os.path.join(pk_tools, "pk-sass-check"))
+if sass_check:  # pk-bundle's sass_check key and autotune.py build use it
+    config.environment["PK_SASS_CHECK"] = sass_check
 
 if shutil.which("g++"):
     config.available_features.add("cxx")
@@ -92,10 +98,10 @@ sanitizer = tool("COMPUTE_SANITIZER", shutil.which("compute-sanitizer") or "",
                  os.path.join(cuda, "bin", "compute-sanitizer"))
 if sanitizer:
     config.available_features.add("compute-sanitizer")
-if os.path.isdir(os.path.join(artifacts, "stages")):
-    config.available_features.add("stage-artifacts")
-if os.path.exists(os.path.join(artifacts, "manifest.json")):
-    config.available_features.add("artifacts")
+if os.path.isdir(os.path.join(bundle, "stages", "tune")):
+    config.available_features.add("stage-bundle")
+if os.path.exists(os.path.join(bundle, "mma-sync-benchmark", "manifest.json")):
+    config.available_features.add("main-bundle")
 
 
 def have_gpu():
@@ -119,4 +125,4 @@ if have_gpu():
 lit_config.note("pk-integration features: %s" % " ".join(sorted(
     f for f in config.available_features
     if f in ("cuda-gpu", "compute-sanitizer", "cxx", "pk-opt", "mlir-opt", "ptxas",
-             "stage-artifacts", "artifacts"))))
+             "stage-bundle", "main-bundle"))))

@@ -146,6 +146,8 @@ class Parsing(unittest.TestCase):
             autotune.parse_candidates("cp-async:2,cp-async:2", [2])
         with self.assertRaises(SystemExit):
             autotune.parse_candidates("wgmma", [2])
+        with self.assertRaises(SystemExit):  # pk's old name of the two-stage order
+            autotune.parse_candidates("cp-async:2:seed", [2])
 
     def test_kernel(self):
         for f, kind, bk in (("hgemm_f16_128x128x32.mlir", "hgemm", 4096), ("igemm_i8_128x128x64.mlir", "igemm", 4096),

@@ -6,12 +6,13 @@ import subprocess
 import sys
 
 t = sys.argv[1]
-art = os.path.join(t, "art")
+art = os.path.join(t, "b", "mma-sync-benchmark")
+res = os.path.join(t, "res", "mma-sync-benchmark")
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", ".."))
 import pkint  # noqa: E402
 
 man = pkint.load_manifest(art)
-assert man["format"] == "pk-artifacts/1" and man["tool"] == "integration/build_artifacts.py", man
+assert man["format"] == "pk-artifacts/1" and man["tool"] == "integration/pk-bundle.py", man
 ids = [e["id"] for e in man["entries"]]
 assert ids == ["hgemm_512_baseline_sm_90", "hgemm_512_baseline_sm_86", "hgemm_512_cp-async_sm_90",
                "hgemm_512_cp-async_sm_86"], ids
@@ -30,8 +31,8 @@ for e in pkint.entries(man):
         assert e["format"] == "ptx" and b".version 8.0" in data and b".target sm_86" in data, e
         assert e["ptxas_sm90_from_ptx"]["registers"] > 0, e
 assert man["entries"][2]["pk_auto_would_pick"] == "cp-async", man["entries"][2]
-res = json.load(open(os.path.join(t, "results.json")))
+res = json.load(open(os.path.join(res, "results.json")))
 s = res["summary"]
-assert (s["runs"], s["runs_pass"], s["sanitizer_runs"], s["sanitizer_clean"]) == (4, 4, 4, 4), s
+assert (s["runs"], s["runs_pass"], s["sanitizer_runs"], s["sanitizer_clean"]) == (4, 4, 6, 6), s  # memcheck, synccheck, racecheck x 2 sm_90 entries
 assert {r["id"] for r in res["runs"]} == set(ids)
 print("check_flow: OK")

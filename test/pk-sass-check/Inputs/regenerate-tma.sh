@@ -1,12 +1,11 @@
 #!/bin/sh
 # Regenerates the TMA (sm_90a) SASS inputs of test/pk-sass-check/tma.test
-# from the cubins of integration/hopper/build_tma_ring.py (the TMA wgmma
+# from the cubins of integration/specs/tma-ring.toml (the TMA wgmma
 # HGEMM, 128x128x64, unpipelined and pipelined by variant=tma; correct on the
 # H200: integration/results/2026-12-01-h200-tma-ring/).
 #
-#   python3 integration/hopper/build_tma_ring.py .gpu/tma-ring --sizes 4096
-#   python3 integration/hopper/build_tma_ws.py .gpu/tma-ws --sizes 4096
-#   test/pk-sass-check/Inputs/regenerate-tma.sh [.gpu/tma-ring/bin [.gpu/tma-ws/bin]]
+#   python3 integration/pk-bundle.py build tma-ring tma-ws -o .gpu/tma --only _4096_
+#   test/pk-sass-check/Inputs/regenerate-tma.sh [.gpu/tma/tma-ring/bin [.gpu/tma/tma-ws/bin]]
 #
 # Needs cuobjdump and nvdisasm (as regenerate.sh); the checked-in files were
 # made with ptxas 13.0.88 and cuobjdump 13.5 from the 4096^3 cubins.
@@ -14,14 +13,14 @@
 # Files (encodings dropped): tma-base-sm_90a.sass (unpipelined),
 # tma-ring-s3-sm_90a.sass (variant=tma stages=3), tma-mif-s3-sm_90a.sass
 # (schedule=mma-in-flight stages=3), tma-ws-s4-sm_90a.sass
-# (schedule=warp-specialized stages=4, build_tma_ws.py; correct on the H200:
+# (schedule=warp-specialized stages=4, specs/tma-ws.toml; correct on the H200:
 # integration/results/2026-12-01-h200-tma-ws/).
 set -eu
 
 out=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$out/../../.." && pwd)
-bin=${1:-$root/.gpu/tma-ring/bin}
-ws_bin=${2:-$root/.gpu/tma-ws/bin}
+bin=${1:-$root/.gpu/tma/tma-ring/bin}
+ws_bin=${2:-$root/.gpu/tma/tma-ws/bin}
 cuobjdump=${CUOBJDUMP:-$(command -v cuobjdump || python3 -c \
   "import nvidia, os; print(os.path.join(nvidia.__path__[0], 'cu13', 'bin', 'cuobjdump'))")}
 export NVDISASM_PATH=${NVDISASM_PATH:-$(dirname "$cuobjdump")}

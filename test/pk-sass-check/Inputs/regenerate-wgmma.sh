@@ -1,10 +1,10 @@
 #!/bin/sh
 # Regenerates the wgmma (sm_90a) SASS inputs of the pk-sass-check tests from
-# the cubins of integration/hopper/build_hopper2.py (pk's pipelined wgmma
+# the cubins of integration/specs/wgmma-pipelined.toml (pk's pipelined wgmma
 # HGEMM, 128x128x64, run correct on the H200: docs/hopper.md).
 #
-#   python3 integration/hopper/build_hopper2.py .gpu/hopper2
-#   test/pk-sass-check/Inputs/regenerate-wgmma.sh [.gpu/hopper2/bin]
+#   python3 integration/pk-bundle.py build wgmma-pipelined -o .gpu/wgmma --only _4096_
+#   test/pk-sass-check/Inputs/regenerate-wgmma.sh [.gpu/wgmma/wgmma-pipelined/bin]
 #
 # Needs cuobjdump and nvdisasm (as regenerate.sh). The checked-in files were
 # made with ptxas 13.0.88 and cuobjdump 13.5 from the 4096^3 cubins (the
@@ -23,7 +23,7 @@ set -eu
 
 out=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$out/../../.." && pwd)
-bin=${1:-$root/.gpu/hopper2/bin}
+bin=${1:-$root/.gpu/wgmma/wgmma-pipelined/bin}
 cuobjdump=${CUOBJDUMP:-$(command -v cuobjdump || python3 -c \
   "import nvidia, os; print(os.path.join(nvidia.__path__[0], 'cu13', 'bin', 'cuobjdump'))")}
 export NVDISASM_PATH=${NVDISASM_PATH:-$(dirname "$cuobjdump")}

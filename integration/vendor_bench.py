@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Triton and cuBLAS (torch.matmul) HGEMM timings, for the same run as pk's
-kernels (run_hopper.sh): FP16 inputs, FP32 accumulation, M = N = K = size.
+kernels (pk-bundle.py run, step vendor): FP16 inputs, FP32 accumulation, M = N = K = size.
 
   * cuBLAS: torch.matmul(A, B) on FP16 (FP32 accumulation, FP16 output);
   * Triton: the tutorial's blocked matmul (FP32 accumulator stored as FP32),
