@@ -2,12 +2,16 @@
 // vector.transfer_read of the shared tile (vector<4x2xf16>) instead of
 // nvgpu.ldmatrix: IREE reads its mma operands from shared memory with n-D
 // vector.transfer_read (through expand_shape/subview views, then
-// vector.transpose/shape_cast). pk pipelines the loop, but its lowering
-// (pk-emit-binaries / emit=ptx, convert-vector-to-scf then
-// convert-vector-to-llvm) fails, pipelined or not: "conversion of memref
-// memory space #gpu.address_space<workgroup> to integer address space
-// failed". A 1-D (vector<1x8xf16>) transfer_write to the same memory, as in
-// the load phase, lowers.
+// vector.transpose/shape_cast). pk pipelines the loop (cp-async), but its
+// lowering (emit=ptx) fails: "conversion of memref memory space
+// #gpu.address_space<workgroup> to integer address space failed".
+// Checked on small kernels: every vector.transfer_read/transfer_write of a
+// #gpu.address_space<workgroup> memref fails pk's lowering, 1-D or n-D,
+// through a subview or not; the same op on integer memory space 3, and
+// vector.load/store on #gpu.address_space<workgroup>, lower. The control
+// lowers only because pipelining turns its transfer_writes into cp.async:
+// the unpipelined control (and every reproducer pk declines, or pipelines
+// with ldg-register) fails the same way.
 module attributes {gpu.container_module} {
   gpu.module @reduced {
     gpu.func @workgroup_transfer(%A: memref<1024x1024xf16> {llvm.align = 64 : i64},
