@@ -117,7 +117,8 @@ def logical_lines(raw_lines):
             prev_indent = len(out[-1][1]) - len(out[-1][1].lstrip())
             indent = len(line) - len(line.lstrip())
             prev = out[-1][1].rstrip()
-            if indent > prev_indent and not prev.endswith("}") and prev.strip():
+            is_label = re.match(r"^\s*\^[\w$.\-]+.*:", prev) is not None
+            if indent > prev_indent and not prev.endswith("}") and prev.strip() and not is_label:
                 out[-1] = (out[-1][0], prev + " " + line.strip())
                 continue
         out.append((no, line.rstrip("\n")))
@@ -173,11 +174,26 @@ def extract_attr(attrs, key):
     if not m:
         return None
     i = m.end()
-    if attrs[i] == "#":
-        j = attrs.index("<", i)
-        return attrs[i:balanced(attrs, j)]
-    m2 = re.match(r"[^,}]+", attrs[i:])
-    return m2.group(0).strip()
+    depth, j, quote = 0, i, False
+    while j < len(attrs):
+        c = attrs[j]
+        if quote:
+            if c == "\\":
+                j += 1
+            elif c == '"':
+                quote = False
+        elif c == '"':
+            quote = True
+        elif c in "<[({":
+            depth += 1
+        elif c in ">])}":
+            if depth == 0:
+                break
+            depth -= 1
+        elif c == "," and depth == 0:
+            break
+        j += 1
+    return attrs[i:j].strip()
 
 
 def convert(text, source="DUMP", module_name=None):
@@ -518,6 +534,10 @@ def main(argv=None):
         kernel = convert(text, source=a.dump.split("/")[-1], module_name=a.module_name)
     except ConvertError as e:
         print("iree2pk: error: %s: cannot convert: %s" % (a.dump, e), file=sys.stderr)
+        return 1
+    except Exception as e:  # a form the converter does not expect: still a clear failure
+        print("iree2pk: error: %s: cannot convert: unexpected input (%s: %s)"
+              % (a.dump, type(e).__name__, e), file=sys.stderr)
         return 1
     if a.output == "-":
         sys.stdout.write(kernel)
