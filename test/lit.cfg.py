@@ -94,3 +94,24 @@ config.substitutions.append(("%cxx", config.cxx_compiler))
 # README's examples in embedding.test).
 config.substitutions.append(("%mlir_opt_path",
     os.path.join(config.llvm_tools_dir, "mlir-opt")))
+
+# IREE (iree-base-compiler 3.13) for the test/iree capture tests
+# (REQUIRES: iree): $PK_IREE_COMPILE, /work/iree-venv/bin/iree-compile, or
+# iree-compile on PATH. The tests reach it through $PK_IREE_COMPILE, which
+# integration/iree/capture.py reads.
+def find_iree_compile():
+    import shutil
+    for candidate in (os.environ.get("PK_IREE_COMPILE"),
+                      "/work/iree-venv/bin/iree-compile",
+                      shutil.which("iree-compile")):
+        if candidate and os.access(candidate, os.X_OK):
+            return candidate
+    return None
+
+iree_compile = find_iree_compile()
+if iree_compile:
+    config.available_features.add("iree")
+    config.environment["PK_IREE_COMPILE"] = iree_compile
+    config.substitutions.append(("%iree_compile", iree_compile))
+config.substitutions.append(("%iree_flow",
+    os.path.join(config.pk_src_root, "integration", "iree")))

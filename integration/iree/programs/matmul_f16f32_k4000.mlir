@@ -1,0 +1,9 @@
+// 4096x4096 matmul with K = 4000 (not a multiple of a power-of-two tile), f16 -> f32.
+func.func @main(%a: tensor<4096x4000xf16>, %b: tensor<4000x4096xf16>) -> tensor<4096x4096xf32> {
+  %cst = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<4096x4096xf32>
+  %f = linalg.fill ins(%cst : f32) outs(%e : tensor<4096x4096xf32>) -> tensor<4096x4096xf32>
+  %r = linalg.matmul ins(%a, %b : tensor<4096x4000xf16>, tensor<4000x4096xf16>)
+                     outs(%f : tensor<4096x4096xf32>) -> tensor<4096x4096xf32>
+  return %r : tensor<4096x4096xf32>
+}

@@ -1,0 +1,39 @@
+// Converted by integration/iree/iree2pk.py from matmul_f32_4096.mlir
+// IR Dump After HoistStaticallyBoundAllocationsPass: iree-codegen-hoist-statically-bound-allocations{vscale-max=0 vscale-min=0}
+module attributes {gpu.container_module} {
+  gpu.module @main_dispatch_0 {
+    gpu.func @main_dispatch_0_matmul_4096x4096x4096_f32(%2: memref<4096x4096xf32> {llvm.align = 64 : i64}, %3: memref<4096x4096xf32> {llvm.align = 64 : i64}, %4: memref<4096x4096xf32> {llvm.align = 64 : i64}) kernel attributes {known_block_size = array<i32: 32, 8, 1>, iree.pipeline = "TileAndFuse", iree.subgroup_size = 32 : i64, iree.workgroup_count = array<i64: 32, 128, 1>} {
+      %c0 = arith.constant 0 : index
+      %c4096 = arith.constant 4096 : index
+      %c32 = arith.constant 32 : index
+      %0 = ub.poison : f32
+      %cst = arith.constant dense<0.000000e+00> : vector<1x16xf32>
+      %thread_id_y = gpu.thread_id y upper_bound 8
+      %thread_id_x = gpu.thread_id x upper_bound 32
+      %1 = affine.linearize_index disjoint [%thread_id_y, %thread_id_x] by (8, 32) : index
+      %assume_align = memref.assume_alignment %2, 64 : memref<4096x4096xf32>
+      %assume_align_0 = memref.assume_alignment %3, 64 : memref<4096x4096xf32>
+      %assume_align_1 = memref.assume_alignment %4, 64 : memref<4096x4096xf32>
+      %arg0 = gpu.block_id y upper_bound 128
+      %arg1 = gpu.block_id x upper_bound 32
+      %5 = affine.apply affine_map<(d0) -> (d0 * 128)>(%arg1)
+      %6 = affine.apply affine_map<(d0) -> (d0 * 32)>(%arg0)
+      %subview = memref.subview %assume_align_1[%6, %5] [32, 128] [1, 1] : memref<4096x4096xf32> to memref<32x128xf32, strided<[4096, 1], offset: ?>>
+      gpu.barrier
+      %7:2 = affine.delinearize_index %1 into (32, 8) : index, index
+      %8 = affine.apply affine_map<()[s0] -> (s0 * 16)>()[%7#1]
+      %subview_2 = memref.subview %subview[%7#0, %8] [1, 16] [1, 1] : memref<32x128xf32, strided<[4096, 1], offset: ?>> to memref<1x16xf32, strided<[4096, 1], offset: ?>>
+      %9 = affine.apply affine_map<(d0)[s0] -> (d0 * 32 + s0)>(%arg0)[%7#0]
+      %10 = affine.apply affine_map<(d0)[s0] -> (d0 * 128 + s0 * 16)>(%arg1)[%7#1]
+      %11 = scf.for %arg2 = %c0 to %c4096 step %c32 iter_args(%arg3 = %cst) -> (vector<1x16xf32>) {
+        %12 = vector.transfer_read %assume_align[%9, %arg2], %0 {in_bounds = [true, true]} : memref<4096x4096xf32>, vector<1x32xf32>
+        %13 = vector.transfer_read %assume_align_0[%arg2, %10], %0 {in_bounds = [true, true]} : memref<4096x4096xf32>, vector<32x16xf32>
+        %14 = vector.contract {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d2)>, affine_map<(d0, d1, d2) -> (d2, d1)>, affine_map<(d0, d1, d2) -> (d0, d1)>], iterator_types = ["parallel", "parallel", "reduction"], kind = #vector.kind<add>} %12, %13, %arg3 : vector<1x32xf32>, vector<32x16xf32> into vector<1x16xf32>
+        scf.yield %14 : vector<1x16xf32>
+      }
+      vector.transfer_write %11, %subview_2[%c0, %c0] {in_bounds = [true, true]} : vector<1x16xf32>, memref<1x16xf32, strided<[4096, 1], offset: ?>>
+      gpu.barrier
+      gpu.return
+    }
+  }
+}
