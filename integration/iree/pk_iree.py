@@ -17,7 +17,7 @@ Steps (every step's command is logged in OUT/commands.txt):
    dispatch ``pk-opt --pipeline-kernel='arch=sm_86 emit=ptx bare-ptr=1
    out-dir=OUT/pk/<executable>'`` on the converted kernel; pk's remarks (its
    stderr) go to OUT/remarks.txt, its report to OUT/pk/<executable>/report.json.
-3. Checks on each pk PTX, refusing (exit 1, ``pk-iree: error: ...``) when
+3. Checks on each pk PTX (``ptx_abi.check_storage``), refusing (exit 1, ``pk-iree: error: ...``) when
    it fails: no ``malloc``, no ``__local_depot``; ``.shared`` present when
    the dispatch stages tiles in shared memory; no dynamic shared memory
    (``.extern .shared``: pk-iree would have to tell IREE its size; not
@@ -70,7 +70,6 @@ sys.path.insert(0, HERE)
 import capture  # noqa: E402
 import ptx_abi  # noqa: E402
 
-STATIC_SHARED_LIMIT = 48 * 1024
 DTYPES = {"f16": "float16", "f32": "float32", "f64": "float64", "i8": "int8",
           "i16": "int16", "i32": "int32", "i64": "int64"}
 RUNTIME_TOOLS = ("iree-run-module", "iree-benchmark-module")
@@ -178,28 +177,6 @@ def hal_executable(exe, variant, target, exports):
         lines.append("    } <workgroup_size = [%s]%s, workgroup_local_memory = 0>" % (ws, sg))
     lines += ["  }", "}", ""]
     return "\n".join(lines)
-
-
-def check_ptx(ptx, dispatch, has_shared):
-    """[problems] of one pk PTX, and its static shared bytes."""
-    body = ptx_abi.strip_comments(ptx)
-    problems = []
-    n = len(re.findall(r"\bmalloc\b", body))
-    if n:
-        problems.append("%d `malloc` reference(s): pk lowered workgroup storage to the heap" % n)
-    n = len(re.findall(r"__local_depot", body))
-    if n:
-        problems.append("%d `__local_depot` reference(s): local memory (stack) in the kernel" % n)
-    if re.search(r"\.extern\s+\.shared", body):
-        problems.append("dynamic shared memory (`.extern .shared`): pk-iree does not tell IREE its size yet")
-    static = sum(int(m.group(1)) for m in
-                 re.finditer(r"^\s*\.shared\s+(?:\.align\s+\d+\s+)?\.b8\s+[\w$]+\[(\d+)\]", body, re.M))
-    nshared = len(re.findall(r"^\s*(?:\.extern\s+)?\.shared\s", body, re.M))
-    if has_shared and not nshared:
-        problems.append("no `.shared` declaration, but the dispatch stages tiles in shared memory")
-    if static > STATIC_SHARED_LIMIT:
-        problems.append("%d B of static .shared, above the %d B static limit" % (static, STATIC_SHARED_LIMIT))
-    return problems, static, nshared
 
 
 def write_run_sh(out, case, bin_rel):
@@ -339,7 +316,7 @@ def pk_iree(a):
             raise Refuse("pk-opt wrote %d PTX files for %s in %s (want 1)" % (len(ptxs), d, pkdir))
         with open(ptxs[0]) as f:
             ptx = f.read()
-        problems, static, nshared = check_ptx(ptx, d, e["has_shared_memory"])
+        problems, static, nshared = ptx_abi.check_storage(ptx, e["has_shared_memory"])
         for p in problems:
             problems_all.append("%s: pk's PTX %s: %s" % (d, os.path.relpath(ptxs[0], out), p))
         # 4. ABI

@@ -27,6 +27,13 @@ mismatches: the parameter's spelling of the same width (``.b32`` vs
 64 bytes, ``alignment(64)`` on the subspans, so ``.align 64`` and
 ``.align 16`` both hold).
 
+``python3 ptx_abi.py --storage PK.ptx [--shared]``: the storage checks
+pk-iree makes on pk's PTX (``check_storage``): no ``malloc``, no
+``__local_depot``, no dynamic shared memory (``.extern .shared``), static
+``.shared`` at most 48 KB, and (``--shared``) a ``.shared`` declaration;
+``storage: ok`` (exit 0) or ``refused: ...`` lines and ``storage: REFUSED``
+(exit 1).
+
 Output: one line per finding, ``mismatch: ...`` or ``note: ...``, then
 ``ABI: match (entry NAME, N params, block X,Y,Z)`` or ``ABI: MISMATCH (M
 difference(s))``. Exit status 0 on a match, 1 on a mismatch, 2 on a file
@@ -45,6 +52,9 @@ WIDTH = {"u64": 64, "b64": 64, "s64": 64, "f64": 64,
          "u32": 32, "b32": 32, "s32": 32, "f32": 32,
          "u16": 16, "b16": 16, "s16": 16, "f16": 16,
          "u8": 8, "b8": 8, "s8": 8}
+
+
+STATIC_SHARED_LIMIT = 48 * 1024
 
 
 class PtxError(Exception):
@@ -90,6 +100,30 @@ def parse_entries(text):
             dirs[d] = tuple(int(x) if x else 1 for x in dm.groups()) if dm else None
         out[name] = {"params": params, **dirs}
     return out
+
+
+def check_storage(ptx, has_shared):
+    """(problems, static .shared bytes, .shared declarations) of one pk PTX:
+    no malloc, no __local_depot, no dynamic shared memory, static .shared within
+    48 KB, and .shared present when the kernel has shared-memory tiles."""
+    body = strip_comments(ptx)
+    problems = []
+    n = len(re.findall(r"\bmalloc\b", body))
+    if n:
+        problems.append("%d `malloc` reference(s): pk lowered workgroup storage to the heap" % n)
+    n = len(re.findall(r"__local_depot", body))
+    if n:
+        problems.append("%d `__local_depot` reference(s): local memory (stack) in the kernel" % n)
+    if re.search(r"\.extern\s+\.shared", body):
+        problems.append("dynamic shared memory (`.extern .shared`): pk-iree does not tell IREE its size yet")
+    static = sum(int(m.group(1)) for m in
+                 re.finditer(r"^\s*\.shared\s+(?:\.align\s+\d+\s+)?\.b8\s+[\w$]+\[(\d+)\]", body, re.M))
+    nshared = len(re.findall(r"^\s*(?:\.extern\s+)?\.shared\s", body, re.M))
+    if has_shared and not nshared:
+        problems.append("no `.shared` declaration, but the kernel stages tiles in shared memory")
+    if static > STATIC_SHARED_LIMIT:
+        problems.append("%d B of static .shared, above the %d B static limit" % (static, STATIC_SHARED_LIMIT))
+    return problems, static, nshared
 
 
 def compare(iree_text, pk_text, entry=None, workgroup_size=None):
@@ -161,6 +195,10 @@ def compare(iree_text, pk_text, entry=None, workgroup_size=None):
 
 
 def main(argv=None):
+    if argv is None:
+        argv = sys.argv[1:]
+    if argv and argv[0] == "--storage":
+        return storage_main(argv[1:])
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("iree_ptx")
     ap.add_argument("pk_ptx")
@@ -186,6 +224,20 @@ def main(argv=None):
         return 1
     print("ABI: match (%s)" % summary)
     return 0
+
+
+def storage_main(argv):
+    ap = argparse.ArgumentParser(prog="ptx_abi.py --storage")
+    ap.add_argument("ptx")
+    ap.add_argument("--shared", action="store_true", help="the kernel has shared-memory tiles")
+    a = ap.parse_args(argv)
+    with open(a.ptx) as f:
+        problems, static, nshared = check_storage(f.read(), a.shared)
+    for p in problems:
+        print("refused: " + p)
+    print("storage: %s (%d .shared declaration(s), %d B static)"
+          % ("REFUSED" if problems else "ok", nshared, static))
+    return 1 if problems else 0
 
 
 if __name__ == "__main__":
