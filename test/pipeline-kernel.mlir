@@ -106,3 +106,25 @@
 // PASSED-OVER: unconsidered.mlir:23:12: remark: pipelined: variant cp-async, 2 shared buffer(s)
 // PASSED-OVER-DEFAULT-NOT: no gpu.barrier in its body
 // PASSED-OVER-ONCE: {{^}}1{{$}}
+
+// IREE's forms through emit=ptx (test/iree/reduced/): the barrier-first loop
+// with typed allocs and their deallocs is pipelined with cp.async, its tiles
+// in .shared (no malloc, no local memory); transfers on
+// #gpu.address_space<workgroup> lower; f32 multiply-adds contract to FMAs.
+// RUN: rm -rf %t.iree && pk-opt %S/iree/reduced/barrier_first.mlir --pipeline-kernel='arch=sm_86 emit=ptx out-dir=%t.iree/bf' -o /dev/null 2>&1 | FileCheck %s --check-prefix=IREE-BF
+// RUN: cat %t.iree/bf/*.ptx | FileCheck %s --check-prefix=IREE-PTX --implicit-check-not=malloc --implicit-check-not=__local_depot
+// RUN: pk-opt %S/iree/reduced/dealloc.mlir --pipeline-kernel='arch=sm_86 emit=ptx out-dir=%t.iree/dealloc' -o /dev/null 2>&1 | FileCheck %s --check-prefix=IREE-CPA
+// RUN: cat %t.iree/dealloc/*.ptx | FileCheck %s --check-prefix=IREE-PTX --implicit-check-not=malloc --implicit-check-not=__local_depot
+// RUN: pk-opt %S/iree/reduced/addrspace3.mlir --pipeline-kernel='arch=sm_86 emit=ptx out-dir=%t.iree/as3' -o /dev/null 2>&1 | FileCheck %s --check-prefix=IREE-CPA
+// RUN: cat %t.iree/as3/*.ptx | FileCheck %s --check-prefix=IREE-PTX --implicit-check-not=malloc --implicit-check-not=__local_depot
+// RUN: pk-opt %S/iree/reduced/workgroup_transfer.mlir --pipeline-kernel='arch=sm_86 emit=ptx out-dir=%t.iree/wt' -o /dev/null 2>&1 | FileCheck %s --check-prefix=IREE-CPA
+// RUN: cat %t.iree/wt/*.ptx | FileCheck %s --check-prefix=IREE-PTX --implicit-check-not=malloc --implicit-check-not=__local_depot
+// RUN: pk-opt %S/iree/reduced/fma_f32.mlir --pipeline-kernel='arch=sm_86 emit=ptx out-dir=%t.iree/fma' -o /dev/null 2>&1 | FileCheck %s --check-prefix=IREE-CPA
+// RUN: cat %t.iree/fma/*.ptx | FileCheck %s --check-prefix=IREE-FMA --implicit-check-not=mul.rn.f32 --implicit-check-not=add.rn.f32
+// IREE-BF: remark: pipelined: variant cp-async, 2 shared buffer(s)
+// IREE-BF-SAME: the loop was barrier-first: pk rotated it into load; gpu.barrier; compute; gpu.barrier, with one gpu.barrier before the loop
+// IREE-CPA: remark: pipelined: variant cp-async
+// IREE-PTX: .shared .align 16 .b8
+// IREE-PTX: cp.async.cg.shared.global
+// IREE-PTX: cp.async.wait_group
+// IREE-FMA: fma.rn.f32

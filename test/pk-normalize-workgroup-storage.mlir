@@ -77,3 +77,34 @@ gpu.module @n {
     gpu.return
   }
 }
+
+// -----
+
+// IREE's forms: a typed alloc with its dealloc (and a dealloc of a subview
+// of it, as VectorDistribute writes), and an alloc in the integer address
+// space 3: attributions, and no dealloc is left (lowered, a dealloc of
+// shared memory is a call to free with a pointer of address space 3).
+// CHECK-LABEL: gpu.func @typed_dealloc
+// CHECK-SAME:    workgroup(%[[A:.*]] : memref<64x24xf16, #gpu.address_space<workgroup>> {llvm.align = 16 : i64}, %[[B:.*]] : memref<16x72xf16, 3> {llvm.align = 16 : i64})
+// CHECK-NOT:     memref.alloc
+// CHECK-NOT:     memref.dealloc
+// CHECK:         memref.subview %[[A]]
+// CHECK-NOT:     memref.dealloc
+// CHECK:         vector.load %[[B]]
+// CHECK-NOT:     memref.dealloc
+// CHECK:         gpu.return
+// REMARK: remark: moved 2 workgroup buffer(s) to workgroup attributions
+gpu.module @iree {
+  gpu.func @typed_dealloc(%out: memref<8xf16>) kernel {
+    %c0 = arith.constant 0 : index
+    %a = memref.alloc() : memref<64x24xf16, #gpu.address_space<workgroup>>
+    %b = memref.alloc() : memref<16x72xf16, 3>
+    %s = memref.subview %a[0, 0] [8, 8] [1, 1] : memref<64x24xf16, #gpu.address_space<workgroup>> to memref<8x8xf16, strided<[24, 1]>, #gpu.address_space<workgroup>>
+    %x = vector.load %b[%c0, %c0] : memref<16x72xf16, 3>, vector<8xf16>
+    vector.store %x, %out[%c0] : memref<8xf16>, vector<8xf16>
+    memref.dealloc %s : memref<8x8xf16, strided<[24, 1]>, #gpu.address_space<workgroup>>
+    memref.dealloc %a : memref<64x24xf16, #gpu.address_space<workgroup>>
+    memref.dealloc %b : memref<16x72xf16, 3>
+    gpu.return
+  }
+}

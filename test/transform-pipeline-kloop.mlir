@@ -476,7 +476,7 @@ module attributes {gpu.container_module, transform.with_named_sequence} {
 // CHECK-SAME:    workgroup(%{{.*}} : memref<64x16xf16, #gpu.address_space<workgroup>>, %{{.*}} : memref<64x16xf16, #gpu.address_space<workgroup>>)
 // CHECK-NOT:     nvgpu.device_async_copy
 // CHECK:         scf.for
-// CHECK:         } {pk.analysis = {arch = "sm_90", buffers = [{bytes = 2048 : i64, bytes_per_stage = 2048 : i64, copied = true, element_type = "f16", kind = "attribution", name = "workgroup attribution #0", shape = [64, 16], source = "%arg0"},
+// CHECK:         } {pk.analysis = {arch = "sm_90", barrier_first = false, buffers = [{bytes = 2048 : i64, bytes_per_stage = 2048 : i64, copied = true, element_type = "f16", kind = "attribution", name = "workgroup attribution #0", shape = [64, 16], source = "%arg0"},
 // CHECK-SAME:      flops_per_tile = 131072 : i64, kernel = "seed::gemm_64x64x16"
 // CHECK-SAME:      target_blocks_per_sm = 3 : i64, target_source = "kernel nvvm.minctasm"
 // CHECK-SAME:      ratio = 32 : i64

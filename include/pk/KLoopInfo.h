@@ -148,6 +148,12 @@ struct KLoopInfo {
   /// The two barriers: after the load phase, after the compute phase. A TMA
   /// loop has no load barrier (its mbarrier wait ends the load phase).
   gpu::BarrierOp loadBarrier, computeBarrier;
+  /// The loop is the barrier-first rotation of the cycle (IREE's form):
+  /// `gpu.barrier; load; gpu.barrier; compute; scf.yield`. Then
+  /// `computeBarrier` is the body's first operation; the transform rotates
+  /// it to the end of the body (and puts a barrier before the loop) before
+  /// anything else (rotateBarrierFirst).
+  bool barrierFirst = false;
   /// The TMA form of the load phase, if the loop has it.
   std::optional<TmaLoadPhase> tma;
   /// The op that ends the load phase: the load barrier, or the TMA wait.

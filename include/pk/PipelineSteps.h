@@ -28,6 +28,11 @@ namespace mlir {
 namespace pk {
 namespace detail {
 
+/// Rotates a barrier-first loop (KLoopInfo::barrierFirst) into pk's form:
+/// its first barrier moves to the end of the body and a barrier goes before
+/// the loop. The first change applyPipelinePlan makes.
+void rotateBarrierFirst(RewriterBase &rewriter, const KLoopInfo &info);
+
 /// Versions the loop of `info` at run time on what pipelining it needs but
 /// pk cannot prove: with `minTrips` > 0 a dynamic trip count of at least
 /// `minTrips` whose arithmetic does not wrap, and the 16-byte alignment of

@@ -140,13 +140,33 @@ LogicalResult KLoopMatcher::splitAtBarriers() {
                        "(after the load phase and after the compute phase), "
                        "found " +
                            Twine(barriers.size()));
-  info.computeBarrier = barriers.pop_back_val();
-  info.loadBarrier = barriers.pop_back_val();
-  info.innerLoadBarriers.assign(barriers.begin(), barriers.end());
-  if (info.computeBarrier->getNextNode() != body->getTerminator())
+  // The same cycle, rotated: a body that starts with the barrier that
+  // protects the tiles from the previous iteration's compute (IREE's form)
+  // and ends with the compute.
+  // Address arithmetic may precede that barrier: it has no memory effect,
+  // so the barrier orders nothing it does.
+  info.barrierFirst =
+      barriers.back()->getNextNode() != body->getTerminator() &&
+      llvm::all_of(llvm::make_range(body->begin(),
+                                    Block::iterator(barriers.front())),
+                   [](Operation &op) {
+                     return op.getNumRegions() == 0 && isMemoryEffectFree(&op);
+                   });
+  if (info.barrierFirst) {
+    info.computeBarrier = barriers.front();
+    info.loadBarrier = barriers.back();
+    info.innerLoadBarriers.assign(barriers.begin() + 1, barriers.end() - 1);
+  } else {
+    info.computeBarrier = barriers.pop_back_val();
+    info.loadBarrier = barriers.pop_back_val();
+    info.innerLoadBarriers.assign(barriers.begin(), barriers.end());
+  }
+  if (!info.barrierFirst &&
+      info.computeBarrier->getNextNode() != body->getTerminator())
     return fail(info.computeBarrier,
                 "the last gpu.barrier must be the last operation before "
-                "scf.yield");
+                "scf.yield (or, barrier-first, the first operation of the "
+                "body after address arithmetic)");
   for (Operation &op : body->getOperations()) {
     if (&op == info.loadBarrier || &op == info.computeBarrier ||
         &op == body->getTerminator() ||

@@ -93,7 +93,10 @@ std::string mlir::pk::summarizeKLoop(const KLoopInfo &info,
              stringifyOccupancyLimit(budget.multi.limit), info.ratio,
              stringifyPipelineVariant(ruleVariant))
              .str() +
-         summarizeTmaLoads(info) + summarizeWarpgroupMmas(info);
+         summarizeTmaLoads(info) + summarizeWarpgroupMmas(info) +
+         (info.barrierFirst ? "; barrier-first (gpu.barrier; load; "
+                              "gpu.barrier; compute: the cycle rotated)"
+                            : "");
 }
 
 //===----------------------------------------------------------------------===//
@@ -192,6 +195,7 @@ llvm::json::Object mlir::pk::toJSON(const KLoopInfo &info,
       {"loc", locationToString(forOp.getLoc())},
       {"arch", target.arch},
       {"trip_count", std::move(tripCount)},
+      {"barrier_first", info.barrierFirst},
       {"threads_per_block", info.threadsPerBlock},
       {"regs_per_thread", budget.regsPerThread},
       {"regs_source", budget.regsSource},

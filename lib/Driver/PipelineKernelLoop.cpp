@@ -230,6 +230,10 @@ mlir::pk::pipelineKernelLoop(RewriterBase &rewriter, scf::ForOp forOp,
   result.loop = pipelined->loop;
   result.prologue = std::move(pipelined->prologue);
   result.epilogue = std::move(pipelined->epilogue);
+  if (info->barrierFirst)
+    result.reasons.push_back(
+        "the loop was barrier-first: pk rotated it into load; gpu.barrier; "
+        "compute; gpu.barrier, with one gpu.barrier before the loop");
   if (plan.schedule == PipelineSchedule::WarpSpecialized)
     result.reasons.push_back(describeWarpSpecialization(info->kernel));
   return finish(result, PipelineOutcome::Pipelined);

@@ -5,6 +5,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "pk/Emit.h"
+#include "LoweringPasses.h"
 #include "pk/KLoopMatcher.h"
 
 #include "mlir/Conversion/Passes.h"
@@ -13,6 +14,7 @@
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/Dialect/LLVMIR/Transforms/Passes.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/MemRef/Transforms/Passes.h"
 #include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
 #include "mlir/IR/BuiltinOps.h"
@@ -116,6 +118,7 @@ void mlir::pk::buildLoweringPipeline(OpPassManager &pm,
   // temporary buffer is left for the NVVM lowering to put in local memory.
   gpuPm.addPass(createConvertVectorToSCFPass(
       VectorTransferToSCFOptions().enableFullUnroll()));
+  gpuPm.addPass(detail::createLowerTransfersPass());
   gpuPm.addPass(memref::createExpandStridedMetadataPass());
   gpuPm.addPass(createLowerAffinePass());
   gpuPm.addPass(createSCFToControlFlowPass());
@@ -130,6 +133,7 @@ void mlir::pk::buildLoweringPipeline(OpPassManager &pm,
   gpuPm.addPass(createArithToLLVMConversionPass());
   gpuPm.addPass(createConvertIndexToLLVMPass());
   gpuPm.addPass(createUBToLLVMConversionPass());
+  gpuPm.addPass(detail::createAllowContractionPass());
   gpuPm.addPass(LLVM::createNVVMOptimizeForTargetPass());
   gpuPm.addPass(createCanonicalizerPass());
   gpuPm.addPass(createCSEPass());
@@ -246,6 +250,22 @@ static bool isWarpgroupMmaOp(Operation *op) {
 /// Why `target` cannot lower `op`, or the empty string.
 static std::string getUnsupportedReason(Operation *op,
                                         const TargetInfo &target) {
+  // Upstream lowers a shared-memory allocation inside a kernel to malloc
+  // (global memory) or local memory: never emit that silently.
+  if (isa<memref::AllocOp, memref::AllocaOp>(op) &&
+      op->getParentOfType<gpu::GPUFuncOp>()) {
+    auto type = cast<MemRefType>(op->getResult(0).getType());
+    if (gpu::GPUDialect::hasWorkgroupMemoryAddressSpace(type) ||
+        nvgpu::NVGPUDialect::hasSharedMemoryAddressSpace(type))
+      return llvm::formatv(
+                 "this shared-memory {0} would lower to {1}, not .shared: "
+                 "pk-normalize-workgroup-storage turns a static allocation "
+                 "used directly or through one memref.view at offset 0 into "
+                 "a workgroup attribution, and this one is not of that form",
+                 op->getName(),
+                 isa<memref::AllocOp>(op) ? "malloc" : "local memory")
+          .str();
+  }
   if (!target.hasWgmma && isWarpgroupMmaOp(op))
     return llvm::formatv("{0} (wgmma) needs arch=sm_90a; {1} has none (MLIR "
                          "and ptxas accept wgmma only on the "

@@ -194,8 +194,6 @@ struct EmitBinariesPass final
                            StringRef cuda,
                            llvm::StringMap<PtxasKernelInfo> &resources) {
     Location loc = gpuModule.getLoc();
-    if (failed(checkTargetSupport(gpuModule, target)))
-      return failure();
     ModuleOp module = getOperation();
     OpBuilder builder(module.getContext());
     builder.setInsertionPointToEnd(module.getBody());
@@ -203,8 +201,17 @@ struct EmitBinariesPass final
     wrapper->setAttr(gpu::GPUDialect::getContainerModuleAttrName(),
                      builder.getUnitAttr());
     builder.setInsertionPointToStart(wrapper.getBody());
-    builder.clone(*gpuModule);
+    auto copy = cast<gpu::GPUModuleOp>(builder.clone(*gpuModule));
     auto cleanup = llvm::scope_exit([&] { wrapper->erase(); });
+    // Shared memory the way upstream's lowering keeps it in .shared (a
+    // workgroup memref.alloc would become malloc): what pipeline-kernel's
+    // first step does, so that the unpipelined build of a kernel is its
+    // baseline.
+    IRRewriter rewriter(builder.getContext());
+    for (auto kernel : copy.getOps<gpu::GPUFuncOp>())
+      normalizeWorkgroupStorage(rewriter, kernel, /*globals=*/true);
+    if (failed(checkTargetSupport(copy, target)))
+      return failure();
 
     LoweringFormat format =
         emit == EmitKind::LLVMIR ? LoweringFormat::LLVMIR : LoweringFormat::PTX;

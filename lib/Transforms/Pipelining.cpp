@@ -394,6 +394,21 @@ static void applyLaunchBounds(RewriterBase &rewriter, const KLoopInfo &info,
   });
 }
 
+/// `gpu.barrier; L; gpu.barrier; C` per iteration is the cycle
+/// `L; gpu.barrier; C; gpu.barrier` with one barrier before the loop (it
+/// keeps the first tile's stores after whatever the block did before) and
+/// one more after it: both are uniform (the loop's trip count is the
+/// block's), so the rotated loop synchronizes at least where the original
+/// did.
+void mlir::pk::detail::rotateBarrierFirst(RewriterBase &rewriter,
+                                          const KLoopInfo &info) {
+  scf::ForOp forOp = info.forOp;
+  gpu::BarrierOp barrier = info.computeBarrier;
+  rewriter.setInsertionPoint(forOp);
+  gpu::BarrierOp::create(rewriter, barrier.getLoc());
+  rewriter.moveOpBefore(barrier, forOp.getBody()->getTerminator());
+}
+
 DeclineOr<PipelinedKLoop> mlir::pk::applyPipelinePlan(
     RewriterBase &rewriter, const KLoopInfo &info, const PipelinePlan &plan,
     const ApplyPlanOptions &options, bool *modifiedIR) {
@@ -409,6 +424,8 @@ DeclineOr<PipelinedKLoop> mlir::pk::applyPipelinePlan(
   if (modifiedIR)
     *modifiedIR = true;
   gpu::GPUFuncOp kernel = info.kernel;
+  if (info.barrierFirst)
+    rotateBarrierFirst(rewriter, info);
   // What pk cannot prove is checked at run time, the original loop (marked
   // as the fallback) running otherwise: a dynamic trip count below
   // `versionMinTrips`, the alignment of the global buffers the cp.async

@@ -24,6 +24,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "pk/MemoryAccess.h"
 #include "pk/Pipelining.h"
 
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
@@ -66,11 +67,32 @@ static FailureOr<MemRefType> getStorageType(Value root, Operation *&view) {
   return viewType;
 }
 
+/// The memref.deallocs of `root` and of the views derived from it (IREE
+/// deallocates promoted buffers, and VectorDistribute a subview of one): an
+/// attribution lives as long as the block, so they go with the allocation.
+static SmallVector<Operation *> collectDeallocs(Value root) {
+  SmallVector<Operation *> deallocs;
+  SmallVector<Value> worklist{root};
+  while (!worklist.empty()) {
+    Value value = worklist.pop_back_val();
+    for (Operation *user : value.getUsers()) {
+      if (isa<memref::DeallocOp>(user))
+        deallocs.push_back(user);
+      else if (isa<ViewLikeOpInterface>(user))
+        llvm::append_range(worklist, user->getResults());
+    }
+  }
+  return deallocs;
+}
+
 /// Replaces `root` (and its view, if any) by a new typed, 16-byte aligned
 /// workgroup attribution of `kernel`; erases the view and the deallocs.
 static void replaceByAttribution(RewriterBase &rewriter, gpu::GPUFuncOp kernel,
                                  Value root, Operation *view, MemRefType type,
                                  int64_t alignment) {
+  // Collected before the uses are replaced: then they use the attribution.
+  for (Operation *dealloc : collectDeallocs(root))
+    rewriter.eraseOp(dealloc);
   BlockArgument arg = kernel.addWorkgroupAttribution(type, root.getLoc());
   unsigned index = kernel.getNumWorkgroupAttributions() - 1;
   kernel.setWorkgroupAttributionAttr(
@@ -82,9 +104,6 @@ static void replaceByAttribution(RewriterBase &rewriter, gpu::GPUFuncOp kernel,
   } else {
     rewriter.replaceAllUsesWith(root, arg);
   }
-  for (Operation *user : llvm::to_vector(root.getUsers()))
-    if (isa<memref::DeallocOp>(user))
-      rewriter.eraseOp(user);
 }
 
 /// Allocations: every workgroup memref.alloc / alloca.
@@ -92,9 +111,10 @@ static int64_t normalizeAllocations(RewriterBase &rewriter,
                                     gpu::GPUFuncOp kernel) {
   SmallVector<Operation *> allocs;
   kernel.walk([&](Operation *op) {
+    // Both spellings of shared memory: #gpu.address_space<workgroup> and
+    // the integer address space 3.
     if (isa<memref::AllocOp, memref::AllocaOp>(op) &&
-        gpu::GPUDialect::hasWorkgroupMemoryAddressSpace(
-            cast<MemRefType>(op->getResult(0).getType())))
+        isSharedMemory(cast<MemRefType>(op->getResult(0).getType())))
       allocs.push_back(op);
   });
   int64_t count = 0;

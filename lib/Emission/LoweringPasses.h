@@ -1,0 +1,27 @@
+//===- LoweringPasses.h - pk's own steps of the NVVM lowering ---*- C++ -*-===//
+//
+// Part of pk (Pipeline Kernel).
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef PK_LIB_EMISSION_LOWERINGPASSES_H
+#define PK_LIB_EMISSION_LOWERINGPASSES_H
+
+#include <memory>
+
+namespace mlir {
+class Pass;
+namespace pk::detail {
+
+/// 1-D vector transfers to vector.load / vector.store, before
+/// convert-gpu-to-nvvm maps the workgroup address space (LoweringPasses.cpp).
+std::unique_ptr<Pass> createLowerTransfersPass();
+
+/// The `contract` fast-math flag on the LLVM dialect's floating-point adds,
+/// subtracts and multiplies, so that they lower to FMAs as nvcc's do.
+std::unique_ptr<Pass> createAllowContractionPass();
+
+} // namespace pk::detail
+} // namespace mlir
+
+#endif // PK_LIB_EMISSION_LOWERINGPASSES_H
