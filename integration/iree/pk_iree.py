@@ -187,6 +187,8 @@ def write_run_sh(out, case, bin_rel):
 # pk-iree: IREE alone vs IREE + pk for %(program)s, on a GPU machine.
 # Needs python3 + numpy and the IREE runtime tools (bin/, %(bin_rel)s/ or $PK_IREE_BIN);
 # no IREE compiler, no MLIR. Prints one table row (header unless PK_IREE_NO_HEADER=1).
+# PK_IREE_REPS (5): benchmark repetitions; PK_IREE_SANITIZE=1: also compute-sanitizer
+# memcheck on pk.vmfb; PK_IREE_KEEP_DATA=1: keep inputs/ and outputs/*.npy.
 # Exit status: 0 when both ran and the outputs agree within tolerance.
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
@@ -210,6 +212,16 @@ echo "== pk: iree-run-module" >&2
 "$BIN/iree-run-module" --device=cuda --module=pk.vmfb --function=main %(ins)s %(outs_pk)s > outputs/pk.run.txt 2>&1 \\
   || { echo "run.sh: iree-run-module failed on pk.vmfb:" >&2; tail -20 outputs/pk.run.txt >&2; status=1; }
 if [ $status = 0 ]; then python3 gpu_compare.py compare . >&2 || status=1; fi
+if [ "${PK_IREE_SANITIZE:-0}" = 1 ]; then
+  # compute-sanitizer (memcheck) on the IREE + pk run: $PK_IREE_SANITIZER, PATH, /usr/local/cuda/bin
+  cs=${PK_IREE_SANITIZER:-$(command -v compute-sanitizer || echo /usr/local/cuda/bin/compute-sanitizer)}
+  echo "== pk: $cs --tool memcheck iree-run-module" >&2
+  if "$cs" --tool memcheck --error-exitcode 3 "$BIN/iree-run-module" --device=cuda --module=pk.vmfb --function=main %(ins)s > outputs/pk.sanitizer.txt 2>&1; then
+    echo "compute-sanitizer memcheck: clean ($(grep -h 'ERROR SUMMARY' outputs/pk.sanitizer.txt))" >&2
+  else
+    echo "run.sh: compute-sanitizer memcheck failed on pk.vmfb:" >&2; tail -30 outputs/pk.sanitizer.txt >&2; status=1
+  fi
+fi
 for w in iree pk; do
   echo "== $w: iree-benchmark-module --benchmark_repetitions=$REPS" >&2
   if "$BIN/iree-benchmark-module" --device=cuda --module=$w.vmfb --function=main %(ins)s \\
