@@ -121,6 +121,22 @@
 // RUN: cat %t.iree/wt/*.ptx | FileCheck %s --check-prefix=IREE-PTX --implicit-check-not=malloc --implicit-check-not=__local_depot
 // RUN: pk-opt %S/iree/reduced/fma_f32.mlir --pipeline-kernel='arch=sm_86 emit=ptx out-dir=%t.iree/fma' -o /dev/null 2>&1 | FileCheck %s --check-prefix=IREE-CPA
 // RUN: cat %t.iree/fma/*.ptx | FileCheck %s --check-prefix=IREE-FMA --implicit-check-not=mul.rn.f32 --implicit-check-not=add.rn.f32
+// Views hoisted above the loop (sunk by pk-normalize-workgroup-storage),
+// tiles read through memref.expand_shape, copies distributed with
+// affine.delinearize_index or divui/remui (two per thread: their offsets
+// through the per-thread subviews differ by a constant).
+// RUN: for k in expand_shape hoisted_subview delinearize delinearize_divrem; do \
+// RUN:   pk-opt %S/iree/reduced/$k.mlir --pipeline-kernel='arch=sm_86 emit=ptx out-dir=%t.iree/'$k -o /dev/null 2>&1 | grep -o 'remark: pipelined: variant [a-z-]*\|error: .*'; \
+// RUN:   (cat %t.iree/$k/*.ptx | grep -c 'malloc\|__local_depot' || true); \
+// RUN: done | FileCheck %s --check-prefix=IREE-VIEWS
+// IREE-VIEWS: remark: pipelined: variant cp-async
+// IREE-VIEWS-NEXT: {{^}}0{{$}}
+// IREE-VIEWS: remark: pipelined: variant cp-async
+// IREE-VIEWS-NEXT: {{^}}0{{$}}
+// IREE-VIEWS: remark: pipelined: variant cp-async
+// IREE-VIEWS-NEXT: {{^}}0{{$}}
+// IREE-VIEWS: remark: pipelined: variant cp-async
+// IREE-VIEWS-NEXT: {{^}}0{{$}}
 // IREE-BF: remark: pipelined: variant cp-async, 2 shared buffer(s)
 // IREE-BF-SAME: the loop was barrier-first: pk rotated it into load; gpu.barrier; compute; gpu.barrier, with one gpu.barrier before the loop
 // IREE-CPA: remark: pipelined: variant cp-async

@@ -83,12 +83,11 @@ gpu.module @n {
 // IREE's forms: a typed alloc with its dealloc (and a dealloc of a subview
 // of it, as VectorDistribute writes), and an alloc in the integer address
 // space 3: attributions, and no dealloc is left (lowered, a dealloc of
-// shared memory is a call to free with a pointer of address space 3).
+// shared memory is a call to free with a pointer of address space 3); the
+// subview only the dealloc used goes too.
 // CHECK-LABEL: gpu.func @typed_dealloc
 // CHECK-SAME:    workgroup(%[[A:.*]] : memref<64x24xf16, #gpu.address_space<workgroup>> {llvm.align = 16 : i64}, %[[B:.*]] : memref<16x72xf16, 3> {llvm.align = 16 : i64})
 // CHECK-NOT:     memref.alloc
-// CHECK-NOT:     memref.dealloc
-// CHECK:         memref.subview %[[A]]
 // CHECK-NOT:     memref.dealloc
 // CHECK:         vector.load %[[B]]
 // CHECK-NOT:     memref.dealloc
@@ -105,6 +104,40 @@ gpu.module @iree {
     memref.dealloc %s : memref<8x8xf16, strided<[24, 1]>, #gpu.address_space<workgroup>>
     memref.dealloc %a : memref<64x24xf16, #gpu.address_space<workgroup>>
     memref.dealloc %b : memref<16x72xf16, 3>
+    gpu.return
+  }
+}
+
+// -----
+
+// Views of a tile hoisted above a K-loop candidate (IREE hoists the
+// per-thread subviews and the expand_shapes its fragments are read through)
+// are cloned in front of their users inside the loop; the hoisted ones go.
+// CHECK-LABEL: gpu.func @hoisted_views
+// CHECK-NOT:     memref.subview
+// CHECK-NOT:     memref.expand_shape
+// CHECK:         scf.for
+// CHECK:           %[[SV:.*]] = memref.subview %{{.*}}[%{{.*}}, 0] [1, 8] [1, 1]
+// CHECK-NEXT:      vector.store %{{.*}}, %[[SV]]
+// CHECK:           gpu.barrier
+// CHECK-NEXT:      %[[EX:.*]] = memref.expand_shape
+// CHECK-NEXT:      vector.load %[[EX]]
+gpu.module @sink {
+  gpu.func @hoisted_views(%A: memref<64x8xf16>, %out: memref<64x8xf16>) workgroup(%s: memref<64x8xf16, #gpu.address_space<workgroup>>) kernel {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %c4 = arith.constant 4 : index
+    %tid = gpu.thread_id x
+    %t = memref.subview %s[%tid, 0] [1, 8] [1, 1] : memref<64x8xf16, #gpu.address_space<workgroup>> to memref<1x8xf16, strided<[8, 1], offset: ?>, #gpu.address_space<workgroup>>
+    %e = memref.expand_shape %s [[0, 1], [2]] output_shape [8, 8, 8] : memref<64x8xf16, #gpu.address_space<workgroup>> into memref<8x8x8xf16, #gpu.address_space<workgroup>>
+    scf.for %k = %c0 to %c4 step %c1 {
+      %v = vector.load %A[%tid, %c0] : memref<64x8xf16>, vector<8xf16>
+      vector.store %v, %t[%c0, %c0] : memref<1x8xf16, strided<[8, 1], offset: ?>, #gpu.address_space<workgroup>>, vector<8xf16>
+      gpu.barrier
+      %x = vector.load %e[%c0, %tid, %c0] : memref<8x8x8xf16, #gpu.address_space<workgroup>>, vector<8xf16>
+      vector.store %x, %out[%tid, %c0] : memref<64x8xf16>, vector<8xf16>
+      gpu.barrier
+    }
     gpu.return
   }
 }

@@ -353,16 +353,13 @@
 // WG2-MIF-NEXT: nvvm.wgmma.wait.group.sync.aligned 0
 // WG2-MIF-NEXT: gpu.barrier
 // WG2-MIF-NEXT: builtin.unrealized_conversion_cast
-// The per-warpgroup subview hoisted out of the loop (a mutant): the tile is
-// used outside its loop, so pk declines to multi-buffer it; with the
-// descriptors hoisted too, the descriptor is not in the compute phase.
+// The per-warpgroup subview hoisted out of the loop (a mutant): the storage
+// normalization sinks it in front of its user in the loop, and the loop is
+// pipelined; with the descriptors hoisted too, the descriptor is not in the
+// compute phase.
 // RUN: python3 %S/Inputs/hoist_descriptors.py %t.wg2.mlir "%%sAw = memref.subview" | pk-opt --pk-pipeline-kloops='arch=sm_90a variant=cp-async stages=3' -o /dev/null 2>&1 | FileCheck %s --check-prefix=WG2-HOIST
 // RUN: python3 %S/Inputs/hoist_descriptors.py %t.wg2.mlir "%%sAw = memref.subview" generate.descriptor | pk-opt --pk-pipeline-kloops='arch=sm_90a variant=cp-async stages=3' -o /dev/null 2>&1 | FileCheck %s --check-prefix=WG2-HOIST-DESC
-// WG2-HOIST: [[#HOIST:]]:{{[0-9]+}}: remark: not pipelined: copied buffer workgroup attribution #0 is also accessed here, outside the K-loop
-// WG2-HOIST-NEXT: %sAw = memref.subview
-// WG2-HOIST: note: copied buffer workgroup attribution #0
-// WG2-HOIST: :[[#HOIST+1]]:{{[0-9]+}}: note: in this K-loop
-// WG2-HOIST-NEXT: scf.for
+// WG2-HOIST: remark: pipelined: variant cp-async, 3 shared buffer(s)
 // WG2-HOIST-DESC: remark: not pipelined: this nvgpu.warpgroup.generate.descriptor of workgroup attribution #0 is not in the compute phase
 // WG2-HOIST-DESC-NEXT: nvgpu.warpgroup.generate.descriptor
 // WG2-HOIST-DESC: note: in this K-loop

@@ -21,6 +21,9 @@
 
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "mlir/IR/AffineExpr.h"
 #include "mlir/IR/Matchers.h"
@@ -62,6 +65,34 @@ public:
     return simplify(result);
   }
 
+  /// The element offset `indices` address in `memref`, relative to the
+  /// memref its chain of memref.subviews starts from (`memref` becomes that
+  /// one: IREE stores each thread's part of a tile through a subview), or
+  /// null.
+  AffineExpr linearizeThroughSubviews(Value &memref, ValueRange indices) {
+    AffineExpr offset =
+        linearize(cast<MemRefType>(memref.getType()), indices);
+    while (offset) {
+      auto subview = memref.getDefiningOp<memref::SubViewOp>();
+      if (!subview)
+        break;
+      SmallVector<int64_t> strides;
+      int64_t sourceOffset;
+      if (failed(subview.getSourceType().getStridesAndOffset(strides,
+                                                             sourceOffset)) ||
+          llvm::any_of(strides, ShapedType::isDynamic))
+        return nullptr;
+      // The result's strides already count elements of the source; its
+      // offsets are indices into the source.
+      for (auto [start, stride] :
+           llvm::zip(subview.getMixedOffsets(), strides))
+        offset = offset + build(start) * stride;
+      offset = simplify(offset);
+      memref = subview.getSource();
+    }
+    return offset;
+  }
+
   /// The symbol standing for `value`.
   AffineExpr symbolFor(Value value) {
     auto *it = llvm::find(leaves, value);
@@ -79,6 +110,12 @@ public:
   ArrayRef<Value> getLeaves() const { return leaves; }
 
 private:
+  AffineExpr build(OpFoldResult value) {
+    if (std::optional<int64_t> cst = getConstantIntValue(value))
+      return getAffineConstantExpr(*cst, ctx);
+    return build(cast<Value>(value), 0);
+  }
+
   AffineExpr build(Value value, unsigned depth) {
     APInt cst;
     if (matchPattern(value, m_ConstantInt(&cst)))
@@ -105,6 +142,18 @@ private:
         (i < map.getNumDims() ? dims : syms).push_back(build(v, depth + 1));
       return map.getResult(0).replaceDimsAndSymbols(dims, syms);
     }
+    // Thread maps: a quotient of a value pk knows to be non-negative is a
+    // floordiv (IREE distributes copies with divui / delinearize_index).
+    if (isa<arith::DivUIOp>(def))
+      if (std::optional<int64_t> divisor = getPositiveConstant(def, 1))
+        if (AffineExpr dividend = operand(0); isNonNegative(dividend))
+          return dividend.floorDiv(*divisor);
+    if (auto delinearize = dyn_cast<affine::AffineDelinearizeIndexOp>(def))
+      if (AffineExpr linear = build(delinearize.getLinearIndex(), depth + 1);
+          isNonNegative(linear))
+        if (AffineExpr result = delinearizeResult(
+                delinearize, cast<OpResult>(value).getResultNumber(), linear))
+          return result;
     // The 128B swizzle of wgmma tiles (chunk ^ row % 8): values pk cannot
     // express affinely, but can prove equal (one symbol for all of them).
     if (isa<arith::RemUIOp>(def))
@@ -119,6 +168,68 @@ private:
     return symbolFor(value);
   }
 
+  /// Operand `i` of `op` as a positive constant, or none.
+  static std::optional<int64_t> getPositiveConstant(Operation *op,
+                                                    unsigned i) {
+    APInt cst;
+    if (!matchPattern(op->getOperand(i), m_ConstantInt(&cst)) ||
+        cst.getActiveBits() > 32 || cst.getSExtValue() <= 0)
+      return std::nullopt;
+    return cst.getSExtValue();
+  }
+
+  /// Whether `value` is never negative: a thread, block or lane index, or
+  /// the induction variable of an scf.for from a non-negative constant with
+  /// a positive constant step.
+  static bool isNonNegativeLeaf(Value value) {
+    if (Operation *def = value.getDefiningOp())
+      return isa<gpu::ThreadIdOp, gpu::BlockIdOp, gpu::LaneIdOp,
+                 gpu::BlockDimOp>(def);
+    auto loop = scf::getForInductionVarOwner(value);
+    if (!loop)
+      return false;
+    APInt lb, step;
+    return matchPattern(loop.getLowerBound(), m_ConstantInt(&lb)) &&
+           matchPattern(loop.getStep(), m_ConstantInt(&step)) &&
+           !lb.isNegative() && step.isStrictlyPositive();
+  }
+
+  /// Whether `expr` is provably non-negative: built from such leaves,
+  /// non-negative constants, sums, products with positive constants, and
+  /// floordiv / mod by positive constants.
+  bool isNonNegative(AffineExpr expr) const {
+    if (auto cst = dyn_cast<AffineConstantExpr>(expr))
+      return cst.getValue() >= 0;
+    if (auto symbol = dyn_cast<AffineSymbolExpr>(expr))
+      return isNonNegativeLeaf(leaves[symbol.getPosition()]);
+    auto binary = dyn_cast<AffineBinaryOpExpr>(expr);
+    if (!binary)
+      return false;
+    if (binary.getKind() == AffineExprKind::Add)
+      return isNonNegative(binary.getLHS()) && isNonNegative(binary.getRHS());
+    auto rhs = dyn_cast<AffineConstantExpr>(binary.getRHS());
+    return rhs && rhs.getValue() > 0 && isNonNegative(binary.getLHS());
+  }
+
+  /// Result `index` of `op` on the non-negative `linear` (static basis only):
+  /// the innermost results are remainders, the outermost a quotient (the
+  /// op requires the index below the basis' product when it is bounded).
+  static AffineExpr delinearizeResult(affine::AffineDelinearizeIndexOp op,
+                                      unsigned index, AffineExpr linear) {
+    SmallVector<int64_t> basis(op.getStaticBasis());
+    if (llvm::any_of(basis, [](int64_t b) { return b <= 0; }))
+      return nullptr;
+    // With an outer bound the basis has one element per result.
+    unsigned offset = op.hasOuterBound() ? 0 : 1;
+    int64_t inner = 1;
+    for (unsigned i = index + 1 - offset; i < basis.size(); ++i)
+      inner *= basis[i];
+    AffineExpr result = linear.floorDiv(inner);
+    if (index > 0)
+      result = result % basis[index - offset];
+    return result;
+  }
+
   /// A key that equal `remui x, 2^p` results share: the linear expression of
   /// x with its coefficients and constant reduced modulo 2^p (exact in the
   /// integers modulo 2^width, which 2^p divides), or none when x is not
@@ -130,26 +241,27 @@ private:
         divisor.getZExtValue() < 2)
       return std::nullopt;
     int64_t modulus = divisor.getZExtValue();
-    std::map<unsigned, int64_t> coefficients;
+    std::map<std::string, int64_t> coefficients;
     int64_t constant = 0;
     if (failed(collectLinearTerms(simplify(build(rem->getOperand(0),
                                                  depth + 1)),
                                   1, coefficients, constant)))
       return std::nullopt;
     std::string key = "remui" + std::to_string(modulus) + "(";
-    for (auto [symbol, coefficient] : coefficients)
+    for (auto [atom, coefficient] : coefficients)
       if (int64_t reduced = floorMod(coefficient, modulus))
-        key += std::to_string(reduced) + "*s" + std::to_string(symbol) + "+";
+        key += std::to_string(reduced) + "*" + atom + "+";
     return key + std::to_string(floorMod(constant, modulus)) + ")";
   }
 
-  /// Adds `scale` x `expr`, a sum of symbols times constants, to
-  /// `coefficients` (by symbol position) and `constant` (wrapping like the
-  /// index arithmetic it stands for); fails on anything else.
-  static LogicalResult
+  /// Adds `scale` x `expr`, a sum of integer atoms times constants, to
+  /// `coefficients` (by atom: a symbol, or a quotient or remainder pk cannot
+  /// split further, by its printed form) and `constant` (wrapping like the
+  /// index arithmetic it stands for).
+  LogicalResult
   collectLinearTerms(AffineExpr expr, int64_t scale,
-                     std::map<unsigned, int64_t> &coefficients,
-                     int64_t &constant) {
+                     std::map<std::string, int64_t> &coefficients,
+                     int64_t &constant) const {
     auto wrapMul = [](int64_t a, int64_t b) {
       return static_cast<int64_t>(static_cast<uint64_t>(a) *
                                   static_cast<uint64_t>(b));
@@ -162,11 +274,15 @@ private:
       constant = wrapAdd(constant, wrapMul(scale, cst.getValue()));
       return success();
     }
-    if (auto symbol = dyn_cast<AffineSymbolExpr>(expr)) {
-      int64_t &c = coefficients[symbol.getPosition()];
+    auto addAtom = [&](AffineExpr atom) {
+      std::string key = isa<AffineSymbolExpr>(atom) ? print(atom)
+                                                     : "(" + print(atom) + ")";
+      int64_t &c = coefficients[key];
       c = wrapAdd(c, scale);
       return success();
-    }
+    };
+    if (isa<AffineSymbolExpr>(expr))
+      return addAtom(expr);
     auto binary = dyn_cast<AffineBinaryOpExpr>(expr);
     if (!binary)
       return failure();
@@ -178,7 +294,7 @@ private:
                                        constant)));
     auto factor = dyn_cast<AffineConstantExpr>(binary.getRHS());
     if (binary.getKind() != AffineExprKind::Mul || !factor)
-      return failure();
+      return addAtom(expr);
     return collectLinearTerms(binary.getLHS(),
                               wrapMul(scale, factor.getValue()), coefficients,
                               constant);
@@ -290,8 +406,8 @@ mlir::pk::detail::checkDisjointDestinations(const KLoopInfo &info,
     if (plan.alreadyAsync)
       continue;
     Value memref = getAccessedMemRef(plan.store);
-    auto type = cast<MemRefType>(memref.getType());
-    AffineExpr offset = offsets.linearize(type, getAccessIndices(plan.store));
+    AffineExpr offset =
+        offsets.linearizeThroughSubviews(memref, getAccessIndices(plan.store));
     SmallVector<scf::ForOp> loops = getNestedLoops(plan.store, forOp);
     if (offset && !loops.empty() &&
         !provesNestedDisjoint(offsets, offset, plan.numElements, loops))

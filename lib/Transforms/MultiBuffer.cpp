@@ -90,16 +90,45 @@ static bool isTmaLoadInto(Operation *op, Value memref) {
   return load && load.getDst() == memref;
 }
 
-/// The accesses of `memref`, directly or through `memref.subview`s (which
-/// are appended to `subviews`); returns the first other user, or null.
+/// Whether `op` is a view pk re-creates on a stage: a memref.subview, or a
+/// memref.expand_shape / collapse_shape (IREE reads its tiles through them).
+static bool isStageableView(Operation *op) {
+  return isa<memref::SubViewOp, memref::ExpandShapeOp,
+             memref::CollapseShapeOp>(op);
+}
+
+/// The type of `reshape` (an expand_shape or collapse_shape) on a source of
+/// type `source`: the same shape, the layout that source implies.
+static FailureOr<MemRefType> getReshapedType(Operation *reshape,
+                                             MemRefType source) {
+  if (auto expand = dyn_cast<memref::ExpandShapeOp>(reshape))
+    return memref::ExpandShapeOp::computeExpandedType(
+        source, expand.getResultType().getShape(),
+        expand.getReassociationIndices());
+  auto collapse = cast<memref::CollapseShapeOp>(reshape);
+  return memref::CollapseShapeOp::computeCollapsedType(
+      source, collapse.getReassociationIndices());
+}
+
+/// `type` with a dynamic offset: what a view of one stage has.
+static MemRefType withDynamicOffset(MemRefType type) {
+  auto [strides, offset] = type.getStridesAndOffset();
+  return MemRefType::get(type.getShape(), type.getElementType(),
+                         StridedLayoutAttr::get(type.getContext(),
+                                                ShapedType::kDynamic, strides),
+                         type.getMemorySpace());
+}
+
+/// The accesses of `memref`, directly or through views (isStageableView;
+/// they are appended to `subviews`); returns the first other user, or null.
 static Operation *collectAccesses(Value memref,
                                   SmallVectorImpl<Operation *> &accesses,
                                   SmallVectorImpl<Operation *> &subviews) {
   for (Operation *user : memref.getUsers()) {
-    if (auto subview = dyn_cast<memref::SubViewOp>(user)) {
-      subviews.push_back(subview);
+    if (isStageableView(user)) {
+      subviews.push_back(user);
       if (Operation *other =
-              collectAccesses(subview.getResult(), accesses, subviews))
+              collectAccesses(user->getResult(0), accesses, subviews))
         return other;
       continue;
     }
@@ -158,7 +187,8 @@ static DeclineOr<void> checkHandleUses(const KLoopInfo &info,
                          "copied buffer " + buffer.name + " is used by '" +
                              user->getName().getStringRef() +
                              "'; pk multi-buffers buffers used only by loads "
-                             "and stores, directly or through memref.subview");
+                             "and stores, directly or through memref.subview, "
+                             "expand_shape or collapse_shape");
   // An address that depends on the K-loop's induction variable means the
   // loop already rotates buffers itself.
   for (Operation *access : accesses)
@@ -180,13 +210,23 @@ static DeclineOr<void> checkHandleUses(const KLoopInfo &info,
                              "multi-buffers tiles used only inside their loop");
   }
   for (Operation *subview : subviews) {
+    // A reshape of a stage (whose offset is dynamic) must keep its layout.
+    if (!isa<memref::SubViewOp>(subview) &&
+        failed(getReshapedType(subview,
+                               withDynamicOffset(cast<MemRefType>(
+                                   subview->getOperand(0).getType())))))
+      return declineBuffer(subview, buffer,
+                           "this reshape of copied buffer " + buffer.name +
+                               " has no strided layout on one stage of the "
+                               "multi-buffered tile");
     if (!info.forOp->isProperAncestor(subview))
       continue;
     for (Operation *user : subview->getUsers()) {
       if (isInLoadPhase(info, user) == isInLoadPhase(info, subview))
         continue;
       return declineBuffer(subview, buffer,
-                           "this memref.subview of copied buffer " +
+                           "this " + subview->getName().getStringRef() +
+                               " of copied buffer " +
                                buffer.name +
                                " is used in the other phase of the K-loop; "
                                "pk needs the subviews of each phase in that "
@@ -300,6 +340,8 @@ private:
   void redirectUses(Value handle, Value newMemRef);
   void redirectSubView(memref::SubViewOp subview, Value newSource, Value stage);
   void redirectWholeBuffer(OpOperand &operand, Value newMemRef, Value stage);
+  Value createStageView(Value newMemRef, Value stage, Operation *before);
+  void redirectReshape(Operation *reshape, Value newSource);
   MemRefType getMultiBufferedType(const SharedBuffer &buffer,
                                   Attribute memorySpace) const;
   void multiBufferAttribution(const SharedBuffer &buffer, MemRefType type);
@@ -355,6 +397,8 @@ void MultiBuffering::redirectUses(Value handle, Value newMemRef) {
       redirectWholeBuffer(gen.getTensorMutable(), newMemRef, stageFor(gen));
     else if (auto load = dyn_cast<nvgpu::TmaAsyncLoadOp>(user))
       redirectWholeBuffer(load.getDstMutable(), newMemRef, stageFor(load));
+    else if (isStageableView(user))
+      redirectReshape(user, createStageView(newMemRef, stageFor(user), user));
     else
       redirectAccess(rewriter, user, newMemRef, stageFor(user));
   }
@@ -368,6 +412,14 @@ void MultiBuffering::redirectUses(Value handle, Value newMemRef) {
 void MultiBuffering::redirectWholeBuffer(OpOperand &operand, Value newMemRef,
                                          Value stage) {
   Operation *user = operand.getOwner();
+  Value view = createStageView(newMemRef, stage, user);
+  rewriter.modifyOpInPlace(user, [&] { operand.set(view); });
+}
+
+/// Slice `stage` of `newMemRef` (the buffer with its leading stage
+/// dimension), in the buffer's own shape, before `before`.
+Value MultiBuffering::createStageView(Value newMemRef, Value stage,
+                                      Operation *before) {
   // One stage: the buffer's own shape (an attribution's type has already
   // changed, so take it from the multi-buffered type).
   auto newType = cast<MemRefType>(newMemRef.getType());
@@ -379,17 +431,43 @@ void MultiBuffering::redirectWholeBuffer(OpOperand &operand, Value newMemRef,
   for (int64_t dim : shape)
     sizes.push_back(rewriter.getIndexAttr(dim));
   SmallVector<OpFoldResult> strides(rank, rewriter.getIndexAttr(1));
-  auto [stageStrides, stageOffset] =
-      MemRefType::get(shape, newType.getElementType()).getStridesAndOffset();
-  auto type = MemRefType::get(shape, newType.getElementType(),
-                              StridedLayoutAttr::get(rewriter.getContext(),
-                                                     ShapedType::kDynamic,
-                                                     stageStrides),
-                              newType.getMemorySpace());
-  rewriter.setInsertionPoint(user);
-  auto view = memref::SubViewOp::create(rewriter, user->getLoc(), type,
-                                        newMemRef, offsets, sizes, strides);
-  rewriter.modifyOpInPlace(user, [&] { operand.set(view); });
+  auto type = withDynamicOffset(MemRefType::get(
+      shape, newType.getElementType(), MemRefLayoutAttrInterface(),
+      newType.getMemorySpace()));
+  rewriter.setInsertionPoint(before);
+  return memref::SubViewOp::create(rewriter, before->getLoc(), type, newMemRef,
+                                   offsets, sizes, strides);
+}
+
+/// Re-creates `reshape` (an expand_shape or collapse_shape, or a subview
+/// without a stage) on `newSource`, a view of the same data whose offset is
+/// dynamic, and the views of it on the new one.
+void MultiBuffering::redirectReshape(Operation *reshape, Value newSource) {
+  if (auto subview = dyn_cast<memref::SubViewOp>(reshape))
+    return redirectSubView(subview, newSource, Value());
+  rewriter.setInsertionPoint(reshape);
+  auto source = cast<MemRefType>(newSource.getType());
+  // checkHandleUses proved the layout exists.
+  MemRefType type = *getReshapedType(reshape, source);
+  Value newReshape;
+  if (auto expand = dyn_cast<memref::ExpandShapeOp>(reshape))
+    newReshape = memref::ExpandShapeOp::create(
+        rewriter, expand.getLoc(), type, newSource,
+        expand.getReassociationIndices(), expand.getMixedOutputShape());
+  else
+    newReshape = memref::CollapseShapeOp::create(
+        rewriter, reshape->getLoc(), type, newSource,
+        cast<memref::CollapseShapeOp>(reshape).getReassociationIndices());
+  SmallVector<Operation *> users(reshape->getUsers());
+  for (Operation *user : users) {
+    if (isStageableView(user))
+      redirectReshape(user, newReshape);
+    else
+      rewriter.modifyOpInPlace(user, [&] {
+        user->replaceUsesOfWith(reshape->getResult(0), newReshape);
+      });
+  }
+  rewriter.eraseOp(reshape);
 }
 
 /// Re-creates `subview` on `newSource` (a view of the same data with a new
@@ -424,6 +502,8 @@ void MultiBuffering::redirectSubView(memref::SubViewOp subview, Value newSource,
   for (Operation *user : users) {
     if (auto nested = dyn_cast<memref::SubViewOp>(user))
       redirectSubView(nested, newSubView, Value());
+    else if (isStageableView(user))
+      redirectReshape(user, newSubView);
     else
       rewriter.modifyOpInPlace(
           user, [&] { user->replaceUsesOfWith(subview, newSubView); });

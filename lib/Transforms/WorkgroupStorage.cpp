@@ -27,7 +27,11 @@
 #include "pk/MemoryAccess.h"
 #include "pk/Pipelining.h"
 
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/IR/IRMapping.h"
 #include "mlir/IR/Matchers.h"
 #include "mlir/IR/SymbolTable.h"
 #include "llvm/Support/DebugLog.h"
@@ -174,6 +178,72 @@ static int64_t normalizeViewedGlobals(RewriterBase &rewriter,
   return count;
 }
 
+/// Whether `op` is a view of shared memory that sinking may clone: a
+/// memref.subview, expand_shape or collapse_shape.
+static bool isSinkableView(Operation *op) {
+  return isa<memref::SubViewOp, memref::ExpandShapeOp,
+             memref::CollapseShapeOp>(op) &&
+         isSharedMemory(cast<MemRefType>(op->getResult(0).getType()));
+}
+
+/// `value` as seen inside `loop` before `before`: the views of it defined
+/// outside the loop are cloned there, the clones' sources first.
+static Value cloneViewChain(RewriterBase &rewriter, Value value,
+                            scf::ForOp loop, Operation *before) {
+  Operation *def = value.getDefiningOp();
+  if (!def || !isSinkableView(def) || loop->isAncestor(def))
+    return value;
+  Value source =
+      cloneViewChain(rewriter, def->getOperand(0), loop, before);
+  IRMapping mapping;
+  mapping.map(def->getOperand(0), source);
+  rewriter.setInsertionPoint(before);
+  return rewriter.clone(*def, mapping)->getResult(0);
+}
+
+/// The innermost scf.for around `op` that has a gpu.barrier directly in its
+/// body (a K-loop candidate, Coverage.h), or null.
+static scf::ForOp getEnclosingKLoopCandidate(Operation *op) {
+  for (auto loop = op->getParentOfType<scf::ForOp>(); loop;
+       loop = loop->getParentOfType<scf::ForOp>())
+    if (!loop.getBody()->getOps<gpu::BarrierOp>().empty())
+      return loop;
+  return nullptr;
+}
+
+/// Views of shared memory hoisted above a K-loop candidate (IREE hoists its
+/// per-thread subviews and the expand_shapes its fragments are read through)
+/// are cloned in front of each of their users inside the loop: the
+/// multi-buffering then re-creates them on the stage of their phase (TMA
+/// destinations excepted: the TMA ring sinks those itself).
+/// Views are pure, so this changes no behaviour; the hoisted ones left
+/// unused are erased.
+static int64_t sinkHoistedViews(RewriterBase &rewriter,
+                                gpu::GPUFuncOp kernel) {
+  SmallVector<Operation *> views;
+  kernel.walk([&](Operation *op) {
+    if (isSinkableView(op))
+      views.push_back(op);
+  });
+  int64_t count = 0;
+  for (Operation *view : views) {
+    for (OpOperand &use : llvm::make_early_inc_range(view->getUses())) {
+      Operation *user = use.getOwner();
+      scf::ForOp loop = getEnclosingKLoopCandidate(user);
+      if (!loop || loop->isAncestor(view) || isa<nvgpu::TmaAsyncLoadOp>(user))
+        continue;
+      Value sunk = cloneViewChain(rewriter, use.get(), loop, user);
+      rewriter.modifyOpInPlace(user, [&] { use.set(sunk); });
+      ++count;
+    }
+  }
+  // Unused views, users first.
+  for (Operation *view : llvm::reverse(views))
+    if (view->use_empty())
+      rewriter.eraseOp(view);
+  return count;
+}
+
 int64_t mlir::pk::normalizeWorkgroupStorage(RewriterBase &rewriter,
                                             gpu::GPUFuncOp kernel,
                                             bool globals) {
@@ -182,5 +252,6 @@ int64_t mlir::pk::normalizeWorkgroupStorage(RewriterBase &rewriter,
   int64_t count = normalizeAllocations(rewriter, kernel);
   if (globals)
     count += normalizeViewedGlobals(rewriter, kernel);
+  sinkHoistedViews(rewriter, kernel);
   return count;
 }
