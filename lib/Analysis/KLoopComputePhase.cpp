@@ -1,0 +1,280 @@
+//===- KLoopComputePhase.cpp - The compute phase of a K-loop --------------===//
+//
+// Part of pk (Pipeline Kernel).
+//
+//===----------------------------------------------------------------------===//
+//
+// The compute phase of the K-loop matcher (KLoopMatcherImpl.h): what it
+// executes, its warpgroup MMAs and their descriptors, the proxy fences
+// between generic-proxy stores and wgmma reads, and accumulators kept in
+// global memory. Tests: test/pk-analyze-kloops*.mlir.
+//
+//===----------------------------------------------------------------------===//
+
+#include "KLoopMatcherImpl.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
+#include "llvm/ADT/SetVector.h"
+#include "llvm/Support/DebugLog.h"
+#include "llvm/Support/FormatVariadic.h"
+
+#define DEBUG_TYPE "pk-kloop-matcher"
+
+using namespace mlir;
+using namespace mlir::pk;
+using namespace mlir::pk::detail;
+
+LogicalResult KLoopMatcher::walkComputePhase(ArrayRef<Operation *> ops,
+                                             int64_t executions) {
+  for (Operation *op : ops) {
+    if (isa<scf::YieldOp>(op))
+      continue;
+    if (auto nested = dyn_cast<scf::ForOp>(op)) {
+      if (failed(walkNestedLoop(nested, executions, "compute",
+                                &KLoopMatcher::walkComputePhase)))
+        return failure();
+      continue;
+    }
+    if (isa<gpu::BarrierOp>(op))
+      return fail(op, "compute phase: gpu.barrier inside a nested region");
+    FailureOr<bool> fence = matchProxyFence(op, "compute");
+    if (failed(fence))
+      return failure();
+    if (*fence)
+      continue;
+    if (std::optional<MemoryAccess> access = getMemoryAccess(op)) {
+      auto type = cast<MemRefType>(access->memref.getType());
+      // Global accesses may hold the accumulator (checkMemoryAccumulators).
+      if (isGlobalMemory(type)) {
+        accumulatorAccesses.push_back(op);
+        continue;
+      }
+      if (access->isWrite)
+        return fail(op, "compute phase writes shared memory (" +
+                            op->getName().getStringRef() + ")");
+      if (!isSharedMemory(type))
+        return fail(op, "compute phase reads memory that is not shared (" +
+                            op->getName().getStringRef() + ")");
+      if (failed(findBuffer(op, access->memref)))
+        return failure();
+      continue;
+    }
+    // A descriptor only reads its buffer through the wgmma that uses it.
+    if (isa<nvgpu::WarpgroupGenerateDescriptorOp>(op))
+      continue;
+    if (auto mma = dyn_cast<nvgpu::WarpgroupMmaOp>(op)) {
+      if (failed(matchWarpgroupMma(mma, executions)))
+        return failure();
+      continue;
+    }
+    if (counter.count(op, executions))
+      continue;
+    if (op->getNumRegions() != 0)
+      return fail(op, "compute phase: unsupported region operation '" +
+                          op->getName().getStringRef() + "'");
+    if (!isMemoryEffectFree(op))
+      return fail(op,
+                  "compute phase: unsupported operation with side effects '" +
+                      op->getName().getStringRef() + "'");
+  }
+  return success();
+}
+
+/// Whether `op` is a generic -> async proxy fence for shared memory
+/// (`nvvm.fence.proxy` of kind `async` or `async.shared`), recorded in
+/// KLoopInfo::proxyFences; it must sit directly in the K-loop body, where
+/// pipelining can keep it between the stores and the compute of a tile.
+FailureOr<bool> KLoopMatcher::matchProxyFence(Operation *op, StringRef phase) {
+  auto fence = dyn_cast<NVVM::FenceProxyOp>(op);
+  if (!fence || (fence.getKind() != NVVM::ProxyKind::async &&
+                 fence.getKind() != NVVM::ProxyKind::async_shared))
+    return false;
+  if (op->getParentOp() != forOp.getOperation())
+    return fail(op, phase + " phase: nvvm.fence.proxy inside a nested region");
+  info.proxyFences.push_back(op);
+  return true;
+}
+
+/// Marks each warpgroup MMA that a proxy fence separates from the load
+/// phase's shared stores (and from the wait of already-async copies): one
+/// directly in the body after all of them and before the MMA.
+void KLoopMatcher::checkProxyFences() {
+  // TMA writes the tiles through the async proxy, as wgmma reads them.
+  if (info.tma) {
+    for (WarpgroupMma &wgmma : info.warpgroupMmas)
+      wgmma.proxyFenced = true;
+    return;
+  }
+  Block *body = forOp.getBody();
+  Operation *lastWrite = nullptr;
+  auto noteWrite = [&](Operation *op) {
+    Operation *top = body->findAncestorOpInBlock(*op);
+    if (!lastWrite || lastWrite->isBeforeInBlock(top))
+      lastWrite = top;
+  };
+  for (const TileCopy &copy : info.copies)
+    for (Operation *store : copy.stores)
+      noteWrite(store);
+  for (Operation *op : info.asyncGroupOps)
+    noteWrite(op);
+  for (WarpgroupMma &wgmma : info.warpgroupMmas) {
+    Operation *top = body->findAncestorOpInBlock(*wgmma.op);
+    wgmma.proxyFenced = llvm::any_of(info.proxyFences, [&](Operation *fence) {
+      return (!lastWrite || lastWrite->isBeforeInBlock(fence)) &&
+             fence->isBeforeInBlock(top);
+    });
+    if (!wgmma.proxyFenced)
+      LDBG() << "wgmma at " << locationToString(wgmma.op->getLoc())
+             << " reads the tiles with no proxy fence after their stores";
+  }
+}
+
+/// The shared buffer behind a warpgroup descriptor: the operand of the
+/// `nvgpu.warpgroup.generate.descriptor` that made it (in the compute phase,
+/// or hoisted out of the loop).
+FailureOr<unsigned> KLoopMatcher::findDescriptorBuffer(Operation *user,
+                                                       Value descriptor) {
+  auto gen = descriptor.getDefiningOp<nvgpu::WarpgroupGenerateDescriptorOp>();
+  if (!gen)
+    return fail(user, "compute phase: nvgpu.warpgroup.mma descriptor that "
+                      "is not an nvgpu.warpgroup.generate.descriptor result");
+  if (!isSharedMemory(cast<MemRefType>(gen.getTensor().getType())))
+    return fail(gen, "compute phase: nvgpu.warpgroup.generate.descriptor of "
+                     "memory that is not shared");
+  return findBuffer(gen, gen.getTensor());
+}
+
+/// Whether `mma`'s accumulator is an iter_arg of `forOp` used by `mma` alone
+/// (directly in the body), whose result only the yield carries back to it.
+static bool isAccumulatorChain(scf::ForOp forOp, nvgpu::WarpgroupMmaOp mma) {
+  auto iterArg = dyn_cast<BlockArgument>(mma.getMatrixC());
+  if (mma->getParentOp() != forOp.getOperation() || !iterArg ||
+      iterArg.getOwner() != forOp.getBody() ||
+      iterArg.getArgNumber() < forOp.getNumInductionVars() ||
+      !iterArg.hasOneUse() || !mma.getMatrixD().hasOneUse())
+    return false;
+  OpOperand &use = *mma.getMatrixD().use_begin();
+  return use.getOwner() == forOp.getBody()->getTerminator() &&
+         use.getOperandNumber() + forOp.getNumInductionVars() ==
+             iterArg.getArgNumber();
+}
+
+/// The wgmma form of the compute phase: the warpgroup MMAs with their FLOPs
+/// (per warpgroup), the shared buffers they read, wait depth and
+/// accumulator registers. Descriptors are checked where they are used.
+LogicalResult KLoopMatcher::matchWarpgroupMma(nvgpu::WarpgroupMmaOp mma,
+                                              int64_t executions) {
+  FailureOr<unsigned> bufferA = findDescriptorBuffer(mma, mma.getDescriptorA());
+  if (failed(bufferA))
+    return failure();
+  FailureOr<unsigned> bufferB = findDescriptorBuffer(mma, mma.getDescriptorB());
+  if (failed(bufferB))
+    return failure();
+  MemRefType a = mma.getDescriptorA().getType().getTensor();
+  MemRefType b = mma.getDescriptorB().getType().getTensor();
+  VectorType acc = mma.getMatrixC().getType().getFragmented();
+  WarpgroupMma wgmma;
+  wgmma.op = mma;
+  wgmma.m = a.getDimSize(0);
+  wgmma.k = a.getDimSize(1);
+  wgmma.n = b.getDimSize(1);
+  wgmma.waitGroup = mma.getWaitGroup();
+  wgmma.bufferA = *bufferA;
+  wgmma.bufferB = *bufferB;
+  wgmma.accumulatorRegs = acc.getNumElements() *
+                          llvm::divideCeil(acc.getElementTypeBitWidth(), 32) /
+                          kWarpgroupThreads;
+  wgmma.executions = executions;
+  wgmma.accumulatorChained = isAccumulatorChain(info.forOp, mma);
+  info.warpgroupMmas.push_back(wgmma);
+  counter.countWarpgroupMma(wgmma);
+  return success();
+}
+
+/// Collects the global loads whose values (through side-effect-free
+/// operations inside the K-loop) make up `value`.
+void mlir::pk::detail::traceToLoads(Value value, scf::ForOp forOp,
+                                    llvm::SetVector<Operation *> &loads,
+                                    llvm::DenseSet<Value> &visited) {
+  if (!visited.insert(value).second)
+    return;
+  Operation *def = value.getDefiningOp();
+  if (!def || !forOp->isProperAncestor(def))
+    return;
+  if (std::optional<MemoryAccess> access = getMemoryAccess(def)) {
+    if (access->isRead)
+      loads.insert(def);
+    return;
+  }
+  for (Value operand : def->getOperands())
+    traceToLoads(operand, forOp, loads, visited);
+}
+
+/// The global memref a copy reads (the source of an async copy).
+static Value getAccessedMemRefOfLoad(Operation *load) {
+  if (auto copy = dyn_cast<nvgpu::DeviceAsyncCopyOp>(load))
+    return copy.getSrc();
+  return getAccessedMemRef(load);
+}
+
+bool mlir::pk::dependsOnInductionVar(Value value, scf::ForOp forOp) {
+  SmallVector<Value> worklist{value};
+  llvm::DenseSet<Value> visited;
+  while (!worklist.empty()) {
+    Value v = worklist.pop_back_val();
+    if (!visited.insert(v).second)
+      continue;
+    if (v == forOp.getInductionVar())
+      return true;
+    Operation *def = v.getDefiningOp();
+    if (def && forOp->isProperAncestor(def))
+      llvm::append_range(worklist, def->getOperands());
+  }
+  return false;
+}
+
+/// The accumulators live in iter_args or in global memory that the compute
+/// phase reads and writes at addresses that do not change across the loop
+/// (what upstream's rewrite_matmul_as_mma_sync leaves: C loaded, updated and
+/// stored back every iteration). Pipelining keeps the compute phases in
+/// order, so that read-modify-write stays correct as long as the load phase
+/// does not read that memory (its loads move ahead of earlier computes).
+/// Kernel arguments are assumed not to overlap.
+LogicalResult KLoopMatcher::checkMemoryAccumulators() {
+  llvm::SmallPtrSet<Value, 4> written;
+  for (Operation *op : accumulatorAccesses) {
+    MemoryAccess access = *getMemoryAccess(op);
+    for (Value index : getAddressOperands(op))
+      if (dependsOnInductionVar(index, forOp))
+        return fail(op, "compute phase accesses global memory at an address "
+                        "that depends on the K-loop's induction variable; "
+                        "pk takes global memory there only as an "
+                        "accumulator at fixed addresses");
+    if (access.isWrite)
+      written.insert(getRootMemRef(access.memref));
+  }
+  for (Operation *op : accumulatorAccesses) {
+    MemoryAccess access = *getMemoryAccess(op);
+    if (access.isRead && !written.contains(getRootMemRef(access.memref)))
+      return fail(op, "compute phase reads memory that is not shared (" +
+                          op->getName().getStringRef() +
+                          ") and is no accumulator it writes");
+  }
+  for (const TileCopy &copy : info.copies) {
+    Value src = getRootMemRef(getAccessedMemRefOfLoad(copy.load));
+    if (written.contains(src))
+      return fail(copy.load, "load phase reads the memory the compute phase "
+                             "writes: the next tiles' loads cannot move "
+                             "ahead of the compute");
+  }
+  if (written.empty() && forOp.getNumRegionIterArgs() == 0)
+    return fail(forOp, "no accumulators: neither iter_args nor global memory "
+                       "written by the compute phase");
+  info.memoryAccumulators = !written.empty();
+  return success();
+}
+
