@@ -308,7 +308,8 @@ def pk_iree(a):
         d = e["dispatch"]
         kernel = os.path.join(out, "iree", e["kernel"])
         pkdir = os.path.join(out, "pk", exe)
-        cmd = [pk_opt, "--pipeline-kernel=arch=%s emit=ptx bare-ptr=1 out-dir=%s" % (a.target, pkdir),
+        cmd = [pk_opt, "--pipeline-kernel=arch=%s emit=ptx bare-ptr=1 out-dir=%s%s"
+               % (a.pk_arch or a.target, pkdir, " " + a.pk_options if a.pk_options else ""),
                kernel, "-o", os.path.join(pkdir, d + ".pk.mlir")]
         os.makedirs(pkdir)
         log_cmd(out, cmd)
@@ -433,6 +434,11 @@ def main(argv=None):
     ap.add_argument("--pk-opt", default=None)
     ap.add_argument("--iree-compile", default=None)
     ap.add_argument("--target", default="sm_86")
+    ap.add_argument("--pk-arch", default=None,
+                    help="pk's arch= (its budget and PTX target; default: --target). The PTX JIT-compiles "
+                         "for the device, so sm_90 suits the H200 while IREE compiles for --target")
+    ap.add_argument("--pk-options", default="",
+                    help="more pipeline-kernel options, e.g. 'stages=auto'")
     ap.add_argument("--bin-dir", default=None,
                     help="run.sh finds the runtime tools here (relative to OUT) instead of OUT/bin; nothing copied")
     ap.add_argument("--no-bin", action="store_true", help="do not copy the runtime tools into OUT/bin")
