@@ -1293,3 +1293,63 @@ module attributes {gpu.container_module} {
     }
   }
 }
+
+// -----
+
+// A constant step that is not positive (0: the loop never ends; negative:
+// it never starts) is declined before any change, with the reason (issue 26:
+// it used to end in "pk failed after changing the IR").
+module attributes {gpu.container_module} {
+  gpu.module @m {
+    gpu.func @step_zero(%A: memref<128x256xf32>) workgroup(%sA: memref<128x16xf32, #gpu.address_space<workgroup>>)
+        kernel attributes {known_block_size = array<i32: 128, 1, 1>} {
+      %c0 = arith.constant 0 : index
+      %c256 = arith.constant 256 : index
+      %step = arith.constant 0 : index
+      %tid = gpu.thread_id x
+      %zero = arith.constant dense<0.0> : vector<4xf32>
+      // expected-remark @below {{not pipelined: the loop's step is the constant 0: pk pipelines loops with a positive step}}
+      %r = scf.for %k = %c0 to %c256 step %step iter_args(%acc = %zero) -> (vector<4xf32>) {
+        %a = vector.load %A[%tid, %k] : memref<128x256xf32>, vector<4xf32>
+        vector.store %a, %sA[%tid, %c0] : memref<128x16xf32, #gpu.address_space<workgroup>>, vector<4xf32>
+        gpu.barrier
+        %x = vector.load %sA[%tid, %c0] : memref<128x16xf32, #gpu.address_space<workgroup>>, vector<4xf32>
+        %d = vector.fma %x, %x, %acc : vector<4xf32>
+        gpu.barrier
+        scf.yield %d : vector<4xf32>
+      }
+      vector.store %r, %A[%tid, %c0] : memref<128x256xf32>, vector<4xf32>
+      gpu.return
+    }
+    gpu.func @step_negative(%A: memref<128x256xf32>) workgroup(%sA: memref<128x16xf32, #gpu.address_space<workgroup>>)
+        kernel attributes {known_block_size = array<i32: 128, 1, 1>} {
+      %c0 = arith.constant 0 : index
+      %c256 = arith.constant 256 : index
+      %step = arith.constant -16 : index
+      %tid = gpu.thread_id x
+      %zero = arith.constant dense<0.0> : vector<4xf32>
+      // expected-remark @below {{not pipelined: the loop's step is the constant -16: pk pipelines loops with a positive step}}
+      %r = scf.for %k = %c0 to %c256 step %step iter_args(%acc = %zero) -> (vector<4xf32>) {
+        %a = vector.load %A[%tid, %k] : memref<128x256xf32>, vector<4xf32>
+        vector.store %a, %sA[%tid, %c0] : memref<128x16xf32, #gpu.address_space<workgroup>>, vector<4xf32>
+        gpu.barrier
+        %x = vector.load %sA[%tid, %c0] : memref<128x16xf32, #gpu.address_space<workgroup>>, vector<4xf32>
+        %d = vector.fma %x, %x, %acc : vector<4xf32>
+        gpu.barrier
+        scf.yield %d : vector<4xf32>
+      }
+      vector.store %r, %A[%tid, %c0] : memref<128x256xf32>, vector<4xf32>
+      gpu.return
+    }
+  }
+}
+// CHECK-LABEL: gpu.func @step_zero
+// CHECK-SAME:    memref<128x16xf32, #gpu.address_space<workgroup>>
+// CHECK-NOT:     nvgpu.device_async_copy
+// CHECK:         scf.for
+// CHECK-NOT:     pk.pipelined
+// CHECK-LABEL: gpu.func @step_negative
+// CHECK-SAME:    memref<128x16xf32, #gpu.address_space<workgroup>>
+// CHECK-NOT:     nvgpu.device_async_copy
+// CHECK-NOT:     pk.pipelined
+// CHECK:         gpu.return
