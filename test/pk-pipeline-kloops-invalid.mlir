@@ -1353,3 +1353,41 @@ module attributes {gpu.container_module} {
 // CHECK-NOT:     nvgpu.device_async_copy
 // CHECK-NOT:     pk.pipelined
 // CHECK:         gpu.return
+
+// -----
+
+// The compute phase reads the tile through a memref.expand_shape (IREE's
+// TileAndFuse form): multi-buffered, the reads would lose their alignment
+// and split into 16-bit shared loads (measured slower), so pk declines.
+module attributes {gpu.container_module} {
+  gpu.module @m {
+    // expected-note @below {{copied buffer workgroup attribution #0}}
+    gpu.func @expand_shape_read(%A: memref<128x256xf16>, %out: memref<128x8xf16>) workgroup(%sA: memref<128x16xf16, #gpu.address_space<workgroup>>)
+        kernel attributes {known_block_size = array<i32: 128, 1, 1>} {
+      %c0 = arith.constant 0 : index
+      %c16 = arith.constant 16 : index
+      %c256 = arith.constant 256 : index
+      %tid = gpu.thread_id x
+      %zero = arith.constant dense<0.0> : vector<8xf16>
+      // expected-note @below {{in this K-loop}}
+      %r = scf.for %k = %c0 to %c256 step %c16 iter_args(%acc = %zero) -> (vector<8xf16>) {
+        %a = vector.load %A[%tid, %k] : memref<128x256xf16>, vector<8xf16>
+        vector.store %a, %sA[%tid, %c0] : memref<128x16xf16, #gpu.address_space<workgroup>>, vector<8xf16>
+        gpu.barrier
+        // expected-remark @below {{not pipelined: the compute phase reads copied buffer workgroup attribution #0 through this memref.expand_shape: on a multi-buffered stage its reads lose their alignment and split into 16-bit shared loads}}
+        %e = memref.expand_shape %sA [[0], [1, 2]] output_shape [128, 2, 8] : memref<128x16xf16, #gpu.address_space<workgroup>> into memref<128x2x8xf16, #gpu.address_space<workgroup>>
+        %x = vector.load %e[%tid, %c0, %c0] : memref<128x2x8xf16, #gpu.address_space<workgroup>>, vector<8xf16>
+        %d = vector.fma %x, %x, %acc : vector<8xf16>
+        gpu.barrier
+        scf.yield %d : vector<8xf16>
+      }
+      vector.store %r, %out[%tid, %c0] : memref<128x8xf16>, vector<8xf16>
+      gpu.return
+    }
+  }
+}
+// CHECK-LABEL: gpu.func @expand_shape_read
+// CHECK-NOT:     nvgpu.device_async_copy
+// CHECK:         memref.expand_shape
+// CHECK-NOT:     pk.pipelined
+// CHECK:         gpu.return

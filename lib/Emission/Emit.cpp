@@ -129,7 +129,12 @@ void mlir::pk::buildLoweringPipeline(OpPassManager &pm,
   // What convert-gpu-to-nvvm leaves: vector ops (masked transfers of the
   // partial tiles, transposes, contractions), arith, index, and the
   // ub.poison the vector lowerings create.
-  gpuPm.addPass(createConvertVectorToLLVMPass());
+  // vector.contract as outer products (vector.fma: FFMA), not as
+  // multiplies and reductions (FMUL + FADD, which nothing fuses).
+  ConvertVectorToLLVMPassOptions vectorToLLVM;
+  vectorToLLVM.vectorContractLowering =
+      vector::VectorContractLowering::OuterProduct;
+  gpuPm.addPass(createConvertVectorToLLVMPass(vectorToLLVM));
   gpuPm.addPass(createArithToLLVMConversionPass());
   gpuPm.addPass(createConvertIndexToLLVMPass());
   gpuPm.addPass(createUBToLLVMConversionPass());
