@@ -117,16 +117,20 @@
 // RUN: cat %t.iree/dealloc/*.ptx | FileCheck %s --check-prefix=IREE-PTX --implicit-check-not=malloc --implicit-check-not=__local_depot
 // RUN: pk-opt %S/iree/reduced/addrspace3.mlir --pipeline-kernel='arch=sm_86 emit=ptx out-dir=%t.iree/as3' -o /dev/null 2>&1 | FileCheck %s --check-prefix=IREE-CPA
 // RUN: cat %t.iree/as3/*.ptx | FileCheck %s --check-prefix=IREE-PTX --implicit-check-not=malloc --implicit-check-not=__local_depot
-// RUN: pk-opt %S/iree/reduced/workgroup_transfer.mlir --pipeline-kernel='arch=sm_86 emit=ptx out-dir=%t.iree/wt' -o /dev/null 2>&1 | FileCheck %s --check-prefix=IREE-CPA
+// RUN: pk-opt %S/iree/reduced/workgroup_transfer.mlir --pipeline-kernel='arch=sm_86 variant=cp-async emit=ptx out-dir=%t.iree/wt' -o /dev/null 2>&1 | FileCheck %s --check-prefix=IREE-CPA
+// Left to auto, its one mma.sync per four shared loads is read-bound.
+// RUN: pk-opt %S/iree/reduced/workgroup_transfer.mlir --pipeline-kernel='arch=sm_86' -o /dev/null 2>&1 | FileCheck %s --check-prefix=IREE-READ
+// IREE-READ: remark: not pipelined: the compute phase loads its mma.sync operands with 4 shared-memory loads (not ldmatrix) per thread and K-step for ~8 cycles of mma.sync (2.0 cycles per load, fewer than 6)
+// IREE-READ-SAME: (rule read-bound; a variant= option forces it)
 // RUN: cat %t.iree/wt/*.ptx | FileCheck %s --check-prefix=IREE-PTX --implicit-check-not=malloc --implicit-check-not=__local_depot
 // RUN: pk-opt %S/iree/reduced/fma_f32.mlir --pipeline-kernel='arch=sm_86 emit=ptx out-dir=%t.iree/fma' -o /dev/null 2>&1 | FileCheck %s --check-prefix=IREE-CPA
 // RUN: cat %t.iree/fma/*.ptx | FileCheck %s --check-prefix=IREE-FMA --implicit-check-not=mul.rn.f32 --implicit-check-not=add.rn.f32
 // Views hoisted above the loop (sunk by pk-normalize-workgroup-storage) and
 // copies distributed with affine.delinearize_index or divui/remui (two per
 // thread: their offsets through the per-thread subviews differ by a
-// constant) are pipelined; a tile the compute phase reads through
-// memref.expand_shape is declined (on a stage its reads split into 16-bit
-// shared loads: measured slower, integration/results/2026-12-02-h200-iree).
+// constant) are pipelined, and so is a tile the compute phase reads through
+// memref.expand_shape (its loads keep their alignment on a stage:
+// pk-prove-shared-alignment, test/pk-prove-shared-alignment.mlir).
 // RUN: for k in hoisted_subview delinearize delinearize_divrem; do \
 // RUN:   pk-opt %S/iree/reduced/$k.mlir --pipeline-kernel='arch=sm_86 emit=ptx out-dir=%t.iree/'$k -o /dev/null 2>&1 | grep -o 'remark: pipelined: variant [a-z-]*\|error: .*'; \
 // RUN:   (cat %t.iree/$k/*.ptx | grep -c 'malloc\|__local_depot' || true); \
@@ -138,7 +142,7 @@
 // IREE-VIEWS: remark: pipelined: variant cp-async
 // IREE-VIEWS-NEXT: {{^}}0{{$}}
 // RUN: pk-opt %S/iree/reduced/expand_shape.mlir --pipeline-kernel='arch=sm_86' -o /dev/null 2>&1 | FileCheck %s --check-prefix=IREE-EXPAND
-// IREE-EXPAND: remark: not pipelined: the compute phase reads copied buffer workgroup attribution #0 through this memref.expand_shape: on a multi-buffered stage its reads lose their alignment
+// IREE-EXPAND: remark: pipelined: variant cp-async, 2 shared buffer(s)
 // IREE-BF: remark: pipelined: variant cp-async, 2 shared buffer(s)
 // IREE-BF-SAME: the loop was barrier-first: pk rotated it into load; gpu.barrier; compute; gpu.barrier, with one gpu.barrier before the loop
 // IREE-CPA: remark: pipelined: variant cp-async

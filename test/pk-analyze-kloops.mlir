@@ -22,7 +22,7 @@
 // WGMMA-NOT: warning
 // WGMMA: hgemm_wgmma_f16_128x128x64.mlir:163:14: remark: K-loop: trip count 64, {{.*}}, wgmma m128n128k64 on workgroup attribution #0 x workgroup attribution #1, 128 accumulator registers/thread, wait_group 0, proxy-fenced
 // WGMMA: {"arch":"sm_90a",{{.*}}"compute_ops":[{"count":1,"op":"nvgpu.warpgroup.mma m128n128k64 per warpgroup"}],"flops_per_tile":2097152,
-// WGMMA-SAME: "loads":{"bytes_per_thread":256,"bytes_per_tile":32768,"global_loads":16}
+// WGMMA-SAME: "loads":{"bytes_per_thread":256,"bytes_per_tile":32768,"global_loads":16,"shared_loads_per_thread":{{[0-9]+}}}
 // WGMMA-SAME: "ratio":64,
 // WGMMA-SAME: "threads_per_block":128,"trip_count":64,"variant":"cp-async","wgmma":[{"accumulator_regs_per_thread":128,"executions":1,"operand_a":"workgroup attribution #0","operand_b":"workgroup attribution #1","proxy_fenced":true,"shape":[128,128,64],"wait_group":0}]}
 // The TMA input kernel (gen_gemm.py --copy tma, docs/hopper.md "TMA ring"):
@@ -38,7 +38,7 @@
 // TMA-SAME: variant tma, TMA: 3 load(s) of 32768 B per tile on one mbarrier, wgmma m128n128k64
 // TMA: note: ratio 64.0 > 20: the procedure predicts 0-5% or a regression; TMA is selected all the same
 // TMA: {"arch":"sm_90a"
-// TMA-SAME: "loads":{"bytes_per_thread":0,"bytes_per_tile":32768,"global_loads":3}
+// TMA-SAME: "loads":{"bytes_per_thread":0,"bytes_per_tile":32768,"global_loads":3,"shared_loads_per_thread":{{[0-9]+}}}
 // TMA-SAME: "tma":{"bytes_per_tile":32768,"loads":3,"mbarriers":1}
 // TMA-SAME: "variant":"tma"
 // TMA-PK: remark: pipelined: variant tma, 2 shared buffer(s)
@@ -77,7 +77,7 @@
 // WG2-256-NOT: warning
 // WG2-256: remark: K-loop: trip count 8, 2 copied buffer(s), shared memory 49152 B single / 49152 B per stage / 98304 B with 2 stages (cliff 232448 B for 1 blocks/SM on sm_90a), {{.*}} ratio 85.3 FLOP/B, variant cp-async, wgmma m64n256k64 on workgroup attribution #0 x workgroup attribution #1, 128 accumulator registers/thread, wait_group 0, proxy-fenced
 // WG2-256: "compute_ops":[{"count":1,"op":"nvgpu.warpgroup.mma m64n256k64 per warpgroup"}],"flops_per_tile":4194304,
-// WG2-256-SAME: "loads":{"bytes_per_thread":192,"bytes_per_tile":49152,"global_loads":12}
+// WG2-256-SAME: "loads":{"bytes_per_thread":192,"bytes_per_tile":49152,"global_loads":12,"shared_loads_per_thread":{{[0-9]+}}}
 // WG2-256-SAME: "threads_per_block":256,
 // WG2-256-SAME: "wgmma":[{"accumulator_regs_per_thread":128,"executions":1,"operand_a":"workgroup attribution #0","operand_b":"workgroup attribution #1","proxy_fenced":true,"shape":[64,256,64],"wait_group":0}]
 // WG2-128-NOT: warning
@@ -115,7 +115,7 @@
 // CHECK-SAME: "flops_per_tile":131072
 // CHECK-SAME: "kernel":"seed::gemm_64x64x16"
 // 2 vector<8xf16> loads = 2 * 16 = 32 bytes per thread; * 128 threads = 4096.
-// CHECK-SAME: "loads":{"bytes_per_thread":32,"bytes_per_tile":4096,"global_loads":2}
+// CHECK-SAME: "loads":{"bytes_per_thread":32,"bytes_per_tile":4096,"global_loads":2,"shared_loads_per_thread":{{[0-9]+}}}
 // CHECK-SAME: "loc":"{{.*}}pk-analyze-kloops.mlir:[[# @LINE + 100]]:14"
 // Multi: 8192 + 1024 = 9216 bytes allocated, 102400 / 9216 = 11.1 -> 11;
 // threads 48 / 4 warps = 12; registers 4 warps/sub-partition * 4 / 4 = 4.
@@ -171,7 +171,7 @@
 // block-size=256 replaces known_block_size = 128: 32 bytes * 256 = 8192
 // per tile; 8 warps * 32768 = 262144 FLOP; ratio still 32. Registers:
 // 16 warps per SM / 8 = 2; threads 48 / 8 = 6.
-// BS256: "flops_per_tile":262144,"kernel":"seed::gemm_64x64x16","loads":{"bytes_per_thread":32,"bytes_per_tile":8192,"global_loads":2}
+// BS256: "flops_per_tile":262144,"kernel":"seed::gemm_64x64x16","loads":{"bytes_per_thread":32,"bytes_per_tile":8192,"global_loads":2,"shared_loads_per_thread":{{[0-9]+}}}
 // BS256-SAME: "multi":{"allocated_smem_per_block":9216,"blocks_per_sm":2,"by_blocks":16,"by_registers":2,"by_shared_memory":11,"by_threads":6,"limit":"registers","warps_per_sm":16}
 // BS256-SAME: "ratio":32,
 // BS256-SAME: "threads_per_block":256,
@@ -258,7 +258,7 @@ module attributes {gpu.container_module} {
 // CHECK-SAME: "compute_ops":[{"count":1,"op":"vector.contract per thread"}],"flops_per_tile":16384
 // CHECK-SAME: "kernel":"globals::contract"
 // 2 vector<8xf32> = 64 bytes per thread, * 64 = 4096.
-// CHECK-SAME: "loads":{"bytes_per_thread":64,"bytes_per_tile":4096,"global_loads":2}
+// CHECK-SAME: "loads":{"bytes_per_thread":64,"bytes_per_tile":4096,"global_loads":2,"shared_loads_per_thread":{{[0-9]+}}}
 // 2 warps: registers 16 warps per SM / 2 = 8, threads 48 / 2 = 24;
 // multi 9216 -> 11, single 5120 -> 20.
 // CHECK-SAME: "multi":{"allocated_smem_per_block":9216,"blocks_per_sm":8,"by_blocks":16,"by_registers":8,"by_shared_memory":11,"by_threads":24,"limit":"registers","warps_per_sm":16}
@@ -335,7 +335,7 @@ module attributes {gpu.container_module} {
 // CHECK-SAME: "compute_ops":[{"count":16,"op":"multiply-add per thread"}],"flops_per_tile":2048
 // CHECK-SAME: "kernel":"alloc::scalar"
 // 4 trips * (4 + 4) bytes = 32 per thread, * 64 = 2048.
-// CHECK-SAME: "loads":{"bytes_per_thread":32,"bytes_per_tile":2048,"global_loads":2}
+// CHECK-SAME: "loads":{"bytes_per_thread":32,"bytes_per_tile":2048,"global_loads":2,"shared_loads_per_thread":{{[0-9]+}}}
 // 64 registers: 2048 per warp, 16384 / 2048 = 8 per sub-partition, 32 per SM
 // / 2 warps = 16; smem multi 4096 + 1024 = 5120 -> 20, single 3072 -> 33.
 // CHECK-SAME: "multi":{"allocated_smem_per_block":5120,"blocks_per_sm":16,"by_blocks":16,"by_registers":16,"by_shared_memory":20,"by_threads":24,"limit":"registers","warps_per_sm":32}
@@ -419,7 +419,7 @@ module attributes {gpu.container_module} {
 // CHECK-SAME: "compute_ops":[{"count":4,"op":"vector.fma per thread"}],"flops_per_tile":4096
 // CHECK-SAME: "kernel":"subview::fma"
 // 2 vector<8xf32> = 64 bytes per thread * 128 = 8192.
-// CHECK-SAME: "loads":{"bytes_per_thread":64,"bytes_per_tile":8192,"global_loads":2}
+// CHECK-SAME: "loads":{"bytes_per_thread":64,"bytes_per_tile":8192,"global_loads":2,"shared_loads_per_thread":{{[0-9]+}}}
 // Multi 8448 + 8192 = 16640 + 1024 = 17664 -> 102400 / 17664 = 5.8 -> 5;
 // single 8448 + 1024 = 9472 -> 10.8 -> 10.
 // CHECK-SAME: "multi":{"allocated_smem_per_block":17664,"blocks_per_sm":4,"by_blocks":16,"by_registers":4,"by_shared_memory":5,"by_threads":12,"limit":"registers","warps_per_sm":16}
@@ -490,7 +490,7 @@ module attributes {gpu.container_module} {
 // CHECK-SAME: "compute_ops":[{"count":1,"op":"nvgpu.mma.sync m16n8k32 per warp"}],"flops_per_tile":32768
 // CHECK-SAME: "kernel":"imma::m16n8k32"
 // 2 vector<16xi8> = 32 bytes per thread * 128 = 4096.
-// CHECK-SAME: "loads":{"bytes_per_thread":32,"bytes_per_tile":4096,"global_loads":2}
+// CHECK-SAME: "loads":{"bytes_per_thread":32,"bytes_per_tile":4096,"global_loads":2,"shared_loads_per_thread":{{[0-9]+}}}
 // Ratio 32768 / 4096 = 8, in 5-20.
 // CHECK-SAME: "prediction":"+5-15% (ratio 5-20:1)","ratio":8,
 // CHECK-SAME: "reasons":["2 stages need 8192 bytes of shared memory, within the sm_86 cliff of 50176 bytes for 2 blocks/SM","ratio 8.0 in 5-20: both variants are worth benchmarking; cp.async is the procedure's default (rule mid-ratio; try variant=ldg-register too)"]
@@ -551,7 +551,7 @@ module attributes {gpu.container_module} {
 // CHECK-SAME: "compute_ops":[{"count":16,"op":"vector.fma per thread"}],"flops_per_tile":16384
 // CHECK-SAME: "kernel":"two::loops"
 // 2 vector<8xf32> = 64 bytes * 128 = 8192.
-// CHECK-SAME: "loads":{"bytes_per_thread":64,"bytes_per_tile":8192,"global_loads":2}
+// CHECK-SAME: "loads":{"bytes_per_thread":64,"bytes_per_tile":8192,"global_loads":2,"shared_loads_per_thread":{{[0-9]+}}}
 // CHECK-SAME: "loc":"{{.*}}pk-analyze-kloops.mlir:[[# @LINE + 38]]:13"
 // 16384 / 8192 = 2.
 // CHECK-SAME: "ratio":2,
@@ -563,7 +563,7 @@ module attributes {gpu.container_module} {
 // CHECK-SAME: "compute_ops":[{"count":16,"op":"vector.fma per thread"}],"flops_per_tile":16384
 // CHECK-SAME: "kernel":"two::loops"
 // 1 vector<8xf32> = 32 bytes * 128 = 4096.
-// CHECK-SAME: "loads":{"bytes_per_thread":32,"bytes_per_tile":4096,"global_loads":1}
+// CHECK-SAME: "loads":{"bytes_per_thread":32,"bytes_per_tile":4096,"global_loads":1,"shared_loads_per_thread":{{[0-9]+}}}
 // CHECK-SAME: "loc":"{{.*}}pk-analyze-kloops.mlir:[[# @LINE + 42]]:13"
 // 16384 / 4096 = 4.
 // CHECK-SAME: "ratio":4,
@@ -718,7 +718,7 @@ module attributes {gpu.container_module} {
 // CHECK: {"arch":"sm_86"
 // 6 trips * 2 vector<8xf16> = 192 bytes per thread * 128 = 24576 (128 * 48 * 2 * 2).
 // 3 trips * 1 mma (4096 FLOP) * 4 warps = 49152; ratio 49152 / 24576 = 2.
-// CHECK-SAME: "flops_per_tile":49152,"kernel":"pitfall::smem_28k","loads":{"bytes_per_thread":192,"bytes_per_tile":24576,"global_loads":2}
+// CHECK-SAME: "flops_per_tile":49152,"kernel":"pitfall::smem_28k","loads":{"bytes_per_thread":192,"bytes_per_tile":24576,"global_loads":2,"shared_loads_per_thread":{{[0-9]+}}}
 // Multi: 57344 + 1024 = 58368 -> 102400 / 58368 = 1.75 -> 1, limited by shared memory.
 // CHECK-SAME: "multi":{"allocated_smem_per_block":58368,"blocks_per_sm":1,"by_blocks":16,"by_registers":4,"by_shared_memory":1,"by_threads":12,"limit":"shared_memory","warps_per_sm":4}
 // Single: 28672 + 1024 = 29696 -> 3.4 -> 3.
@@ -805,7 +805,7 @@ module attributes {gpu.container_module} {
 // BS256: "kernel":"nosize::k"
 // 256 threads * 2 vector<4xf32> (32 bytes) = 8192 bytes per tile;
 // 16 fma * 8 FLOP = 128 per thread * 256 = 32768; ratio 4.
-// BS256-SAME: "loads":{"bytes_per_thread":32,"bytes_per_tile":8192,"global_loads":2}
+// BS256-SAME: "loads":{"bytes_per_thread":32,"bytes_per_tile":8192,"global_loads":2,"shared_loads_per_thread":{{[0-9]+}}}
 // 8 warps: registers 16 / 8 = 2, threads 48 / 8 = 6; smem multi 16384 + 1024
 // = 17408 -> 5.9 -> 5; single 8192 + 1024 = 9216 -> 11.
 // BS256-SAME: "multi":{"allocated_smem_per_block":17408,"blocks_per_sm":2,"by_blocks":16,"by_registers":2,"by_shared_memory":5,"by_threads":6,"limit":"registers","warps_per_sm":16}

@@ -117,7 +117,6 @@
 // UPSTREAM-PIPE-NEXT: remark: pipelined
 // UPSTREAM-PIPE-NEXT: {{^}}1{{$}}
 // UPSTREAM-PIPE-LABEL: kernel hgemm_f16_32x32x16_mmasync_rewrite{{$}}
-// UPSTREAM-PIPE-NEXT: remark: pipelined
 // UPSTREAM-PIPE-NEXT: {{^}}1{{$}}
 // sm_90a: PTX for the architecture-specific target, ptxas -arch=sm_90a; the
 // wgmma kernel lowers there (convert-nvvm-to-llvm turns NVVM's wgmma ops into

@@ -18,7 +18,7 @@
 // 102400 / (8192 + 1024) = 11; FLOPs 8 mma * 4096 * 4 warps = 131072;
 // bytes 2 * 16 * 128 = 4096; ratio 32; 1024 / 16 = 64 trips.
 // CHECK: {"arch":"sm_86"
-// CHECK-SAME: "flops_per_tile":131072,"kernel":"seed::gemm_64x64x16","loads":{"bytes_per_thread":32,"bytes_per_tile":4096,"global_loads":2}
+// CHECK-SAME: "flops_per_tile":131072,"kernel":"seed::gemm_64x64x16","loads":{"bytes_per_thread":32,"bytes_per_tile":4096,"global_loads":2,"shared_loads_per_thread":{{[0-9]+}}}
 // CHECK-SAME: "multi":{"allocated_smem_per_block":9216,"blocks_per_sm":4,"by_blocks":16,"by_registers":4,"by_shared_memory":11,"by_threads":12,"limit":"registers","warps_per_sm":16}
 // CHECK-SAME: "ratio":32,
 // CHECK-SAME: "smem":{"cliff_bytes":50176,"multi_bytes":8192,"per_block_max_bytes":101376,"per_sm_bytes":102400,"per_stage_bytes":4096,"reserved_per_block_bytes":1024,"single_bytes":4096,"stages":2,"static_max_bytes":49152}

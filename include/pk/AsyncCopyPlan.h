@@ -15,6 +15,7 @@
 #ifndef PK_ASYNCCOPYPLAN_H
 #define PK_ASYNCCOPYPLAN_H
 
+#include "pk/Alignment.h"
 #include "pk/Decline.h"
 #include "pk/KLoopInfo.h"
 
@@ -22,11 +23,6 @@
 
 namespace mlir {
 namespace pk {
-
-/// Alignment pk gives the multi-buffered shared buffers, and assumes for the
-/// base of global memrefs (device allocations are 256-byte aligned) and of
-/// dynamic shared memory.
-constexpr int64_t kBaseAlignment = 16;
 
 /// One global -> shared copy that becomes nvgpu.device_async_copy ops.
 struct AsyncCopyPlan {

@@ -35,6 +35,20 @@ namespace pk {
 constexpr double kLowRatio = 5.0;
 constexpr double kHighRatio = 20.0;
 
+/// Rule `read-bound`: an mma.sync compute phase that issues a shared-memory
+/// load (not ldmatrix) for fewer than this many cycles of tensor-core compute
+/// (kMmaFlopsPerWarpCycle) waits on its shared reads, and the other
+/// resident blocks already hide each block's copies. Measured on an H200:
+/// IREE's f16 matmuls (2.7-5.3 cycles per load) ran 0.86-0.99x pipelined
+/// (integration/results/2026-12-03-h200-iree), upstream's mma.sync rewrite
+/// (0.7) 0.99x; upstream's nvgpu kernels (10.7) gained 1.06-1.55x, and
+/// pk's HGEMMs/IGEMMs read their operands with ldmatrix.
+constexpr double kMinComputeCyclesPerSharedRead = 6.0;
+/// Issue rate of one warp on a tensor core: an mma.sync m16n8k16 (f16,
+/// 4096 FLOPs) or m16n8k32 (i8) every 8 cycles of its SM sub-partition.
+constexpr int64_t kMmaFlopsPerWarpCycle = 512;
+constexpr int64_t kMmaInt8FlopsPerWarpCycle = 1024;
+
 /// The width below which cp.async loses to ldg-register (rule
 /// `narrow-cp-async`), in bytes per copy: measured on an H200, 4-byte
 /// cp.async ran 0.84x its baseline (ldg-register 1.16x) and 8-byte cp.async

@@ -54,6 +54,10 @@ enum class LoweringFormat { LLVMIR, PTX };
 void buildLoweringPipeline(OpPassManager &pm, const TargetInfo &target,
                            bool barePtr, LoweringFormat format);
 
+/// Registers pk's own steps of that lowering (pk-lower-transfers,
+/// pk-prove-shared-alignment, pk-allow-contraction) for pk-opt and tests.
+void registerLoweringPasses();
+
 /// The CUDA toolkit root: `option` if not empty, else $CUDA_HOME, else
 /// /usr/local/cuda.
 std::string resolveCudaPath(llvm::StringRef option);

@@ -223,6 +223,11 @@ struct KLoopInfo {
   SmallVector<std::pair<std::string, int64_t>> computeOps;
   /// Compute/load ratio: FLOPs per tile / bytes loaded per tile.
   double ratio = 0.0;
+  /// Shared-memory loads (not ldmatrix) one thread's compute phase issues
+  /// per K-iteration: an estimate of what the lowering emits, loads as wide
+  /// as the contiguous runs and their proven alignment allow (16 bytes at
+  /// most), a transposing transfer one per element.
+  int64_t sharedLoadsPerThread = 0;
   /// The warpgroup MMAs of the compute phase (empty without wgmma); their
   /// FLOPs count once per warpgroup of the block in `mmaFlopsPerTile`.
   SmallVector<WarpgroupMma> warpgroupMmas;

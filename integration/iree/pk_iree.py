@@ -5,8 +5,9 @@ command; this is its body.
 
 Usage:
     integration/iree/pk-iree.sh PROGRAM.mlir OUT/ [--pk-opt PATH]
-        [--iree-compile PATH] [--target sm_86] [--bin-dir DIR | --no-bin]
-        [--seed N]
+        [--iree-compile PATH] [--target sm_86] [--pk-arch ARCH]
+        [--pk-options 'OPT=V ...'] [--substitute-declined]
+        [--bin-dir DIR | --no-bin] [--seed N]
 
 Steps (every step's command is logged in OUT/commands.txt):
 
@@ -19,9 +20,10 @@ Steps (every step's command is logged in OUT/commands.txt):
    stderr) go to OUT/remarks.txt, its report to OUT/pk/<executable>/report.json.
 3. Checks on each pk PTX (``ptx_abi.check_storage``), refusing (exit 1, ``pk-iree: error: ...``) when
    it fails: no ``malloc``, no ``__local_depot``; ``.shared`` present when
-   the dispatch stages tiles in shared memory; no dynamic shared memory
-   (``.extern .shared``: pk-iree would have to tell IREE its size; not
-   supported yet); static ``.shared`` at most 48 KB (the static limit).
+   the dispatch stages tiles in shared memory; dynamic shared memory
+   (``.extern .shared``, when the stages exceed the 48 KB static limit) only
+   with its size in the kernel's ``pk.dynamic_shared_memory_bytes``; static
+   ``.shared`` at most 48 KB (the static limit).
 4. The ABI check (``ptx_abi.py``): pk's ``.entry`` against IREE's own PTX for
    the executable (name, parameters: binding pointers then i32 push
    constants, ``.maxntid``/``.reqntid``) and against IREE's export
@@ -30,7 +32,10 @@ Steps (every step's command is logged in OUT/commands.txt):
    ``--iree-hal-substitute-executable-object=EXE=OUT/pk/EXE.hal.mlir``, a
    ``hal.executable @EXE`` holding IREE's variant target and IREE's export
    (same name, ordinal, pipeline layout) with ``objects([pk's PTX])``, the
-   block ``workgroup_size`` of IREE's export, ``workgroup_local_memory = 0``
+   block ``workgroup_size`` of IREE's export, ``workgroup_local_memory`` =
+   pk's dynamic shared memory (0 without; IREE's CUDA runtime launches with
+   it and opts the kernel in above 48 KB: ``cuFuncSetAttribute(...,
+   CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES)``)
    and a count region returning the grid of the converted kernel
    (``iree.workgroup_count``). Why not the plain ``=EXE=FILE.ptx`` form: IREE
    then keeps its own export, i.e. its ``workgroup_local_memory`` (IREE's
@@ -41,6 +46,9 @@ Steps (every step's command is logged in OUT/commands.txt):
    delinearizes ``%ctaid.x``), while the kernel pk gets (captured where the
    prefetcher would run) still uses ``%ctaid.x`` and ``%ctaid.y`` over
    64x32x1. The same ``iree-compile`` command with that flag -> OUT/pk.vmfb.
+   Only dispatches pk pipelined are substituted: a declined one keeps
+   IREE's executable (``--substitute-declined`` substitutes it too, e.g. to
+   test pk's lowering of the unchanged kernel).
    ``--compile-to=hal`` of the same command is checked to dispatch the
    kernel's grid.
 6. OUT/run.sh (GPU machine; python3 + numpy, the runtime tools in
@@ -157,6 +165,15 @@ def kernel_grid(kernel_text, dispatch):
     return g + [1] * (3 - len(g))
 
 
+def dynamic_shared_bytes(pk_mlir):
+    """The dynamic shared memory pk's kernel needs (its
+    ``pk.dynamic_shared_memory_bytes``; 0 without), from pk-opt's output."""
+    sizes = [int(x) for x in re.findall(r"pk\.dynamic_shared_memory_bytes = (\d+)", pk_mlir)]
+    if len(sizes) > 1:
+        raise Refuse("pk's output has %d kernels with dynamic shared memory (want at most 1)" % len(sizes))
+    return sizes[0] if sizes else 0
+
+
 def hal_executable(exe, variant, target, exports):
     """The .mlir substitution: IREE's variant target and export interfaces, pk's PTX as the object."""
     lines = ["// pk-iree: IREE's executable @%s with pk's PTX as its object (pk_iree.py)" % exe,
@@ -174,7 +191,8 @@ def hal_executable(exe, variant, target, exports):
         lines.append("      hal.return %s : index, index, index" % ", ".join("%%c%d" % v for v in e["grid"]))
         ws = ", ".join("%d : index" % v for v in e["workgroup_size"])
         sg = (", subgroup_size = %d" % e["subgroup_size"]) if e.get("subgroup_size") else ""
-        lines.append("    } <workgroup_size = [%s]%s, workgroup_local_memory = 0>" % (ws, sg))
+        lines.append("    } <workgroup_size = [%s]%s, workgroup_local_memory = %d>"
+                     % (ws, sg, e.get("dynamic_shared", 0)))
     lines += ["  }", "}", ""]
     return "\n".join(lines)
 
@@ -329,7 +347,14 @@ def pk_iree(a):
             raise Refuse("pk-opt wrote %d PTX files for %s in %s (want 1)" % (len(ptxs), d, pkdir))
         with open(ptxs[0]) as f:
             ptx = f.read()
-        problems, static, nshared = ptx_abi.check_storage(ptx, e["has_shared_memory"])
+        # Without pk-opt's output IR the size is unknown: check_storage then
+        # refuses dynamic shared memory.
+        pk_mlir = os.path.join(pkdir, d + ".pk.mlir")
+        dyn = 0
+        if os.path.exists(pk_mlir):
+            with open(pk_mlir) as f:
+                dyn = dynamic_shared_bytes(f.read())
+        problems, static, nshared = ptx_abi.check_storage(ptx, e["has_shared_memory"], dyn)
         for p in problems:
             problems_all.append("%s: pk's PTX %s: %s" % (d, os.path.relpath(ptxs[0], out), p))
         # 4. ABI
@@ -359,19 +384,25 @@ def pk_iree(a):
             grid = kernel_grid(f.read(), d)
         ptx_name = os.path.basename(ptxs[0])
         exp = dict(exports[d], name=d, grid=grid, workgroup_size=e["workgroup_size"],
-                   subgroup_size=e.get("subgroup_size"), object=ptx_name)
+                   subgroup_size=e.get("subgroup_size"), object=ptx_name, dynamic_shared=dyn)
         hal = os.path.join(pkdir, exe + ".hal.mlir")
         with open(hal, "w") as f:
             f.write(hal_executable(exe, variant, target, [exp]))
-        subst += ["--iree-hal-substitute-executable-object=%s=%s" % (exe, hal),
-                  "--iree-hal-executable-object-search-path=" + pkdir]
-        summary.append("%s: %s; PTX %s: %d .shared declaration(s), %d B static; grid %s, block %s"
+        # A dispatch pk declined keeps IREE's own executable (pk's lowering
+        # of the unchanged kernel is no faster), unless asked otherwise.
+        substituted = bool(pipelined) or a.substitute_declined
+        if substituted:
+            subst += ["--iree-hal-substitute-executable-object=%s=%s" % (exe, hal),
+                      "--iree-hal-executable-object-search-path=" + pkdir]
+        summary.append("%s: %s; PTX %s: %d .shared declaration(s), %d B static; grid %s, block %s%s"
                        % (d, "; ".join(pipelined) if pipelined else
                           ("; ".join(declined) if declined else "no pipelining remark"),
                           os.path.relpath(ptxs[0], out), nshared, static,
-                          "x".join(map(str, grid)), "x".join(map(str, e["workgroup_size"]))))
+                          "x".join(map(str, grid)), "x".join(map(str, e["workgroup_size"])),
+                          "" if substituted else "; IREE's executable kept (pk did not pipeline it)"))
         e["pk"] = {"ptx": os.path.relpath(ptxs[0], out), "hal": os.path.relpath(hal, out),
-                   "pipelined": bool(pipelined), "grid": grid, "static_shared": static}
+                   "pipelined": bool(pipelined), "substituted": substituted, "grid": grid,
+                   "static_shared": static}
     with open(os.path.join(out, "remarks.txt"), "w") as f:
         f.write("\n".join(remarks))
     with open(os.path.join(out, "abi.txt"), "w") as f:
@@ -384,8 +415,9 @@ def pk_iree(a):
     # 5. IREE + pk
     r = run(out, base + subst + ["-o", os.path.join(out, "pk.vmfb")], "iree-compile (IREE + pk)")
     n_sub = len(re.findall(r"substituted with MLIR source", r.stdout + r.stderr))
-    if n_sub != len(by_exe):
-        raise Refuse("iree-compile substituted %d of %d executables:\n%s" % (n_sub, len(by_exe), r.stderr))
+    n_want = sum(1 for e in manifest if e["pk"]["substituted"])
+    if n_sub != n_want:
+        raise Refuse("iree-compile substituted %d of %d executables:\n%s" % (n_sub, n_want, r.stderr))
     r = run(out, base + subst + ["--compile-to=hal", "-o", "-"], "iree-compile --compile-to=hal (IREE + pk)")
     consts = dict(re.findall(r"(%c\w*) = arith\.constant (\d+) : index", r.stdout))
     grids = re.findall(r"hal\.command_buffer\.dispatch<[^\n]*?function\(@(\w+)::@\w+::@([\w$]+)\)[^\n]*?"
@@ -395,6 +427,8 @@ def pk_iree(a):
             r"hal\.command_buffer\.dispatch<[^\n]*?target\(%[\w$]*?(\w+) : !hal\.executable\)\[%\w+\] ()workgroups\(\[([^\]]*)\]\)",
             r.stdout)]
     for e in manifest:
+        if not e["pk"]["substituted"]:
+            continue
         want = e["pk"]["grid"]
         seen = []
         for _, fn, g in grids:
@@ -415,7 +449,8 @@ def pk_iree(a):
     case = {"program": name, "seed": a.seed, "k": k, "flop": flop,
             "inputs": [{"shape": s, "dtype": DTYPES[t]} for s, t in args],
             "results": [{"shape": s, "dtype": DTYPES[t]} for s, t in results],
-            "dispatches": [{"dispatch": e["dispatch"], "pipelined": e["pk"]["pipelined"]} for e in manifest]}
+            "dispatches": [{"dispatch": e["dispatch"], "pipelined": e["pk"]["pipelined"],
+                            "substituted": e["pk"]["substituted"]} for e in manifest]}
     with open(os.path.join(out, "case.json"), "w") as f:
         json.dump(case, f, indent=1)
     shutil.copy(os.path.join(HERE, "gpu_compare.py"), out)
@@ -439,6 +474,9 @@ def main(argv=None):
                          "for the device, so sm_90 suits the H200 while IREE compiles for --target")
     ap.add_argument("--pk-options", default="",
                     help="more pipeline-kernel options, e.g. 'stages=auto'")
+    ap.add_argument("--substitute-declined", action="store_true",
+                    help="substitute pk's PTX for dispatches pk did not pipeline too "
+                         "(default: they keep IREE's executable)")
     ap.add_argument("--bin-dir", default=None,
                     help="run.sh finds the runtime tools here (relative to OUT) instead of OUT/bin; nothing copied")
     ap.add_argument("--no-bin", action="store_true", help="do not copy the runtime tools into OUT/bin")

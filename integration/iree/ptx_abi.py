@@ -27,10 +27,11 @@ mismatches: the parameter's spelling of the same width (``.b32`` vs
 64 bytes, ``alignment(64)`` on the subspans, so ``.align 64`` and
 ``.align 16`` both hold).
 
-``python3 ptx_abi.py --storage PK.ptx [--shared]``: the storage checks
-pk-iree makes on pk's PTX (``check_storage``): no ``malloc``, no
-``__local_depot``, no dynamic shared memory (``.extern .shared``), static
-``.shared`` at most 48 KB, and (``--shared``) a ``.shared`` declaration;
+``python3 ptx_abi.py --storage PK.ptx [--shared] [--dynamic-bytes N]``: the
+storage checks pk-iree makes on pk's PTX (``check_storage``): no ``malloc``,
+no ``__local_depot``, dynamic shared memory (``.extern .shared``) only with
+its size (``--dynamic-bytes``, pk's ``pk.dynamic_shared_memory_bytes``),
+static ``.shared`` at most 48 KB, and (``--shared``) a ``.shared`` declaration;
 ``storage: ok`` (exit 0) or ``refused: ...`` lines and ``storage: REFUSED``
 (exit 1).
 
@@ -102,10 +103,12 @@ def parse_entries(text):
     return out
 
 
-def check_storage(ptx, has_shared):
+def check_storage(ptx, has_shared, dynamic_bytes=0):
     """(problems, static .shared bytes, .shared declarations) of one pk PTX:
-    no malloc, no __local_depot, no dynamic shared memory, static .shared within
-    48 KB, and .shared present when the kernel has shared-memory tiles."""
+    no malloc, no __local_depot, dynamic shared memory (``.extern .shared``)
+    only with its size known (``dynamic_bytes`` > 0: pk-iree launches the
+    kernel with it), static .shared within 48 KB, and .shared present when
+    the kernel has shared-memory tiles."""
     body = strip_comments(ptx)
     problems = []
     n = len(re.findall(r"\bmalloc\b", body))
@@ -114,8 +117,9 @@ def check_storage(ptx, has_shared):
     n = len(re.findall(r"__local_depot", body))
     if n:
         problems.append("%d `__local_depot` reference(s): local memory (stack) in the kernel" % n)
-    if re.search(r"\.extern\s+\.shared", body):
-        problems.append("dynamic shared memory (`.extern .shared`): pk-iree does not tell IREE its size yet")
+    if re.search(r"\.extern\s+\.shared", body) and dynamic_bytes <= 0:
+        problems.append("dynamic shared memory (`.extern .shared`) of unknown size "
+                        "(no pk.dynamic_shared_memory_bytes on the kernel)")
     static = sum(int(m.group(1)) for m in
                  re.finditer(r"^\s*\.shared\s+(?:\.align\s+\d+\s+)?\.b8\s+[\w$]+\[(\d+)\]", body, re.M))
     nshared = len(re.findall(r"^\s*(?:\.extern\s+)?\.shared\s", body, re.M))
@@ -230,9 +234,11 @@ def storage_main(argv):
     ap = argparse.ArgumentParser(prog="ptx_abi.py --storage")
     ap.add_argument("ptx")
     ap.add_argument("--shared", action="store_true", help="the kernel has shared-memory tiles")
+    ap.add_argument("--dynamic-bytes", type=int, default=0,
+                    help="the dynamic shared memory the kernel is launched with")
     a = ap.parse_args(argv)
     with open(a.ptx) as f:
-        problems, static, nshared = check_storage(f.read(), a.shared)
+        problems, static, nshared = check_storage(f.read(), a.shared, a.dynamic_bytes)
     for p in problems:
         print("refused: " + p)
     print("storage: %s (%d .shared declaration(s), %d B static)"

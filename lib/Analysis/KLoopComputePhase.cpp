@@ -61,6 +61,7 @@ LogicalResult KLoopMatcher::walkComputePhase(ArrayRef<Operation *> ops,
                             op->getName().getStringRef() + ")");
       if (failed(findBuffer(op, access->memref)))
         return failure();
+      counter.countSharedRead(op, *access, executions);
       continue;
     }
     // A descriptor only reads its buffer through the wgmma that uses it.

@@ -15,10 +15,17 @@
 
 #include "KLoopMeasure.h"
 
+#include "pk/Alignment.h"
+
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
+#include "mlir/Interfaces/VectorInterfaces.h"
+#include "llvm/ADT/bit.h"
 #include "llvm/Support/FormatVariadic.h"
+
+#include <numeric>
 
 using namespace mlir;
 using namespace mlir::pk;
@@ -104,6 +111,59 @@ bool ComputeCounter::count(Operation *op, int64_t executions) {
     return true;
   }
   return false;
+}
+
+/// The load instructions one execution of the shared read `op` becomes
+/// (0 for an ldmatrix, which pk does not count): a vector is read in
+/// contiguous runs along its innermost dimension (a unit-stride,
+/// minor-identity read) in loads as wide as the run and its proven
+/// alignment allow (16 bytes at most), or element by element.
+static int64_t getSharedLoadInstructions(Operation *op,
+                                         const MemoryAccess &access) {
+  if (isa<nvgpu::LdMatrixOp>(op))
+    return 0;
+  auto vectorType = dyn_cast<VectorType>(access.value.getType());
+  if (!vectorType || vectorType.getRank() == 0)
+    return 1;
+  auto memrefType = cast<MemRefType>(access.memref.getType());
+  SmallVector<int64_t> strides;
+  int64_t offset;
+  bool unitInnermost =
+      succeeded(memrefType.getStridesAndOffset(strides, offset)) &&
+      !strides.empty() && strides.back() == 1;
+  auto xfer = dyn_cast<VectorTransferOpInterface>(op);
+  bool contiguous =
+      unitInnermost && (!xfer || xfer.getPermutationMap().isMinorIdentity());
+  int64_t elements = vectorType.getNumElements();
+  if (!contiguous)
+    return elements;
+  int64_t run = vectorType.getShape().back();
+  int64_t elemBytes = llvm::divideCeil(vectorType.getElementTypeBitWidth(), 8);
+  int64_t runBytes = saturatingMul(run, elemBytes);
+  // As wide as the run and its proven alignment allow (16 bytes at most):
+  // the first run's, and the strides between the runs.
+  int64_t align = proveAlignment(access.memref, access.indices).bytes;
+  int64_t outerDims = vectorType.getRank() - 1;
+  for (int64_t dim = 0; dim < outerDims; ++dim) {
+    int64_t memrefDim = memrefType.getRank() - vectorType.getRank() + dim;
+    if (vectorType.getDimSize(dim) > 1 && memrefDim >= 0 &&
+        !ShapedType::isDynamic(strides[memrefDim]))
+      align = std::gcd(align, saturatingMul(strides[memrefDim], elemBytes));
+  }
+  auto floorPow2 = [](int64_t n) {
+    return static_cast<int64_t>(llvm::bit_floor(static_cast<uint64_t>(n)));
+  };
+  int64_t width = std::min<int64_t>(
+      {16, floorPow2(runBytes), std::max(elemBytes, floorPow2(align))});
+  return saturatingMul(elements / std::max<int64_t>(run, 1),
+                       llvm::divideCeil(runBytes, width));
+}
+
+void ComputeCounter::countSharedRead(Operation *op, const MemoryAccess &access,
+                                     int64_t executions) {
+  info.sharedLoadsPerThread = saturatingAdd(
+      info.sharedLoadsPerThread,
+      saturatingMul(getSharedLoadInstructions(op, access), executions));
 }
 
 void ComputeCounter::countWarpgroupMma(const WarpgroupMma &wgmma) {

@@ -39,6 +39,11 @@ public:
   /// compute op (nvgpu.mma.sync, vector.contract, vector.fma / math.fma, a
   /// float or vector multiply feeding an add); returns whether it was one.
   bool count(Operation *op, int64_t executions);
+  /// Counts the shared-memory loads of the compute-phase read `access` (by
+  /// `op`; an ldmatrix counts none), executed `executions` times per
+  /// K-iteration.
+  void countSharedRead(Operation *op, const MemoryAccess &access,
+                       int64_t executions);
   /// Counts a warpgroup MMA (its FLOPs once per warpgroup).
   void countWarpgroupMma(const WarpgroupMma &wgmma);
   /// Whether no compute op was counted.

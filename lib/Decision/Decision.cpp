@@ -9,9 +9,10 @@
 //   1. stages: the request, or stages=auto (StageModel.cpp); 2 at most
 //      without cp.async; no more than a static trip count;
 //   2. the budget with that many buffers (Budget.cpp);
-//   3. the ratio rule (rules `budget-crossed`, `no-cp-async`, `low-ratio`,
-//      `mid-ratio`, `high-ratio`): the variant from the budget and the
-//      compute/load ratio alone, which pk-analyze-kloops reports;
+//   3. the ratio rule (rules `read-bound`, `budget-crossed`, `no-cp-async`,
+//      `low-ratio`, `mid-ratio`, `high-ratio`): the variant from the
+//      compute phase's shared loads, the budget and the compute/load ratio,
+//      which pk-analyze-kloops reports;
 //   4. what the copies allow (rules `cp-async-impossible`,
 //      `narrow-cp-async`) and what the caller forced;
 //   5. the buffers the variant creates and the cp-async schedule (rule
@@ -158,6 +159,47 @@ static PipelineVariant applyRatioRule(double ratio, bool skipHighRatio,
   return PipelineVariant::CpAsync;
 }
 
+/// Cycles of tensor-core compute one warp's compute phase issues per
+/// K-iteration (mma.sync, at kMmaFlopsPerWarpCycle); 0 with wgmma (its
+/// operands are not read by instructions pk counts) or with FMA compute
+/// (IREE's f32 matmul, 4 cycles of FFMA per read, ran 0.98-1.00x
+/// pipelined: no loss beyond noise to decline for).
+static double getComputeCyclesPerIteration(const KLoopInfo &info) {
+  if (!info.warpgroupMmas.empty() || info.threadsPerBlock <= 0 ||
+      info.mmaFlopsPerTile == 0 || info.fmaFlopsPerTile != 0)
+    return 0.0;
+  int64_t warps = llvm::divideCeil(info.threadsPerBlock, 32);
+  double mmaPerWarp = double(info.mmaFlopsPerTile) / double(warps);
+  return mmaPerWarp / double(info.mmaInt8 ? kMmaInt8FlopsPerWarpCycle
+                                          : kMmaFlopsPerWarpCycle);
+}
+
+/// Rule `read-bound`: whether the compute phase loads its mma.sync operands
+/// from shared memory (not with ldmatrix) so densely that it waits on the
+/// loads while the other resident blocks cover each block's copies (then
+/// the reason is in `reasons`).
+static bool isReadBound(const KLoopInfo &info, const KLoopBudget &budget,
+                        SmallVectorImpl<std::string> &reasons) {
+  double cycles = getComputeCyclesPerIteration(info);
+  if (info.sharedLoadsPerThread <= 0 || cycles <= 0.0 ||
+      budget.single.blocksPerSM < 2)
+    return false;
+  double perLoad = cycles / double(info.sharedLoadsPerThread);
+  if (perLoad >= kMinComputeCyclesPerSharedRead)
+    return false;
+  LDBG() << "read-bound: " << perLoad << " cycles per shared load -> none";
+  reasons.push_back(llvm::formatv(
+      "the compute phase loads its mma.sync operands with {0} shared-memory "
+      "loads (not ldmatrix) per thread and K-step for ~{1:F0} cycles of "
+      "mma.sync ({2:F1} cycles per load, fewer than {3:F0}): it waits on "
+      "those loads, and with {4} blocks/SM resident the other blocks "
+      "already cover each block's copies; pipelined, such loops measured "
+      "1-14% slower (rule read-bound; a variant= option forces it)",
+      info.sharedLoadsPerThread, cycles, perLoad,
+      kMinComputeCyclesPerSharedRead, budget.single.blocksPerSM));
+  return true;
+}
+
 /// Step 3: the ratio rule.
 static PipelineVariant applyRatioAndBudgetRules(const KLoopInfo &info,
                                      const KLoopBudget &budget,
@@ -168,11 +210,13 @@ static PipelineVariant applyRatioAndBudgetRules(const KLoopInfo &info,
         "trip count {0} < 2: no next tile to overlap", *info.tripCount));
     return PipelineVariant::None;
   }
-  if (!budget.fits()) {
-    reasons.push_back(describeCrossedBudget(budget));
+  // The budget's reason first: a forced variant reports it too.
+  reasons.push_back(budget.fits() ? describeFittingBudget(budget)
+                                  : describeCrossedBudget(budget));
+  if (isReadBound(info, budget, reasons))
+    return PipelineVariant::None;
+  if (!budget.fits())
     return PipelineVariant::RegisterPrefetch;
-  }
-  reasons.push_back(describeFittingBudget(budget));
   if (!budget.target->hasCpAsync) {
     reasons.push_back(llvm::formatv("{0} has no cp.async (sm_80 and later): "
                                     "LDG-register prefetch (rule no-cp-async)",

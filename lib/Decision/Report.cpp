@@ -205,6 +205,7 @@ llvm::json::Object mlir::pk::toJSON(const KLoopInfo &info,
            {"global_loads", static_cast<int64_t>(info.copies.size())},
            {"bytes_per_thread", info.loadBytesPerThread},
            {"bytes_per_tile", info.loadBytesPerTile},
+           {"shared_loads_per_thread", info.sharedLoadsPerThread},
        }},
       {"smem",
        llvm::json::Object{

@@ -12,6 +12,11 @@
 //   #gpu.address_space<workgroup> to NVVM's address space 3: lowered later by
 //   convert-vector-to-llvm (which has no such mapping) a transfer on a
 //   workgroup memref fails ("conversion of memref memory space ... failed").
+// * Shared loads and stores get the alignment pk proves for them
+//   (pk/Alignment.h): LLVM infers it from the address arithmetic only to a
+//   limited depth, and a stage of a multi-buffered tile read through a
+//   reshape (IREE's matmuls) is beyond it; a misaligned-looking 4-byte load
+//   of two f16 then splits into two 16-bit ones.
 // * Floating-point multiplies and adds may contract into FMAs, as nvcc's
 //   default (-fmad=true) and IREE's own lowering allow: without the
 //   `contract` flag LLVM's NVPTX back end emits mul.rn / add.rn, which ptxas
@@ -21,14 +26,74 @@
 
 #include "LoweringPasses.h"
 
+#include "pk/Alignment.h"
+#include "pk/Emit.h"
+#include "pk/MemoryAccess.h"
+
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/Dialect/Vector/Transforms/LoweringPatterns.h"
 #include "mlir/Pass/Pass.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
+#include "llvm/Support/DebugLog.h"
+
+#define DEBUG_TYPE "pk-lowering"
 
 using namespace mlir;
+using namespace mlir::pk;
+
+/// The alignment in bytes the NVVM lowering gives the shared buffer `root`
+/// (an attribution, a memref.global, dynamic shared memory), 0 if unknown.
+static int64_t getSharedRootAlignment(Value root) {
+  auto type = cast<MemRefType>(root.getType());
+  int64_t natural = llvm::divideCeil(type.getElementTypeBitWidth(), 8);
+  auto fromAttr = [&](Attribute attr) {
+    auto align = dyn_cast_or_null<IntegerAttr>(attr);
+    return align && align.getInt() > 0 ? align.getInt() : natural;
+  };
+  if (auto arg = dyn_cast<BlockArgument>(root)) {
+    auto func = dyn_cast<gpu::GPUFuncOp>(arg.getOwner()->getParentOp());
+    if (!func || arg.getOwner() != &func.getBody().front() ||
+        arg.getArgNumber() < func.getNumArguments())
+      return 0;
+    unsigned index = arg.getArgNumber() - func.getNumArguments();
+    if (index >= func.getNumWorkgroupAttributions())
+      return 0;
+    return fromAttr(func.getWorkgroupAttributionAttr(
+        index, LLVM::LLVMDialect::getAlignAttrName()));
+  }
+  if (auto get = root.getDefiningOp<memref::GetGlobalOp>()) {
+    auto global = SymbolTable::lookupNearestSymbolFrom<memref::GlobalOp>(
+        get, get.getNameAttr());
+    return global ? fromAttr(global.getAlignmentAttr()) : 0;
+  }
+  // convert-gpu-to-nvvm's dynamic shared-memory base is 16-byte aligned.
+  if (root.getDefiningOp<gpu::DynamicSharedMemoryOp>())
+    return 16;
+  return 0;
+}
+
+/// The alignment pk proves for the shared `vector.load` / `vector.store`
+/// `op` (`memref`, `indices`), capped at its width; 0 if it proves no more
+/// than the element's.
+static int64_t proveSharedAccessAlignment(Operation *op, Value memref,
+                                          ValueRange indices,
+                                          VectorType vectorType) {
+  auto type = cast<MemRefType>(memref.getType());
+  if (!isSharedMemory(type))
+    return 0;
+  AlignmentProof proof = proveAlignment(memref, indices);
+  int64_t root = proof.root ? getSharedRootAlignment(proof.root) : 0;
+  int64_t elemBytes = llvm::divideCeil(type.getElementTypeBitWidth(), 8);
+  int64_t width = llvm::PowerOf2Ceil(
+      elemBytes * std::max<int64_t>(1, vectorType.getNumElements()));
+  int64_t align = std::min({proof.bytes, root, width});
+  LDBG() << "shared access " << *op << ": proven " << proof.bytes << " B, root "
+         << root << " B -> " << align;
+  return align > elemBytes ? align : 0;
+}
 
 namespace {
 /// 1-D transfers to vector.load / vector.store (the rank VectorToSCF's full
@@ -38,6 +103,9 @@ struct LowerTransfersPass
   MLIR_DEFINE_EXPLICIT_INTERNAL_INLINE_TYPE_ID(LowerTransfersPass)
 
   StringRef getArgument() const final { return "pk-lower-transfers"; }
+  StringRef getDescription() const final {
+    return "Lower 1-D vector transfers to vector.load / vector.store";
+  }
   void getDependentDialects(DialectRegistry &registry) const override {
     registry.insert<vector::VectorDialect>();
   }
@@ -51,6 +119,34 @@ struct LowerTransfersPass
   }
 };
 
+/// Sets the `alignment` of every shared vector.load / vector.store to what
+/// pk proves for it, where that is more than it states.
+struct ProveSharedAlignmentPass
+    : PassWrapper<ProveSharedAlignmentPass, OperationPass<gpu::GPUModuleOp>> {
+  MLIR_DEFINE_EXPLICIT_INTERNAL_INLINE_TYPE_ID(ProveSharedAlignmentPass)
+
+  StringRef getArgument() const final { return "pk-prove-shared-alignment"; }
+  StringRef getDescription() const final {
+    return "Give shared vector loads and stores the alignment pk proves";
+  }
+
+  void runOnOperation() override {
+    Builder builder(&getContext());
+    auto annotate = [&](auto op) {
+      int64_t align = proveSharedAccessAlignment(
+          op, op.getBase(), op.getIndices(), op.getVectorType());
+      if (align > static_cast<int64_t>(op.getAlignment().value_or(0)))
+        op.setAlignmentAttr(builder.getI64IntegerAttr(align));
+    };
+    getOperation().walk([&](Operation *op) {
+      if (auto load = dyn_cast<vector::LoadOp>(op))
+        annotate(load);
+      else if (auto store = dyn_cast<vector::StoreOp>(op))
+        annotate(store);
+    });
+  }
+};
+
 /// Adds `contract` to the fast-math flags of every floating-point add,
 /// subtract and multiply of the LLVM dialect (after the arith and vector
 /// lowerings, which create them from arith ops and vector.contract).
@@ -59,6 +155,9 @@ struct AllowContractionPass
   MLIR_DEFINE_EXPLICIT_INTERNAL_INLINE_TYPE_ID(AllowContractionPass)
 
   StringRef getArgument() const final { return "pk-allow-contraction"; }
+  StringRef getDescription() const final {
+    return "Allow LLVM floating-point adds and multiplies to contract";
+  }
 
   void runOnOperation() override {
     getOperation().walk([](Operation *op) {
@@ -80,4 +179,14 @@ std::unique_ptr<Pass> mlir::pk::detail::createLowerTransfersPass() {
 
 std::unique_ptr<Pass> mlir::pk::detail::createAllowContractionPass() {
   return std::make_unique<AllowContractionPass>();
+}
+
+std::unique_ptr<Pass> mlir::pk::detail::createProveSharedAlignmentPass() {
+  return std::make_unique<ProveSharedAlignmentPass>();
+}
+
+void mlir::pk::registerLoweringPasses() {
+  PassRegistration<LowerTransfersPass>();
+  PassRegistration<ProveSharedAlignmentPass>();
+  PassRegistration<AllowContractionPass>();
 }

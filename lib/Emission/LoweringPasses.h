@@ -17,6 +17,10 @@ namespace pk::detail {
 /// convert-gpu-to-nvvm maps the workgroup address space (LoweringPasses.cpp).
 std::unique_ptr<Pass> createLowerTransfersPass();
 
+/// The `alignment` pk proves on shared vector.load / vector.store ops
+/// (after createLowerTransfersPass, before the strided metadata expands).
+std::unique_ptr<Pass> createProveSharedAlignmentPass();
+
 /// The `contract` fast-math flag on the LLVM dialect's floating-point adds,
 /// subtracts and multiplies, so that they lower to FMAs as nvcc's do.
 std::unique_ptr<Pass> createAllowContractionPass();

@@ -162,4 +162,7 @@ void mlir::pk::registerPKDialects(DialectRegistry &registry) {
               nvgpu::NVGPUDialect, scf::SCFDialect, vector::VectorDialect>();
 }
 
-void mlir::pk::registerPKPassesAndPipelines() { registerPKPasses(); }
+void mlir::pk::registerPKPassesAndPipelines() {
+  registerPKPasses();
+  registerLoweringPasses();
+}

@@ -221,18 +221,6 @@ static DeclineOr<void> checkHandleUses(const KLoopInfo &info,
                                "multi-buffered tile");
     if (!info.forOp->isProperAncestor(subview))
       continue;
-    // Read on a stage (a dynamic offset), the reshaped tile loses its
-    // alignment: the shared loads split into 16-bit ones. IREE's f16
-    // matmuls ran 18-23% slower so (LDS.U16 x4.6,
-    // integration/results/2026-12-02-h200-iree).
-    if (!isa<memref::SubViewOp>(subview) && !isInLoadPhase(info, subview))
-      return declineBuffer(
-          subview, buffer,
-          "the compute phase reads copied buffer " + buffer.name +
-              " through this " + subview->getName().getStringRef() +
-              ": on a multi-buffered stage its reads lose their alignment "
-              "and split into 16-bit shared loads (measured 18-23% slower "
-              "than one buffer); pk leaves the tile single-buffered");
     for (Operation *user : subview->getUsers()) {
       if (isInLoadPhase(info, user) == isInLoadPhase(info, subview))
         continue;
