@@ -141,3 +141,41 @@ gpu.module @sink {
     gpu.return
   }
 }
+
+// -----
+
+// Guards every thread passes (IREE VectorDistribute's thread_id y == 0 with
+// a block of 128x1x1) are inlined; a guard some threads fail (x == 0), and
+// one outside a loop, stay.
+// REMARK: remark: inlined 1 scf.if guard(s) that every thread of the known block size passes
+// CHECK-LABEL: gpu.func @guards
+// CHECK:       scf.if
+// CHECK:       scf.for
+// CHECK-NEXT:    memref.store %{{.*}}, %{{.*}}[%c0] : memref<128xf32, #gpu.address_space<workgroup>>
+// CHECK-NEXT:    scf.if
+// CHECK:           memref.store %{{.*}}, %{{.*}}[%c1] : memref<128xf32, #gpu.address_space<workgroup>>
+gpu.module @guard_module {
+  gpu.func @guards(%v: f32) workgroup(%s: memref<128xf32, #gpu.address_space<workgroup>>)
+      kernel attributes {known_block_size = array<i32: 128, 1, 1>} {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %c8 = arith.constant 8 : index
+    %x = gpu.thread_id x
+    %y = gpu.thread_id y
+    %isY0 = arith.cmpi eq, %y, %c0 : index
+    %isX0 = arith.cmpi eq, %x, %c0 : index
+    scf.if %isY0 {
+      memref.store %v, %s[%c1] : memref<128xf32, #gpu.address_space<workgroup>>
+    }
+    scf.for %i = %c0 to %c8 step %c1 {
+      scf.if %isY0 {
+        memref.store %v, %s[%c0] : memref<128xf32, #gpu.address_space<workgroup>>
+      }
+      scf.if %isX0 {
+        memref.store %v, %s[%c1] : memref<128xf32, #gpu.address_space<workgroup>>
+      }
+      gpu.barrier
+    }
+    gpu.return
+  }
+}

@@ -88,6 +88,12 @@ DeclineOr<PipelinedKLoop> applyPipelinePlan(RewriterBase &rewriter,
 int64_t normalizeWorkgroupStorage(RewriterBase &rewriter, gpu::GPUFuncOp kernel,
                                   bool globals = true);
 
+/// Inlines the `scf.if` guards (no results, no else branch) inside loops of
+/// `kernel` whose condition every thread of its known block size meets
+/// (upstream's integer range analysis: IREE VectorDistribute's
+/// `gpu.thread_id y == 0` under known_block_size (C, 1, 1)). Returns how many.
+int64_t foldUniformGuards(RewriterBase &rewriter, gpu::GPUFuncOp kernel);
+
 } // namespace pk
 } // namespace mlir
 

@@ -302,6 +302,18 @@ static PipelineVariant applyForcedVariant(const DecisionContext &ctx,
                      " requested (auto would pick " +
                      stringifyPipelineVariant(autoChoice) + ")")
                         .str());
+  // Buffers beyond the per-block maximum (with what the kernel already
+  // holds: another loop's stages) could not launch at all.
+  if (chosen != PipelineVariant::RegisterPrefetch &&
+      budget.smemMultiBytes > budget.target->smemPerBlockOptIn) {
+    reasons.push_back(llvm::formatv(
+        "{0} bytes of shared memory with {1} stages (the kernel's other "
+        "shared memory included) exceed {2}'s per-block maximum of {3} "
+        "bytes: the kernel could not launch",
+        budget.smemMultiBytes, budget.stages, budget.target->arch,
+        budget.target->smemPerBlockOptIn));
+    return PipelineVariant::None;
+  }
   if (chosen != PipelineVariant::RegisterPrefetch && !budget.fits())
     reasons.push_back(llvm::formatv(
         "warning: {0} bytes with {1} stages cross the {2} budget (blocks/SM "

@@ -60,13 +60,19 @@ void mlir::pk::detail::normalizeStorageWithRemarks(Operation *root) {
   root->walk([&](gpu::GPUFuncOp kernel) { kernels.push_back(kernel); });
   // Anchored below the gpu.module, only the kernel itself may change.
   bool globals = isa<ModuleOp, gpu::GPUModuleOp>(root);
-  for (gpu::GPUFuncOp kernel : kernels)
+  for (gpu::GPUFuncOp kernel : kernels) {
     if (int64_t count = normalizeWorkgroupStorage(rewriter, kernel, globals))
       mlir::emitRemark(kernel.getLoc())
           << "moved " << count
           << " workgroup buffer(s) to workgroup attributions (a workgroup "
              "memref.alloc lowers to malloc, a memref.alloca to local memory, "
              "with upstream's NVVM lowering)";
+    if (int64_t count = foldUniformGuards(rewriter, kernel))
+      mlir::emitRemark(kernel.getLoc())
+          << "inlined " << count
+          << " scf.if guard(s) that every thread of the known block size "
+             "passes (e.g. gpu.thread_id y == 0 with a block of (C, 1, 1))";
+  }
 }
 
 LogicalResult pk::detail::SharedReport::write(Location loc, StringRef path,

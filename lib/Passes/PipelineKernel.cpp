@@ -114,6 +114,29 @@ void mlir::pk::buildPipelineKernelPipeline(
   pm.addPass(createPKEmitBinaries(emit));
 }
 
+/// Kernel outlining takes gpu.launch ops of host code: one nested in a
+/// kernel (host code inside device code, which upstream's outlining does
+/// not expect) or in another launch is a located error before any pass
+/// runs.
+static LogicalResult checkLaunchNesting(Operation *root) {
+  WalkResult result = root->walk([](gpu::LaunchOp launch) {
+    Operation *parent = launch->getParentOp();
+    while (parent &&
+           !isa<gpu::GPUFuncOp, gpu::GPUModuleOp, gpu::LaunchOp>(parent))
+      parent = parent->getParentOp();
+    if (!parent)
+      return WalkResult::advance();
+    launch.emitError("gpu.launch nested in a '")
+        .append(parent->getName().getStringRef(),
+                "': a kernel cannot launch a kernel; pipeline-kernel outlines "
+                "gpu.launch ops of host code only")
+        .attachNote(parent->getLoc())
+        .append("the enclosing '", parent->getName().getStringRef(), "'");
+    return WalkResult::interrupt();
+  });
+  return failure(result.wasInterrupted());
+}
+
 namespace {
 /// Runs buildPipelineKernelPipeline's passes on the module.
 struct PipelineKernelPass final
@@ -148,6 +171,8 @@ struct PipelineKernelPass final
   }
 
   void runOnOperation() final {
+    if (failed(checkLaunchNesting(getOperation())))
+      return signalPassFailure();
     OpPassManager pm(ModuleOp::getOperationName());
     buildPipelineKernelPipeline(pm, getOptions());
     if (failed(runPipeline(pm, getOperation())))
