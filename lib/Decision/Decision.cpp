@@ -305,7 +305,7 @@ static PipelineVariant applyForcedVariant(const DecisionContext &ctx,
   // Buffers beyond the per-block maximum (with what the kernel already
   // holds: another loop's stages) could not launch at all.
   if (chosen != PipelineVariant::RegisterPrefetch &&
-      budget.smemMultiBytes > budget.target->smemPerBlockOptIn) {
+      budget.exceedsPerBlockMax) {
     reasons.push_back(llvm::formatv(
         "{0} bytes of shared memory with {1} stages (the kernel's other "
         "shared memory included) exceed {2}'s per-block maximum of {3} "
