@@ -44,6 +44,8 @@
 #include "mlir/IR/Verifier.h"
 #include "llvm/Support/DebugLog.h"
 
+#include <thread>
+
 #define DEBUG_TYPE "pk-pipelining"
 
 using namespace mlir;
@@ -442,8 +444,14 @@ DeclineOr<PipelinedKLoop> mlir::pk::applyPipelinePlan(
   });
   applyLaunchBounds(rewriter, info, plan);
 
+  // Only this thread's diagnostics (the verifier's): kernels of other
+  // gpu.modules may be pipelined in parallel on the same context, and their
+  // remarks must pass through.
   std::string diagnostics;
+  std::thread::id thread = std::this_thread::get_id();
   ScopedDiagnosticHandler handler(rewriter.getContext(), [&](Diagnostic &diag) {
+    if (std::this_thread::get_id() != thread)
+      return failure();
     diagnostics += diag.str();
     return success();
   });
