@@ -80,3 +80,13 @@
 // RUN: python3 %examples/gen_gemm.py --kind hgemm --mma wgmma --threads 256 --BN 256 --M 512 --N 512 --K 512 | env CUDA_HOME=%cuda_path pk-opt --pipeline-kernel='arch=sm_90a stages=auto min-blocks-per-sm=auto' -o /dev/null 2>&1 | FileCheck %s --check-prefix=WG2
 // WG2: remark: pipelined: variant cp-async, 4 shared buffer(s), schedule mma-in-flight;
 // WG2-SAME: chosen: cp-async x4 mma-in-flight @1 block(s)/SM
+//
+// Dynamic-shape memrefs and a dynamic K (wgmma, sm_90a): the candidates
+// compile with memref descriptors (bare pointers do not apply to
+// memref<?x?xf16>) and the epilogue's trip-count selects folded; a candidate
+// compile is a trial, so its lowering's warnings are not printed.
+// RUN: env CUDA_HOME=%cuda_path pk-opt %S/Inputs/wgmma-dynamic-shape.mlir --pipeline-kernel='arch=sm_90a stages=auto' -o %t.dyn.mlir 2>&1 | FileCheck %s --check-prefix=DYNSHAPE --implicit-check-not=warning --implicit-check-not=error
+// RUN: FileCheck %s --check-prefix=DYNSHAPE-IR < %t.dyn.mlir
+// DYNSHAPE: remark: pipelined: variant cp-async, {{[2-8]}} shared buffer(s); stages=auto:
+// DYNSHAPE-SAME: candidates (compiled with ptxas
+// DYNSHAPE-IR: } {pk.pipelined}

@@ -33,6 +33,11 @@ constexpr llvm::StringLiteral kPipelinedAttrName = "pk.pipelined";
 /// with a dynamic trip count (the trip count was below the stages).
 constexpr llvm::StringLiteral kFallbackAttrName = "pk.pipeline_fallback";
 
+/// Marks a gpu.func pk warp-specialized (schedule=warp-specialized): the
+/// code after its K-loop runs on the consumer warpgroups only, synchronized
+/// by named barriers, so pk pipelines no further K-loop of it.
+constexpr llvm::StringLiteral kWarpSpecializedAttrName = "pk.warp_specialized";
+
 /// The kernel attribute that gives the registers per thread the budget
 /// assumes (when no option overrides it), in [1, 255].
 constexpr llvm::StringLiteral kRegsPerThreadAttrName = "pk.regs_per_thread";

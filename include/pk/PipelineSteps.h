@@ -148,12 +148,15 @@ Schedule buildRegisterSchedule(scf::ForOp forOp, gpu::BarrierOp loadBarrier,
                                gpu::BarrierOp computeBarrier);
 
 /// Runs scf::pipelineForLoop on `forOp` with `schedule`; with
-/// `insertFinalBarrier` adds a barrier after the epilogue. Returns the new
-/// loop with the prologue and epilogue ops.
+/// `insertFinalBarrier` adds a barrier after the epilogue. `minTrips` > 0:
+/// the loop has a dynamic trip count and runs only when it is at least
+/// `minTrips` (pk versioned it), so the epilogue's guards on the trip count
+/// up to `minTrips` hold and are folded. Returns the new loop with the
+/// prologue and epilogue ops.
 DeclineOr<PipelinedKLoop> runPipeliner(RewriterBase &rewriter, scf::ForOp forOp,
                                        const Schedule &schedule,
                                        bool insertFinalBarrier,
-                                       bool testFailLate);
+                                       int64_t minTrips, bool testFailLate);
 
 } // namespace detail
 } // namespace pk

@@ -19,7 +19,10 @@
 #include "pk/KLoopMatcher.h"
 #include "pk/Pipelining.h"
 
+#include "mlir/IR/Diagnostics.h"
 #include "llvm/Support/DebugLog.h"
+
+#include <thread>
 
 #define DEBUG_TYPE "pk-candidate-compiler"
 
@@ -54,6 +57,36 @@ static llvm::Error makeError(const Twine &message) {
 }
 
 namespace {
+/// Holds what this thread reports while a candidate compiles: a candidate
+/// is a trial on a clone, and its lowering's warnings and errors are not
+/// the user's (the final emission reports its own). The first error names
+/// why the candidate failed. Other threads' diagnostics pass through.
+class CandidateDiagnostics : public ScopedDiagnosticHandler {
+public:
+  explicit CandidateDiagnostics(MLIRContext *context)
+      : ScopedDiagnosticHandler(context) {
+    std::thread::id thread = std::this_thread::get_id();
+    setHandler([this, thread](Diagnostic &diag) {
+      if (std::this_thread::get_id() != thread)
+        return failure();
+      if (diag.getSeverity() == DiagnosticSeverity::Error && firstError.empty())
+        firstError = diag.str();
+      return success();
+    });
+  }
+
+  /// `error` with the first error reported, if any.
+  llvm::Error explain(llvm::Error error) const {
+    if (firstError.empty())
+      return error;
+    return makeError(llvm::toString(std::move(error)) + " (" + firstError +
+                     ")");
+  }
+
+private:
+  std::string firstError;
+};
+
 /// Compiles candidates of one loop.
 struct CandidateCompilerImpl {
   scf::ForOp forOp;
@@ -103,9 +136,10 @@ CandidateCompilerImpl::operator()(const Candidate &candidate) const {
   auto clone = cast<gpu::GPUModuleOp>(builder.clone(*gpuModule));
   auto cloneKernel = clone.lookupSymbol<gpu::GPUFuncOp>(kernel.getName());
   scf::ForOp loop = getLoopAt(cloneKernel, getLoopIndex(kernel, forOp));
+  CandidateDiagnostics diagnostics(forOp.getContext());
   if (candidate.variant != PipelineVariant::None)
     if (llvm::Error error = pipelineClone(loop, candidate))
-      return std::move(error);
+      return diagnostics.explain(std::move(error));
   cloneKernel->setAttr(kMinCtasmAttrName,
                        builder.getI32IntegerAttr(candidate.blocksPerSM));
   int64_t dynamicBytes = 0;
@@ -116,7 +150,7 @@ CandidateCompilerImpl::operator()(const Candidate &candidate) const {
       compileForResources(*wrapper, kernel.getName(), *target,
                           resolveCudaPath(request.cudaPath));
   if (!ptxas)
-    return ptxas.takeError();
+    return diagnostics.explain(ptxas.takeError());
   LDBG() << describeCandidate(candidate) << ": " << ptxas->registers
          << " registers, " << ptxas->spillStores << " bytes spill stores";
   return CompiledResources{ptxas->registers,

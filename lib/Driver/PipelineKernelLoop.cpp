@@ -161,6 +161,27 @@ static PipelineResult finish(PipelineResult &result, PipelineOutcome outcome,
   return std::move(result);
 }
 
+/// A loop of a kernel pk warp-specialized (kWarpSpecializedAttrName) runs
+/// on its consumer warpgroups, after the split: declined, with a note at the
+/// kernel's warp-specialized loop.
+static DeclineOr<void> checkNotWarpSpecialized(scf::ForOp forOp) {
+  auto kernel = forOp->getParentOfType<gpu::GPUFuncOp>();
+  if (!kernel || !kernel->hasAttr(kWarpSpecializedAttrName))
+    return success();
+  Decline decline(forOp, "it follows the warp-specialized K-loop of its "
+                         "kernel: that code runs on the consumer warpgroups "
+                         "only, synchronized by named barriers, and pk "
+                         "pipelines no second K-loop of a warp-specialized "
+                         "kernel");
+  kernel.walk([&](scf::ForOp loop) {
+    if (!loop->hasAttr(kPipelinedAttrName))
+      return WalkResult::advance();
+    decline.attachNote(loop.getLoc(), "the kernel's warp-specialized K-loop");
+    return WalkResult::interrupt();
+  });
+  return decline;
+}
+
 FailureOr<PipelineResult>
 mlir::pk::pipelineKernelLoop(RewriterBase &rewriter, scf::ForOp forOp,
                              const PipelineRequest &request) {
@@ -171,6 +192,12 @@ mlir::pk::pipelineKernelLoop(RewriterBase &rewriter, scf::ForOp forOp,
   const TargetInfo &target = *lookupTarget(request.arch);
 
   PipelineResult result(forOp);
+  if (DeclineOr<void> split = checkNotWarpSpecialized(forOp); failed(split)) {
+    LDBG() << "loop in a warp-specialized kernel -> BAIL";
+    result.outcome = PipelineOutcome::NotAKLoop;
+    result.decline = split.takeDecline();
+    return result;
+  }
   DeclineOr<KLoopInfo> info = matchKLoop(forOp, request.blockSize);
   if (failed(info)) {
     LDBG() << "not a K-loop: " << info.getDecline().getMessage() << " -> BAIL";

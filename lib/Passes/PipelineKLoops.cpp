@@ -85,13 +85,20 @@ struct PipelineKLoopsPass final
     });
     IRRewriter rewriter(root->getContext());
     std::string lines;
+    // Kernels a loop of this run was pipelined in: pk-analyze-kloops saw
+    // them before that change.
+    DenseSet<Operation *> changedKernels;
     for (scf::ForOp forOp : candidates) {
+      Operation *kernel = forOp->getParentOfType<gpu::GPUFuncOp>();
       // Fails only on an internal error after the IR changed (emitted).
       FailureOr<PipelineResult> result =
           pipelineKernelLoop(rewriter, forOp, request);
       if (failed(result))
         return signalPassFailure();
-      if (result->outcome == PipelineOutcome::NotAKLoop && !remarkMismatches)
+      if (result->outcome == PipelineOutcome::Pipelined)
+        changedKernels.insert(kernel);
+      if (result->outcome == PipelineOutcome::NotAKLoop && !remarkMismatches &&
+          !changedKernels.contains(kernel))
         continue;
       // Inside pipeline-kernel (remarkMismatches off) pk-analyze-kloops
       // already warned.

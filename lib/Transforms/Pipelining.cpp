@@ -381,7 +381,7 @@ static DeclineOr<PipelinedKLoop> applySteps(RewriterBase &rewriter,
   Schedule schedule = buildSchedule(rewriter, info, plan, tokens, waitStart);
   return runPipeliner(rewriter, info.forOp, schedule,
                       /*insertFinalBarrier=*/isMultistageVariant(variant),
-                      options.testFailLate);
+                      plan.versionMinTrips, options.testFailLate);
 }
 
 /// The launch change of the plan: the kernel's `nvvm.minctasm`.

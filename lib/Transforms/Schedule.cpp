@@ -33,11 +33,14 @@
 
 #include "pk/PipelineSteps.h"
 
+#include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
 #include "mlir/Dialect/SCF/Transforms/Transforms.h"
+#include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
+#include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/Support/DebugLog.h"
 
 #define DEBUG_TYPE "pk-schedule"
@@ -201,9 +204,48 @@ mlir::pk::detail::buildRegisterSchedule(scf::ForOp forOp,
   return schedule;
 }
 
+/// Whether `condition` is upstream's epilogue guard `trips >= c` with
+/// 1 <= c <= `minTrips`.
+static bool isHeldTripGuard(Value condition, int64_t minTrips) {
+  auto cmp = condition.getDefiningOp<arith::CmpIOp>();
+  if (!cmp || cmp.getPredicate() != arith::CmpIPredicate::sge)
+    return false;
+  std::optional<int64_t> bound = getConstantIntValue(cmp.getRhs());
+  return bound && *bound >= 1 && *bound <= minTrips;
+}
+
+/// For a dynamic trip count, upstream's epilogue keeps each value of its
+/// part i as `arith.select (trips >= i), new, old` (the part may not run).
+/// The pipelined loop runs only when the trip count is at least `minTrips`
+/// (pk's version guard; the prologue, which upstream does not predicate,
+/// relies on it too), so every such guard holds: the select is its new
+/// value. This keeps both values from living in registers and the select
+/// off types no lowering handles (`!nvgpu.warpgroup.accumulator`: upstream's
+/// arith lowering leaves it as an unrealized cast). The selects the
+/// pipeliner created lie between the new loop and `afterLoop` and are not
+/// clones of the loop's ops (`cloned`).
+static void foldEpilogueTripGuards(RewriterBase &rewriter, scf::ForOp newLoop,
+                                   Operation *afterLoop,
+                                   ArrayRef<Operation *> cloned,
+                                   int64_t minTrips) {
+  SmallPtrSet<Operation *, 32> clones(cloned.begin(), cloned.end());
+  SmallVector<arith::SelectOp> selects;
+  for (Operation *op = newLoop->getNextNode(); op && op != afterLoop;
+       op = op->getNextNode())
+    if (auto select = dyn_cast<arith::SelectOp>(op))
+      if (!clones.contains(op) &&
+          isHeldTripGuard(select.getCondition(), minTrips))
+        selects.push_back(select);
+  LDBG() << "folding " << selects.size()
+         << " epilogue select(s) on the trip count (trips >= " << minTrips
+         << " by the version guard)";
+  for (arith::SelectOp select : selects)
+    rewriter.replaceOp(select, select.getTrueValue());
+}
+
 DeclineOr<PipelinedKLoop> mlir::pk::detail::runPipeliner(
     RewriterBase &rewriter, scf::ForOp forOp, const Schedule &schedule,
-    bool insertFinalBarrier, bool testFailLate) {
+    bool insertFinalBarrier, int64_t minTrips, bool testFailLate) {
   Block *body = forOp.getBody();
   if (schedule.reorderBody)
     for (auto &[op, stage] : schedule.order)
@@ -256,6 +298,9 @@ DeclineOr<PipelinedKLoop> mlir::pk::detail::runPipeliner(
            << " changed the IR) -> BAIL";
     return Decline(loc, "scf::pipelineForLoop rejected the schedule");
   }
+  if (minTrips > 0)
+    foldEpilogueTripGuards(rewriter, *newLoop, afterLoop, result.epilogue,
+                           minTrips);
   if (schedule.mmaGroupsInFlight > 0) {
     // Retire the groups the last computes left in flight before anything
     // reads the accumulators or refills shared memory.

@@ -601,6 +601,7 @@ void WarpSpecializer::growBlock() {
     kernel->setAttr(NVVM::NVVMDialect::getReqntidAttrName(),
                     rewriter.getDenseI32ArrayAttr({total, 1, 1}));
     kernel->removeAttr(NVVM::NVVMDialect::getMaxntidAttrName());
+    kernel->setAttr(kWarpSpecializedAttrName, rewriter.getUnitAttr());
   });
   // Thread ids now range over the grown block.
   kernel.walk([&](gpu::ThreadIdOp tid) {

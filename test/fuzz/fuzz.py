@@ -2,7 +2,9 @@
 """pk's fuzzing and differential-testing harness (python3 standard library).
 
 Generates seeded mutants (mutate.py) of examples/*.mlir, of
-test/upstream/kernels/*.mlir and of random examples/gen_gemm.py kernels, runs
+test/upstream/kernels/*.mlir, of the IREE-derived kernels
+(test/iree/kernels/*.mlir, test/iree/reduced/*.mlir) and of random
+examples/gen_gemm.py kernels, runs
 pk's passes on each with a timeout (2 workers by default) and classifies
 every run:
 
@@ -19,6 +21,8 @@ every run:
                    and pk's pipelined output does not
   wrong-code       semcheck.py flags the pipelined output (or cannot follow it:
                    "semcheck-unknown", not a finding)
+  ptx-storage      an emit=ptx/cubin run writes PTX with a `malloc` call or a
+                   `__local_depot` (shared tiles in global or local memory)
 
 Writes OUT/runs.jsonl (one line per run), OUT/summary.md and, per finding
 class, the inputs under OUT/findings/. `--fail-on CLASSES` makes the exit
@@ -69,6 +73,9 @@ def seeds(rng_gen_count, rng):
         out.append(("examples/" + os.path.basename(f), open(f).read()))
     for f in sorted(glob.glob(os.path.join(ROOT, "test", "upstream", "kernels", "*.mlir"))):
         out.append(("upstream/" + os.path.basename(f), open(f).read()))
+    for d in ("kernels", "reduced"):
+        for f in sorted(glob.glob(os.path.join(ROOT, "test", "iree", d, "*.mlir"))):
+            out.append(("iree/%s/%s" % (d, os.path.basename(f)), open(f).read()))
     for _ in range(rng_gen_count):
         args = gen_args(rng)
         p = subprocess.run([sys.executable, os.path.join(ROOT, "examples", "gen_gemm.py")] + args,
@@ -111,7 +118,7 @@ def pass_configs(rng, emit):
     if var != "cp-async":
         cfgs[-1][0] = cfgs[-1][0].replace("stages=%s" % stages, "stages=2" if stages not in ("2", "auto") else "stages=" + stages)
     if emit:
-        cfgs.append(["--pipeline-kernel=arch=%s emit=%s out-dir=@OUT@" % (rng.choice(["sm_86", "sm_90"]),
+        cfgs.append(["--pipeline-kernel=arch=%s emit=%s out-dir=@OUT@" % (rng.choice(["sm_86", "sm_90", "sm_90a"]),
                                                                         rng.choice(["ptx", "cubin"]))])
     return cfgs
 
@@ -132,7 +139,8 @@ def classify(rc, err, timed_out, pipelining):
         return "unlocated-error"
     if "remark: pipelined" in err:
         return "pipelined"
-    if "not pipelined" in err or "declined" in err:
+    # (pipeline-kernel says what is not a K-loop through pk-analyze-kloops)
+    if "not pipelined" in err or "declined" in err or "not a pk K-loop" in err:
         return "declined"
     if pipelining and "remark:" not in err:
         return "silent"
@@ -155,6 +163,19 @@ def lowers(text, timeout):
             return False
     rc, _, err, to, _ = sh([MLIR_OPT, "-", LOWER], text, timeout)
     return rc == 0
+
+
+def ptx_storage(out_dir):
+    """What an emitted PTX of `out_dir` puts where a shared tile must not
+    be: a `malloc` call (a workgroup alloc lowered to the heap) or a local
+    depot (a stack array); empty when every PTX is clean."""
+    bad = []
+    for f in sorted(glob.glob(os.path.join(out_dir, "*.ptx"))):
+        text = open(f, errors="replace").read()
+        for what in ("malloc", "__local_depot"):
+            if re.search(r"\b%s" % what, text):
+                bad.append("%s: %s" % (os.path.basename(f), what))
+    return bad
 
 
 def run_mutant(job):
@@ -193,6 +214,11 @@ def run_mutant(job):
                     with open(kept + ".out.mlir", "w") as f:
                         f.write(out)
                     rec["output"] = os.path.relpath(kept, opts.out)
+            if "emit" in args[0] and rc == 0:
+                bad = ptx_storage(tmp)
+                if bad:
+                    checks.append("ptx-storage")
+                    rec["ptx_storage"] = bad
             if cls in ("crash", "unlocated-error", "timeout", "located-error") or checks:
                 rec["stderr"] = err.strip()[-600:]
             rec["checks"] = checks
@@ -270,7 +296,7 @@ def summarize(opts, recs, started, wall):
     for k, v in sorted(by_class.items(), key=lambda x: -x[1]):
         lines.append("| %s | %d |" % (k, v))
     lines += ["", "| output check | runs |", "|---|---|"]
-    for k in ("verify-fail", "lower-fail", "wrong-code"):
+    for k in ("verify-fail", "lower-fail", "wrong-code", "ptx-storage"):
         lines.append("| %s | %d |" % (k, checks.get(k, 0)))
     lines += ["", "semcheck of pipelined outputs: " + ", ".join("%s %d" % kv for kv in sorted(sem.items())), "",
               "| pass | " + " | ".join(sorted(by_class)) + " |", "|---|" + "---|" * len(by_class)]

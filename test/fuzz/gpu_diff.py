@@ -4,7 +4,11 @@
   build (dev machine: pk-opt, mlir-opt-22, the CUDA toolkit, no GPU)
       gpu_diff.py build OUT [--kernels 24] [--seed 12]
     Random kernels from examples/gen_gemm.py (kind, tiles, threads, K not a
-    multiple of BK, 1-9 K tiles), each unpipelined ("base", pk's emission
+    multiple of BK, 1-9 K tiles), with --mutate each rewritten by one
+    structural mutation of mutate.py that keeps its meaning (MUTANT_OPS:
+    integer address space 3, barrier-first rotation, reshaped shared reads,
+    allocs and deallocs, an outer loop, an scf.if every thread passes), each
+    unpipelined ("base", pk's emission
     without pipelining) and pipelined with every variant and cp.async stage
     count 2-4; sm_86 PTX (pk-opt, then pkint's mlir-opt lowering: the
     driver JIT-compiles it) and sm_90 cubins (pk's own emission). Writes an
@@ -39,6 +43,18 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
 sys.path.insert(0, os.path.join(ROOT, "integration"))
 import pkint  # noqa: E402
+import mutate_structural  # noqa: E402
+
+# `build --mutate`: the structural operators of mutate.py that keep a GEMM's
+# meaning (a mutation must leave C as the runner's CPU reference computes
+# it), less the descriptions that do not (a dealloc inside the K-loop, an
+# outer loop chaining the accumulators, a thread- or block-dependent guard).
+MUTANT_OPS = [mutate_structural.int_addr_space_3, mutate_structural.rotate_kloop,
+              mutate_structural.reshape_shared_read,
+              mutate_structural.attribution_to_alloc, mutate_structural.alloc_in_loop,
+              mutate_structural.drop_dealloc,
+              mutate_structural.kernel_in_loop, mutate_structural.nest_kloop_in_if]
+MUTANT_EXCLUDE = ("in-kloop", "chained", "tid-divergent", "(block)")
 
 VARIANTS = [("cp-async", 2), ("cp-async", 3), ("cp-async", 4), ("ldg-register", 2), ("register-prefetch", 2)]
 TOL = {"hgemm": (1e-2, 1e-2), "sgemm": (1e-3, 1e-3)}
@@ -83,6 +99,12 @@ def build(a):
             continue
         common = {k: c[k] for k in ("kind", "m", "n", "k", "bm", "bn", "threads")}
         common.update(kernel=c["name"], gen=" ".join(c["args"]))
+        if a.mutate:
+            mutation = mutate_kernel(random.Random("%d:%d" % (a.seed, i)), src, i)
+            if mutation is None:
+                skipped.append((c["name"], "no meaning-preserving mutation applies"))
+                continue
+            common.update(mutation=mutation)
         for arch in ("sm_86", "sm_90"):
             base_id = "%s-base-%s" % (c["name"], arch)
             for var, stages in [(None, 0)] + VARIANTS:
@@ -108,6 +130,22 @@ def build(a):
     for s in skipped:
         print("  skipped %s: %s" % s)
     return 0
+
+
+def mutate_kernel(rng, src, i):
+    """Rewrites `src` with one operator of MUTANT_OPS (the i-th, then the
+    next ones where it does not apply); returns "operator: description" or
+    None."""
+    text = open(src).read()
+    for j in range(len(MUTANT_OPS)):
+        op = MUTANT_OPS[(i + j) % len(MUTANT_OPS)]
+        for _ in range(8):
+            r = op(rng, text)
+            if r and r[0] != text and not any(x in r[1] for x in MUTANT_EXCLUDE):
+                with open(src, "w") as f:
+                    f.write(r[0])
+                return "%s: %s" % (op.__name__, r[1])
+    return None
 
 
 def one_binary(src, c, arch, var, stages, ident, out, logs):
@@ -201,7 +239,7 @@ def run(a):
     for e in ents:
         r = res[e["id"]]
         row = dict(r, kind=e["kind"], arch=e["arch"], variant=e["variant"], stages=e["stages"],
-                   m=e["m"], n=e["n"], k=e["k"], gen=e.get("gen"))
+                   m=e["m"], n=e["n"], k=e["k"], gen=e.get("gen"), mutation=e.get("mutation"))
         row["check"] = "pass" if r["rc"] == 0 else "FAIL (rc %d)" % r["rc"]
         if e["variant"] != "base":
             b = res.get(e["base"])
@@ -217,7 +255,7 @@ def run(a):
     # sanitizers: one pipelined entry per (variant, stages, arch), smallest first
     seen, jobs = set(), []
     for e in sorted((e for e in ents if e["variant"] != "base"), key=lambda e: e["m"] * e["n"] * e["k"]):
-        key = (e["variant"], e["stages"], e["arch"], e["kind"])
+        key = (e["variant"], e["stages"], e["arch"], e["kind"], e.get("mutation", ":").split(":")[0])
         if key in seen:
             continue
         seen.add(key)
@@ -265,6 +303,9 @@ def main():
     b.add_argument("out")
     b.add_argument("--kernels", type=int, default=24)
     b.add_argument("--seed", type=int, default=12)
+    b.add_argument("--mutate", action="store_true",
+                   help="each kernel gets one meaning-preserving structural mutation (MUTANT_OPS); "
+                        "its unpipelined form is the base")
     r = sub.add_parser("run")
     r.add_argument("art")
     r.add_argument("--out", required=True)

@@ -10,75 +10,36 @@ verify: pk must then give a located error, which the runner classifies.
 Every operator is a function (rng, text) -> (text, description) or None when
 it does not apply to that text; `mutate(rng, text)` picks operators until one
 applies. Deterministic for a given random.Random state.
+
+Operators: barriers (drop_barrier, dup_barrier, move_barrier, drop_wait),
+ops (move_copy_after_compute, delete_op, swap_ops, swap_load_indices,
+alias_stores), types and shapes (change_elem_type, change_tile_shape,
+strided_layout, subview_shared_read, change_address_space,
+global_address_space), bounds and constants (change_bounds, change_constant),
+and structural ones that keep the kernel valid IR (mostly) so that pk's
+passes run past the parser, the forms IREE and other front ends produce:
+  launch_in_kernel      a host-style gpu.launch inside a gpu.func
+  kernel_in_loop        the K-loop nested in an outer scf.for (results carried)
+  nest_kloop_in_if      the K-loop inside scf.if (true, block-id or thread-id test)
+  int_addr_space_3      #gpu.address_space<workgroup> <-> integer space 3, consistently
+  attribution_to_alloc  a workgroup attribution -> memref.alloc (+ dealloc: at the
+                        end, after the K-loop, or inside it)
+  alloc_in_loop         a shared alloc / get_global / attribution moved into the K-loop
+  drop_dealloc          a shared memref.dealloc deleted
+  dup_dealloc           a dealloc duplicated (double free), or one added
+  rotate_kloop          the K-loop barrier-first (IREE's rotation) or back
+  rotate_load_phase     the load phase moved to the end of the K-loop body
+  reshape_shared_read   a 2-D shared read through memref.expand_shape (divui/remui
+                        indices) or collapse_shape (linearized), in the loop or hoisted
 """
 
 import re
 
-WG = "#gpu.address_space<workgroup>"
-I32_MAX, I64_MAX = 2**31 - 1, 2**63 - 1
-I32_MIN, I64_MIN = -2**31, -2**63
-
-
-# ---------------------------------------------------------------- parsing
-
-def op_lines(lines):
-    """Indices of lines that are operations (not comments, braces, labels)."""
-    out = []
-    for i, l in enumerate(lines):
-        s = l.strip()
-        if not s or s.startswith("//") or s in ("}", "})", "}) : () -> ()") or s.startswith("^"):
-            continue
-        if s.startswith(("module", "gpu.module", "gpu.func", "func.func", "}")):
-            continue
-        if s.endswith("{") and ("scf.for" not in s and "scf.if" not in s and "gpu.launch" not in s):
-            continue
-        out.append(i)
-    return out
-
-
-def block_end(lines, start):
-    """Index of the line closing the region opened at the end of line `start`."""
-    depth = 0
-    for i in range(start, len(lines)):
-        s = re.sub(r'"(?:[^"\\]|\\.)*"', "", lines[i].split("//")[0])
-        depth += s.count("{") - s.count("}")
-        if depth <= 0 and i > start:
-            return i
-    return len(lines) - 1
-
-
-def direct_body(lines, start):
-    """Lines of the region of `start` at nesting depth 1 (not in nested regions)."""
-    end = block_end(lines, start)
-    out, depth = [], 0
-    for i in range(start, end + 1):
-        s = re.sub(r'"(?:[^"\\]|\\.)*"', "", lines[i].split("//")[0])
-        if depth == 1 and i > start:
-            out.append(i)
-        depth += s.count("{") - s.count("}")
-    return out
-
-
-def find_kloop(lines):
-    """(line index, end index) of the K-loop, or None."""
-    for i, l in enumerate(lines):
-        if re.search(r"\bscf\.for\b", l) and l.rstrip().endswith("{"):
-            if any("gpu.barrier" in lines[j] for j in direct_body(lines, i)):
-                return i, block_end(lines, i)
-    return None
-
-
-KLOOP_RE = re.compile(r"(scf\.for\s+)(%[\w#]+)(\s*=\s*)(%[\w#]+)(\s+to\s+)(%[\w#]+)(\s+step\s+)(%[\w#]+)")
-
-
-def defs_of(text):
-    return set(re.findall(r"^\s*(%[\w]+)(?::\d+)?\s*=", text, re.M))
-
+from mutate_common import (  # noqa: F401  (re-exported: mutate.WG, mutate.find_kloop, ...)
+    I32_MAX, I32_MIN, I64_MAX, I64_MIN, KLOOP_RE, WG, _pick, block_end, defs_of, direct_body, find_kloop,
+    op_lines)
 
 # -------------------------------------------------------------- operators
-
-def _pick(rng, xs):
-    return xs[rng.randrange(len(xs))] if xs else None
 
 
 def _barrier_edit(rng, text, dup):
@@ -420,10 +381,20 @@ def drop_wait(rng, text):
     return "\n".join(lines), "drop device_async_wait at line %d" % (i + 1)
 
 
+# ------------------------------------------------- structural operators
+# (mutate_structural.py: it uses the parsing helpers above)
+
+from mutate_structural import (  # noqa: E402
+    alloc_in_loop, attribution_to_alloc, drop_dealloc, dup_dealloc, int_addr_space_3, kernel_in_loop,
+    launch_in_kernel, nest_kloop_in_if, reshape_shared_read, rotate_kloop, rotate_load_phase)
+
+
 OPERATORS = [drop_barrier, dup_barrier, move_barrier, move_copy_after_compute, delete_op, swap_ops,
              swap_load_indices, change_elem_type, change_tile_shape, change_bounds, change_bounds,
              change_bounds, alias_stores, strided_layout, subview_shared_read, change_address_space,
-             global_address_space, change_constant, drop_wait]
+             global_address_space, change_constant, drop_wait,
+             launch_in_kernel, kernel_in_loop, nest_kloop_in_if, int_addr_space_3, attribution_to_alloc,
+             alloc_in_loop, drop_dealloc, dup_dealloc, rotate_kloop, rotate_load_phase, reshape_shared_read]
 
 
 def mutate(rng, text, max_ops=2):
