@@ -81,3 +81,37 @@ module attributes {gpu.container_module} {
     }
   }
 }
+
+// -----
+
+// A shared allocation pk-normalize-workgroup-storage cannot turn into an
+// attribution (a dynamic size) would lower to malloc: pk refuses to emit it.
+module attributes {gpu.container_module} {
+  gpu.module @m {
+    gpu.func @shared_alloc(%out: memref<4xf32>, %n: index) kernel {
+      %c0 = arith.constant 0 : index
+      // expected-error @below {{this shared-memory memref.alloc would lower to malloc, not .shared}}
+      %buf = memref.alloc(%n) : memref<?xf32, #gpu.address_space<workgroup>>
+      %v = memref.load %buf[%c0] : memref<?xf32, #gpu.address_space<workgroup>>
+      memref.store %v, %out[%c0] : memref<4xf32>
+      gpu.return
+    }
+  }
+}
+
+// -----
+
+// Any other allocation in a kernel is a device-heap malloc per thread (a
+// fuzz mutant that moved a shared tile to global memory): refused.
+module attributes {gpu.container_module} {
+  gpu.module @m {
+    gpu.func @global_alloc(%out: memref<4xf32>) kernel {
+      %c0 = arith.constant 0 : index
+      // expected-error @below {{this memref.alloc inside a kernel would lower to a device-side malloc per thread (global memory); pk emits no kernel that allocates from the device heap}}
+      %buf = memref.alloc() : memref<4xf32, #gpu.address_space<global>>
+      %v = memref.load %buf[%c0] : memref<4xf32, #gpu.address_space<global>>
+      memref.store %v, %out[%c0] : memref<4xf32>
+      gpu.return
+    }
+  }
+}

@@ -271,6 +271,14 @@ static std::string getUnsupportedReason(Operation *op,
                  op->getName(),
                  isa<memref::AllocOp>(op) ? "malloc" : "local memory")
           .str();
+    // Any other allocation: a per-thread device-heap buffer (an alloca of
+    // private memory is a thread's stack, its storage as written).
+    if (isa<memref::AllocOp>(op))
+      return "this memref.alloc inside a kernel would lower to a device-side "
+             "malloc per thread (global memory); pk emits no kernel that "
+             "allocates from the device heap: pass the buffer as a kernel "
+             "argument, or allocate it in #gpu.address_space<workgroup> for "
+             "shared memory";
   }
   if (!target.hasWgmma && isWarpgroupMmaOp(op))
     return llvm::formatv("{0} (wgmma) needs arch=sm_90a; {1} has none (MLIR "

@@ -418,6 +418,7 @@ class Machine:
         self.shift = 0                  # the tile label shift of a jump
         self.skipped = []               # (lo, hi) tile ranges not counted
         self.global_reads = []          # probe: (tile, root type, thread, index tuple)
+        self.global_shapes = {}         # probe: root key -> its static shape
         self.cur_tile = None            # probe: the K tile being run
         self.uninit_reads = 0
         self.kinds = collections.Counter()
@@ -836,6 +837,7 @@ class Machine:
         else:
             tup = unravel(elem, m.root.mt)
         if self.probe is not None:
+            self.global_shapes[m.root.key] = list(m.root.mt.shape)
             if self.cur_tile is not None:
                 for e in range(max(1, nbytes // eb)):
                     self.global_reads.append((self.cur_tile, m.root.key, t, tup[:-1] + (tup[-1] + e,)))
@@ -1588,19 +1590,35 @@ def lcm(a, b):
     return a * b // math.gcd(a, b)
 
 
-def granule_and_period(out_text, in_text):
+def shared_memref_types(text):
+    """(dims, element type) of every shared-memory memref type in `text`:
+    `#gpu.address_space<workgroup>` or the integer memory space 3, any
+    layout (the custom form prints both)."""
+    out = []
+    for m in re.finditer(r"memref<(\d+(?:x\d+)*)x(\w+)", text):
+        depth, i = 1, m.start() + len("memref<")
+        while i < len(text) and depth:
+            depth += {"<": 1, ">": -1}.get(text[i], 0)
+            i += 1
+        body = text[m.start():i - 1]
+        if body.endswith(("#gpu.address_space<workgroup>", ", 3")):
+            out.append((m.group(1), m.group(2)))
+    return out
+
+
+def granule_and_period(out_text):
     """The smallest element of shared memory accessed (bytes followed as one)
-    and the stage period: the lcm of the stage counts (the leading dim of the
-    output's shared buffers that have one more dim than the input's), 2, and
-    twice the size of each mbarrier group (its phase parities repeat)."""
-    wg = r"memref<([0-9x]+)x(\w+), #gpu\.address_space<workgroup>>"
-    els = [ELEM_BYTES.get(e, 1) for d, e in re.findall(wg, out_text) if not (e == "i8" and "x" not in d)]
+    and the stage period: a multiple of the stage counts and of twice the
+    size of each mbarrier group (its phase parities repeat). The stage count
+    is not written down: every leading dimension 2..8 of the output's
+    shared memrefs of rank > 1 is taken as one (an over-approximation only
+    costs iterations run), with 2."""
+    els = [ELEM_BYTES.get(e, 1) for d, e in shared_memref_types(out_text) if not (e == "i8" and "x" not in d)]
     granule = min(els) if els else 1
-    in_ranks = {len(d.split("x")) for d, e in re.findall(wg, in_text)}
     period = 2
-    for d, e in set(re.findall(wg, out_text)):
+    for d, e in set(shared_memref_types(out_text)):
         dims = d.split("x")
-        if len(dims) - 1 in in_ranks and len(dims) not in in_ranks and int(dims[0]) > 0:
+        if len(dims) > 1 and 2 <= int(dims[0]) <= 8:
             period = lcm(period, int(dims[0]))
     # (the custom form prints the type without its `!nvgpu.mbarrier.group`)
     for nb in re.findall(r"num_barriers = (\d+)", out_text):
@@ -1657,6 +1675,23 @@ def check_text(out_text, in_text, timeout=None):
         return {"status": "unknown", "reason": "checker limitation: %r" % ex, "findings": []}
 
 
+def check_last_tile_in_bounds(table, shapes, trips):
+    """The input's global reads of its last K tile (I0 + (trips-1) * delta,
+    from the probe) lie in their buffers' static shapes; otherwise the input
+    reads out of bounds (a K bound past the row: undefined behaviour), and
+    pk is held to nothing."""
+    for (key, t), reads in table.items():
+        shape = shapes.get(key)
+        if not shape:
+            continue
+        for base, d in reads:
+            for i, (b, z, n) in enumerate(zip(base, d, shape)):
+                last = b + (trips - 1) * z
+                if n > 0 and not 0 <= last < n:
+                    raise Unknown("the input reads global memory out of bounds in its last K tile "
+                                  "(index %d of dimension %d of %d): undefined behaviour" % (last, i, n))
+
+
 def _check(out_text, in_text):
     min_ops = generic(outline(in_text))
     mout_ops = generic(out_text)
@@ -1708,6 +1743,7 @@ def _check(out_text, in_text):
         for a, b in zip(tiles[0], tiles[1]):
             table[(key, t)].append((a, tuple(y - x for x, y in zip(a, b))))
     kstep = pm.uniform(pm.get(kl.operands[2]), "step")
+    check_last_tile_in_bounds(table, pm.global_shapes, trips)
 
     def tile_of(key, t, tup):
         tiles = set()
@@ -1731,7 +1767,7 @@ def _check(out_text, in_text):
     m = Machine(fout, T, dims, tile_of=tile_of)
     m.int_args = launch_constants(mout_ops, fout)
     m.tile_step = kstep
-    m.granule, m.period = granule_and_period(out_text, in_text)
+    m.granule, m.period = granule_and_period(out_text)
     try:
         m.run_func()
     except Stop:
