@@ -354,7 +354,7 @@ PROPAGATE = ("vector.extract", "vector.insert", "vector.broadcast", "vector.shap
              "vector.shuffle", "llvm.bitcast", "builtin.unrealized_conversion_cast", "vector.interleave",
              "vector.deinterleave", "arith.index_cast", "vector.extractelement", "vector.insertelement")
 SKIP = ("gpu.return", "func.return", "memref.dealloc", "gpu.terminator", "llvm.intr.assume",
-        "memref.assume_alignment", "nvvm.barrier0", "nvvm.fence.proxy", "nvvm.fence.mbarrier.init",
+        "nvvm.barrier0", "nvvm.fence.proxy", "nvvm.fence.mbarrier.init",
         "nvgpu.tma.fence.descriptor", "nvgpu.tma.prefetch.descriptor")
 WARPGROUP = 128     # threads of a warpgroup (wgmma)
 
@@ -754,6 +754,11 @@ class Machine:
         strides = [src.strides[i] * self.uniform(steps[i], "subview stride") for i in keep]
         self.env[op.results[0]] = Mem(src.root, off, strides, rt.shape, src.ebytes, src.space)
 
+    def op_memref_assume_alignment(self, op, mask):
+        """MLIR 22's assume_alignment returns its memref (a view of it)."""
+        if op.results:
+            self.env[op.results[0]] = self.get(op.operands[0])
+
     def op_memref_view(self, op, mask):
         src = self.get(op.operands[0])
         shift = self.get(op.operands[1])
@@ -1058,8 +1063,10 @@ class Machine:
         m = self.get(op.operands[1])
         vt = function_type(op.attrs)[0][0]
         shape, _ = vec_shape(vt)
+        if m.space != "workgroup":
+            return   # a global write: no shared byte, no tile (the epilogue's C)
         if len(shape) > 1 and "permutation_map" in op.attrs and "(d0, d1) -> (d0, d1)" not in op.attrs:
-            raise Unknown("permuted transfer_write")
+            raise Unknown("permuted transfer_write to shared memory")
         rank = len(m.strides)
         tag = self.tag(op.operands[0])
         for t in mask:
