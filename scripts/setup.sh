@@ -10,7 +10,7 @@ build="${PK_BUILD_DIR:-$root/build}"
 llvm=/usr/lib/llvm-22
 
 packages=(llvm-22-dev libmlir-22-dev mlir-22-tools llvm-22-tools ninja-build cmake g++
-          libgtest-dev)
+          libgtest-dev clang-format-22)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" ||
