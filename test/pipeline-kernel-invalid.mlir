@@ -5,6 +5,13 @@
 // RUN: not pk-opt %s --pipeline-kernel='min-blocks-per-sm=many' -o /dev/null 2>&1 | FileCheck %s --check-prefix=BLOCKS
 
 // VARIANT: for the --variant option: Cannot find option named 'fastest'!
+// VARIANT-NEXT: error: pipeline-kernel: cannot parse the options 'variant=fastest' (llvm::cl names the option and the value above)
+// An unknown option, in the pass-pipeline form too: the pass is named.
+// RUN: not pk-opt %s --pipeline-kernel='stagez=3' -o /dev/null 2>&1 | FileCheck %s --check-prefix=UNKNOWN
+// UNKNOWN: error: pipeline-kernel: cannot parse the options 'stagez=3': <Pass-Options-Parser>: no such option stagez
+// RUN: not pk-opt %s --pass-pipeline='builtin.module(pk-pipeline-kloops{schedule=fancy})' -o /dev/null 2>&1 | FileCheck %s --check-prefix=PIPELINE
+// PIPELINE: for the --schedule option: Cannot find option named 'fancy'!
+// PIPELINE-NEXT: error: pk-pipeline-kloops: cannot parse the options 'schedule=fancy' (llvm::cl names the option and the value above)
 // STAGES: error: stages must be 2 to 8 or auto, got '9'
 // EMIT: for the --emit option: Cannot find option named 'sass'!
 // BLOCKS: min-blocks-per-sm must be a number of blocks, kernel or auto, got 'many'

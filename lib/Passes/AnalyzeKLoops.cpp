@@ -37,6 +37,12 @@ namespace {
 struct AnalyzeKLoopsPass final
     : public pk::impl::PKAnalyzeKLoopsBase<AnalyzeKLoopsPass> {
   using Base::Base;
+  LogicalResult initializeOptions(
+      StringRef options,
+      function_ref<LogicalResult(const Twine &)> errorHandler) final {
+    return pk::detail::initializeOptionsNamingPass(*this, options,
+                                                   errorHandler);
+  }
   friend PipelineRequest
   pk::detail::makeTargetRequest<AnalyzeKLoopsPass>(const AnalyzeKLoopsPass &);
 

@@ -45,6 +45,12 @@ namespace {
 struct CheckSmemBudgetPass final
     : public pk::impl::PKCheckSmemBudgetBase<CheckSmemBudgetPass> {
   using Base::Base;
+  LogicalResult initializeOptions(
+      StringRef options,
+      function_ref<LogicalResult(const Twine &)> errorHandler) final {
+    return pk::detail::initializeOptionsNamingPass(*this, options,
+                                                   errorHandler);
+  }
 
   void runOnOperation() final {
     Operation *root = getOperation();

@@ -130,6 +130,12 @@ public:
 struct EmitBinariesPass final
     : public pk::impl::PKEmitBinariesBase<EmitBinariesPass> {
   using Base::Base;
+  LogicalResult initializeOptions(
+      StringRef options,
+      function_ref<LogicalResult(const Twine &)> errorHandler) final {
+    return pk::detail::initializeOptionsNamingPass(*this, options,
+                                                   errorHandler);
+  }
 
   /// The lowering runs as a dynamic pipeline: load every dialect its passes
   /// create up front.

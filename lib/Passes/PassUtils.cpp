@@ -19,6 +19,7 @@
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/PatternMatch.h"
+#include "llvm/Support/FormatVariadic.h"
 
 using namespace mlir;
 using namespace mlir::pk;
@@ -51,6 +52,21 @@ mlir::pk::detail::checkTargetOptions(Operation *op, StringRef arch,
   options.decision.minBlocksPerSM = minBlocksPerSM;
   options.decision.regsPerThread = regsPerThread;
   return options;
+}
+
+LogicalResult mlir::pk::detail::initializeOptionsNamingPass(
+    Pass &pass, StringRef options,
+    function_ref<LogicalResult(const Twine &)> errorHandler) {
+  return pass.Pass::initializeOptions(options, [&](const Twine &message) {
+    std::string why = StringRef(message.str()).trim().str();
+    return errorHandler(
+        llvm::formatv("{0}: cannot parse the options '{1}'{2}",
+                      pass.getArgument(), options,
+                      why.empty() ? std::string(" (llvm::cl names the option "
+                                                "and the value above)")
+                                  : ": " + why)
+            .str());
+  });
 }
 
 void mlir::pk::detail::normalizeStorageWithRemarks(Operation *root) {

@@ -12,6 +12,7 @@
 #include "pk/PipelineKernelLoop.h"
 
 #include "mlir/IR/Operation.h"
+#include "mlir/Pass/Pass.h"
 
 #include <memory>
 #include <mutex>
@@ -41,6 +42,14 @@ FailureOr<TargetOptions> checkTargetOptions(Operation *op, llvm::StringRef arch,
                                             int64_t minBlocksPerSM,
                                             int64_t blockSize,
                                             int64_t regsPerThread);
+
+/// Pass::initializeOptions of `pass`, whose error names the pass and the
+/// option string: llvm::cl prints which option it cannot parse (`for the
+/// --variant option: ...`), not of which pass, and MLIR's error at
+/// `<unknown>` was empty.
+LogicalResult initializeOptionsNamingPass(
+    Pass &pass, llvm::StringRef options,
+    llvm::function_ref<LogicalResult(const llvm::Twine &)> errorHandler);
 
 /// Rewrites the workgroup storage of every kernel under `root` that would
 /// lower to malloc or local memory into workgroup attributions

@@ -41,6 +41,12 @@ namespace {
 struct PipelineKLoopsPass final
     : public pk::impl::PKPipelineKLoopsBase<PipelineKLoopsPass> {
   using Base::Base;
+  LogicalResult initializeOptions(
+      StringRef options,
+      function_ref<LogicalResult(const Twine &)> errorHandler) final {
+    return pk::detail::initializeOptionsNamingPass(*this, options,
+                                                   errorHandler);
+  }
   friend PipelineRequest
   pk::detail::makeTargetRequest<PipelineKLoopsPass>(const PipelineKLoopsPass &);
 

@@ -11,6 +11,8 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "PassUtils.h"
+
 #include "pk/Passes.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -142,6 +144,12 @@ namespace {
 struct PipelineKernelPass final
     : public pk::impl::PKPipelineKernelBase<PipelineKernelPass> {
   using Base::Base;
+  LogicalResult initializeOptions(
+      StringRef options,
+      function_ref<LogicalResult(const Twine &)> errorHandler) final {
+    return pk::detail::initializeOptionsNamingPass(*this, options,
+                                                   errorHandler);
+  }
 
   /// The options as the struct buildPipelineKernelPipeline takes.
   PipelineKernelOptions getOptions() const {
