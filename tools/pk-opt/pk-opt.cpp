@@ -5,13 +5,15 @@
 //===----------------------------------------------------------------------===//
 //
 // All upstream dialects, passes, extensions and LLVM IR translations, plus
-// pk's passes, the `pipeline-kernel` pipeline and the `transform.pk.*`
-// operations.
+// pk's passes, the `pipeline-kernel` pipeline, the `transform.pk.*`
+// operations and the -test-pk-* passes (test/lib).
 //
 //===----------------------------------------------------------------------===//
 
 #include "pk/Passes.h"
 #include "pk/TransformOps.h"
+
+#include "TestPasses.h"
 
 #include "mlir/IR/DialectRegistry.h"
 #include "mlir/InitAllDialects.h"
@@ -23,6 +25,7 @@
 int main(int argc, char **argv) {
   mlir::registerAllPasses();
   mlir::pk::registerPKPassesAndPipelines();
+  mlir::pk::test::registerPKTestPasses();
 
   mlir::DialectRegistry registry;
   mlir::registerAllDialects(registry);
