@@ -11,6 +11,7 @@
 #ifndef PK_SUPPORT_H
 #define PK_SUPPORT_H
 
+#include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/Location.h"
 #include "llvm/Support/CheckedArithmetic.h"
 
@@ -18,6 +19,7 @@
 #include <limits>
 
 #include <string>
+#include <thread>
 
 namespace mlir {
 namespace pk {
@@ -36,6 +38,24 @@ inline int64_t saturatingMul(int64_t a, int64_t b) {
 inline int64_t saturatingAdd(int64_t a, int64_t b) {
   return llvm::checkedAdd(a, b).value_or(std::numeric_limits<int64_t>::max());
 }
+
+/// Holds the diagnostics this thread reports while it lives (a trial on a
+/// clone, a verifier run pk turns into a decline): kernels of other
+/// gpu.modules may be pipelined in parallel on the same context, and their
+/// diagnostics pass through.
+class ThreadDiagnostics : public ScopedDiagnosticHandler {
+public:
+  explicit ThreadDiagnostics(MLIRContext *context);
+
+  /// Every message held, in order, concatenated.
+  const std::string &getText() const { return text; }
+  /// The first error's message, or empty.
+  const std::string &getFirstError() const { return firstError; }
+
+private:
+  std::thread::id thread;
+  std::string text, firstError;
+};
 
 } // namespace pk
 } // namespace mlir

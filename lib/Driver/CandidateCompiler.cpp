@@ -18,11 +18,9 @@
 #include "pk/Emit.h"
 #include "pk/KLoopMatcher.h"
 #include "pk/Pipelining.h"
+#include "pk/Support.h"
 
-#include "mlir/IR/Diagnostics.h"
 #include "llvm/Support/DebugLog.h"
-
-#include <thread>
 
 #define DEBUG_TYPE "pk-candidate-compiler"
 
@@ -56,37 +54,18 @@ static llvm::Error makeError(const Twine &message) {
   return llvm::createStringError(llvm::inconvertibleErrorCode(), message);
 }
 
+/// `error` with the first error `diagnostics` held, if any: a candidate is a
+/// trial on a clone, its lowering's diagnostics are not the user's (the
+/// final emission reports its own), but its first error says why it failed.
+static llvm::Error explain(llvm::Error error,
+                           const ThreadDiagnostics &diagnostics) {
+  if (diagnostics.getFirstError().empty())
+    return error;
+  return makeError(llvm::toString(std::move(error)) + " (" +
+                   diagnostics.getFirstError() + ")");
+}
+
 namespace {
-/// Holds what this thread reports while a candidate compiles: a candidate
-/// is a trial on a clone, and its lowering's warnings and errors are not
-/// the user's (the final emission reports its own). The first error names
-/// why the candidate failed. Other threads' diagnostics pass through.
-class CandidateDiagnostics : public ScopedDiagnosticHandler {
-public:
-  explicit CandidateDiagnostics(MLIRContext *context)
-      : ScopedDiagnosticHandler(context) {
-    std::thread::id thread = std::this_thread::get_id();
-    setHandler([this, thread](Diagnostic &diag) {
-      if (std::this_thread::get_id() != thread)
-        return failure();
-      if (diag.getSeverity() == DiagnosticSeverity::Error && firstError.empty())
-        firstError = diag.str();
-      return success();
-    });
-  }
-
-  /// `error` with the first error reported, if any.
-  llvm::Error explain(llvm::Error error) const {
-    if (firstError.empty())
-      return error;
-    return makeError(llvm::toString(std::move(error)) + " (" + firstError +
-                     ")");
-  }
-
-private:
-  std::string firstError;
-};
-
 /// Compiles candidates of one loop.
 struct CandidateCompilerImpl {
   scf::ForOp forOp;
@@ -136,10 +115,10 @@ CandidateCompilerImpl::operator()(const Candidate &candidate) const {
   auto clone = cast<gpu::GPUModuleOp>(builder.clone(*gpuModule));
   auto cloneKernel = clone.lookupSymbol<gpu::GPUFuncOp>(kernel.getName());
   scf::ForOp loop = getLoopAt(cloneKernel, getLoopIndex(kernel, forOp));
-  CandidateDiagnostics diagnostics(forOp.getContext());
+  ThreadDiagnostics diagnostics(forOp.getContext());
   if (candidate.variant != PipelineVariant::None)
     if (llvm::Error error = pipelineClone(loop, candidate))
-      return diagnostics.explain(std::move(error));
+      return explain(std::move(error), diagnostics);
   cloneKernel->setAttr(kMinCtasmAttrName,
                        builder.getI32IntegerAttr(candidate.blocksPerSM));
   int64_t dynamicBytes = 0;
@@ -150,7 +129,7 @@ CandidateCompilerImpl::operator()(const Candidate &candidate) const {
       compileForResources(*wrapper, kernel.getName(), *target,
                           resolveCudaPath(request.cudaPath));
   if (!ptxas)
-    return diagnostics.explain(ptxas.takeError());
+    return explain(ptxas.takeError(), diagnostics);
   LDBG() << describeCandidate(candidate) << ": " << ptxas->registers
          << " registers, " << ptxas->spillStores << " bytes spill stores";
   return CompiledResources{ptxas->registers,

@@ -30,3 +30,16 @@ std::string mlir::pk::locationToString(Location loc) {
   loc.print(os);
   return str;
 }
+
+mlir::pk::ThreadDiagnostics::ThreadDiagnostics(MLIRContext *context)
+    : ScopedDiagnosticHandler(context), thread(std::this_thread::get_id()) {
+  setHandler([this](Diagnostic &diag) {
+    if (std::this_thread::get_id() != thread)
+      return failure();
+    std::string message = diag.str();
+    if (diag.getSeverity() == DiagnosticSeverity::Error && firstError.empty())
+      firstError = message;
+    text += message;
+    return success();
+  });
+}

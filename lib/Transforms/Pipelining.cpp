@@ -44,8 +44,6 @@
 #include "mlir/IR/Verifier.h"
 #include "llvm/Support/DebugLog.h"
 
-#include <thread>
-
 #define DEBUG_TYPE "pk-pipelining"
 
 using namespace mlir;
@@ -444,22 +442,13 @@ DeclineOr<PipelinedKLoop> mlir::pk::applyPipelinePlan(
   });
   applyLaunchBounds(rewriter, info, plan);
 
-  // Only this thread's diagnostics (the verifier's): kernels of other
-  // gpu.modules may be pipelined in parallel on the same context, and their
-  // remarks must pass through.
-  std::string diagnostics;
-  std::thread::id thread = std::this_thread::get_id();
-  ScopedDiagnosticHandler handler(rewriter.getContext(), [&](Diagnostic &diag) {
-    if (std::this_thread::get_id() != thread)
-      return failure();
-    diagnostics += diag.str();
-    return success();
-  });
+  // The verifier's diagnostics become the decline.
+  ThreadDiagnostics diagnostics(rewriter.getContext());
   if (failed(verify(kernel))) {
     LDBG() << "the kernel that does not verify:\n" << kernel;
     return Decline(info.forOp, "internal error: the pipelined kernel does not "
                                "verify (" +
-                                   diagnostics + ")");
+                                   diagnostics.getText() + ")");
   }
   return pipelined;
 }

@@ -21,8 +21,10 @@ every run:
                    and pk's pipelined output does not
   wrong-code       semcheck.py flags the pipelined output (or cannot follow it:
                    "semcheck-unknown", not a finding)
-  ptx-storage      an emit=ptx/cubin run writes PTX with a `malloc` call or a
-                   `__local_depot` (shared tiles in global or local memory)
+  ptx-storage      an emit=ptx/cubin run writes PTX that fails ptx_abi.py's
+                   check_storage: a `malloc` or a `__local_depot` (shared tiles
+                   in global or local memory), dynamic shared memory of unknown
+                   size, static .shared above 48 KB
 
 Writes OUT/runs.jsonl (one line per run), OUT/summary.md and, per finding
 class, the inputs under OUT/findings/. `--fail-on CLASSES` makes the exit
@@ -53,6 +55,9 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
 sys.path.insert(0, HERE)
 import mutate  # noqa: E402
+
+sys.path.insert(0, os.path.join(ROOT, "integration", "iree"))
+import ptx_abi  # noqa: E402
 
 PK_OPT = os.environ.get("PK_OPT") or os.path.join(ROOT, "build", "bin", "pk-opt")
 MLIR_OPT = os.environ.get("MLIR_OPT") or shutil.which("mlir-opt-22") or "/usr/lib/llvm-22/bin/mlir-opt"
@@ -165,16 +170,18 @@ def lowers(text, timeout):
     return rc == 0
 
 
-def ptx_storage(out_dir):
-    """What an emitted PTX of `out_dir` puts where a shared tile must not
-    be: a `malloc` call (a workgroup alloc lowered to the heap) or a local
-    depot (a stack array); empty when every PTX is clean."""
+def ptx_storage(out_dir, out_mlir):
+    """The storage problems of the PTX an emit run wrote to `out_dir`
+    (integration/iree/ptx_abi.py's check_storage: a `malloc` or a
+    `__local_depot`, dynamic shared memory of unknown size, static .shared
+    above 48 KB), given the run's output IR `out_mlir` (its
+    pk.dynamic_shared_memory_bytes); empty when every PTX is clean."""
+    m = re.search(r"pk\.dynamic_shared_memory_bytes = (\d+)", out_mlir)
+    dynamic = int(m.group(1)) if m else 0
     bad = []
     for f in sorted(glob.glob(os.path.join(out_dir, "*.ptx"))):
-        text = open(f, errors="replace").read()
-        for what in ("malloc", "__local_depot"):
-            if re.search(r"\b%s" % what, text):
-                bad.append("%s: %s" % (os.path.basename(f), what))
+        problems, _, _ = ptx_abi.check_storage(open(f, errors="replace").read(), False, dynamic)
+        bad += ["%s: %s" % (os.path.basename(f), p) for p in problems]
     return bad
 
 
@@ -215,7 +222,7 @@ def run_mutant(job):
                         f.write(out)
                     rec["output"] = os.path.relpath(kept, opts.out)
             if "emit" in args[0] and rc == 0:
-                bad = ptx_storage(tmp)
+                bad = ptx_storage(tmp, out)
                 if bad:
                     checks.append("ptx-storage")
                     rec["ptx_storage"] = bad
