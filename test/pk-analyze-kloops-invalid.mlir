@@ -8,6 +8,9 @@
 // RUN: not pk-opt %S/Inputs/seed-64x64x16.mlir --pk-analyze-kloops='min-blocks-per-sm=0' -o /dev/null 2>&1 | FileCheck %s --check-prefix=MINBLOCKS
 // RUN: not pk-opt %S/Inputs/seed-64x64x16.mlir --pk-analyze-kloops='block-size=1025' -o /dev/null 2>&1 | FileCheck %s --check-prefix=BLOCKSIZE
 // RUN: not pk-opt %S/Inputs/seed-64x64x16.mlir --pk-analyze-kloops='regs-per-thread=256' -o /dev/null 2>&1 | FileCheck %s --check-prefix=REGS
+// The decision's options, as pk-pipeline-kloops checks them:
+// RUN: not pk-opt %S/Inputs/seed-64x64x16.mlir --pk-analyze-kloops='variant=cp-async arch=sm_75' -o /dev/null 2>&1 | FileCheck %s --check-prefix=NOCPASYNC
+// RUN: not pk-opt %S/Inputs/seed-64x64x16.mlir --pk-analyze-kloops='schedule=fancy' -o /dev/null 2>&1 | FileCheck %s --check-prefix=BADSCHEDULE
 // A missing directory is created; a path under a regular file cannot be.
 // RUN: rm -rf %t.dir && pk-opt %S/Inputs/seed-64x64x16.mlir --pk-analyze-kloops='report=%t.dir/sub/report.json' -o /dev/null && test -s %t.dir/sub/report.json
 // RUN: not pk-opt %S/Inputs/seed-64x64x16.mlir --pk-analyze-kloops='report=%s/report.json' -o /dev/null 2>&1 | FileCheck %s --check-prefix=REPORT
@@ -19,6 +22,8 @@
 // MINBLOCKS: error: min-blocks-per-sm must be at least 1, got 0
 // BLOCKSIZE: error: block-size must be in [0, 1024], got 1025
 // REGS: error: regs-per-thread must be in [0, 255], got 256
+// NOCPASYNC: seed-64x64x16.mlir:3:1: error: variant=cp-async needs cp.async (sm_80 and later); sm_75 has none
+// BADSCHEDULE: for the --schedule option: Cannot find option named 'fancy'!
 // REPORT: error: cannot write the report '{{.*}}pk-analyze-kloops-invalid.mlir/report.json': {{.+}}
 
 // Every kernel below is the same minimal K-loop (128 threads, one 128x16xf32

@@ -47,15 +47,6 @@ void emitNotAKLoopRemark(scf::ForOp forOp, const Decline &decline);
 /// builtin.module without any GPU kernel.
 void remarkOnUnreachableLoops(Operation *root);
 
-/// Matches every K-loop candidate under `root`, in pre-order, and calls
-/// `onMatch` for each loop that matches. Candidates that do not match get a
-/// remark naming what did not match when `remarkOnMismatch` is set.
-/// `threadsPerBlockOverride` > 0 replaces the kernels' block size.
-void forEachKLoop(Operation *root, int64_t threadsPerBlockOverride,
-                  bool remarkOnMismatch,
-                  llvm::function_ref<void(KLoopInfo &)> onMatch);
-
-
 } // namespace pk
 } // namespace mlir
 

@@ -126,6 +126,12 @@ def PKAnalyzeKLoops : Pass<"pk-analyze-kloops"> {
     kernel ("not a pk K-loop: no gpu.barrier in its body"). The IR is never
     changed.
 
+    It decides each loop as pk-pipeline-kloops would with the same options
+    (`variant`, `schedule`, `compile-candidates`), and keeps the decisions
+    in the analysis manager: a pk-check-smem-budget or pk-pipeline-kloops
+    right after it on the same operation uses them instead of deciding
+    again (docs/architecture.md, "Entry points").
+
     The pass runs on any operation and visits the loops nested in it, so a
     compiler can nest it in its own pipeline, e.g.
     `builtin.module(gpu.module(pk-analyze-kloops))`. The copies of the pass
@@ -154,6 +160,21 @@ def PKAnalyzeKLoops : Pass<"pk-analyze-kloops"> {
     Option<"skipHighRatio", "skip-high-ratio", "bool", /*default=*/"false",
            "Select no pipelining when the compute/load ratio exceeds 20 "
            "(the procedure's literal rule)">,
+    Option<"variant", "variant", "::mlir::pk::PipelineVariant",
+           /*default=*/"::mlir::pk::PipelineVariant::Auto",
+           "Decide as pk-pipeline-kloops would with this variant",
+           PKOptionValues<PK_PipelineVariant>.values>,
+    Option<"schedule", "schedule", "::mlir::pk::PipelineSchedule",
+           /*default=*/"::mlir::pk::PipelineSchedule::Auto",
+           "Decide as pk-pipeline-kloops would with this schedule",
+           PKOptionValues<PK_PipelineSchedule>.values>,
+    Option<"compileCandidates", "compile-candidates", "bool",
+           /*default=*/"false",
+           "With stages=auto or min-blocks-per-sm=auto, compile the "
+           "candidates as pk-pipeline-kloops does (default: the model "
+           "alone)">,
+    Option<"cudaPath", "cuda-path", "std::string", /*default=*/"\"\"",
+           "CUDA toolkit root for the ptxas of compile-candidates">,
     PKVerboseOption<"true">,
   ]);
 }
@@ -274,6 +295,12 @@ def PKPipelineKLoops : Pass<"pk-pipeline-kloops"> {
     Option<"testFailLate", "test-fail-late", "bool", /*default=*/"false",
            "Testing only: make upstream's pipeliner reject the schedule "
            "after pk changed the IR (the internal-error path)">,
+    Option<"requireAnalysis", "require-analysis", "bool",
+           /*default=*/"false",
+           "Apply the decisions of the pk-analyze-kloops run just before on "
+           "the same operation with the same options (pipeline-kernel sets "
+           "it): a loop of an unchanged kernel without one is an internal "
+           "error instead of being decided again">,
     Option<"cudaPath", "cuda-path", "std::string", /*default=*/"\"\"",
            "CUDA toolkit root for the ptxas of compile-candidates (default: "
            "$CUDA_HOME, then /usr/local/cuda)">,
@@ -335,7 +362,10 @@ def PKPipelineKernel : Pass<"pipeline-kernel", "ModuleOp"> {
     cp-async and ldg-register; with variant=auto the decision falls back to
     register prefetch instead), `pk-pipeline-kloops` (decision remarks and
     the JSON report), `canonicalize`, `cse`, and with `emit` other than
-    `mlir`, `pk-emit-binaries`. `buildPipelineKernelPipeline` adds the same
+    `mlir`, `pk-emit-binaries`. The analysis decides each loop with these
+    options and the pipelining step applies those decisions
+    (`require-analysis`): one match and one decision per loop.
+    `buildPipelineKernelPipeline` adds the same
     passes to a caller's pass manager; both take `PipelineKernelOptions`
     (these options).
   }];

@@ -33,10 +33,12 @@
 
 #include "pk/Decision.h"
 #include "pk/Decline.h"
+#include "pk/KLoopInfo.h"
 
 #include "mlir/IR/PatternMatch.h"
 #include "llvm/Support/JSON.h"
 
+#include <memory>
 #include <optional>
 #include <string>
 
@@ -76,7 +78,9 @@ struct PipelineRequest {
   /// $CUDA_HOME, then /usr/local/cuda).
   std::string cudaPath;
   /// Match and decide only; never change the IR (pk-analyze-kloops,
-  /// `transform.pk.analyze_kloop`).
+  /// `transform.pk.analyze_kloop`). The decision is the one pipelining
+  /// would apply: with `compileCandidates` it compiles the candidates too
+  /// (on clones of the kernel).
   bool analyzeOnly = false;
   /// The operation pk may change, e.g. the op a nested pass runs on; null:
   /// anything. A loop whose transform would change IR outside it (a copied
@@ -166,6 +170,70 @@ struct PipelineResult {
 FailureOr<PipelineResult> pipelineKernelLoop(RewriterBase &rewriter,
                                              scf::ForOp forOp,
                                              const PipelineRequest &request);
+
+/// One loop matched and decided with a request, the IR unchanged: what
+/// `pipelineAnalyzedKLoop` applies without matching or deciding again, so
+/// that a pipeline of pk's steps (pk-analyze-kloops, pk-check-smem-budget,
+/// pk-pipeline-kloops in `pipeline-kernel`) decides each loop once. It holds
+/// the matched loop, which refers into the IR: it is valid while the IR of
+/// the loop's kernel (and the memref.globals it copies) is unchanged. Not
+/// copyable or movable (the matched loop refers to itself); see
+/// `analyzeKernelLoop`.
+class AnalyzedKLoop {
+public:
+  /// Matches `forOp` and decides with `request` (verified by the caller).
+  AnalyzedKLoop(scf::ForOp forOp, const PipelineRequest &request);
+  AnalyzedKLoop(const AnalyzedKLoop &) = delete;
+  AnalyzedKLoop &operator=(const AnalyzedKLoop &) = delete;
+  ~AnalyzedKLoop();
+
+  /// The request the loop was decided with.
+  const PipelineRequest &getRequest() const { return request; }
+  /// The result so far: outcome NotAKLoop (with its decline) or Analyzed
+  /// (numbers, decision, summary, report without a `decision` object).
+  const PipelineResult &getResult() const { return result; }
+  /// Whether pipelining the loop changes IR outside its kernel: it
+  /// multi-buffers a copied memref.global, which other kernels may use.
+  bool changesOutsideKernel() const;
+  /// The matched loop; null when it is not a K-loop.
+  const KLoopInfo *getMatch() const {
+    return succeeded(match) ? &*match : nullptr;
+  }
+
+private:
+  friend FailureOr<PipelineResult>
+  pipelineAnalyzedKLoop(RewriterBase &, AnalyzedKLoop &,
+                        const PipelineRequest &);
+  PipelineRequest request;
+  /// The matched loop, or why it is not a K-loop.
+  DeclineOr<KLoopInfo> match;
+  PipelineResult result;
+  /// Set once `pipelineAnalyzedKLoop` took the result.
+  bool consumed = false;
+};
+
+/// Whether `a` and `b` lead to the same decision for any loop: the same
+/// target, stages, blocks/SM, block size, registers, variant, schedule,
+/// ratio rule and, when the decision searches (stages=auto or
+/// min-blocks-per-sm=auto), candidate compiler. (`analyzeOnly`, `scope` and
+/// `testFailLate` act after the decision.)
+bool decideAlike(const PipelineRequest &a, const PipelineRequest &b);
+
+/// Matches and decides `forOp` with `request` (`analyzeOnly` is ignored):
+/// the first half of `pipelineKernelLoop`. Fails, after emitting an error,
+/// only on an invalid request.
+FailureOr<std::unique_ptr<AnalyzedKLoop>>
+analyzeKernelLoop(scf::ForOp forOp, const PipelineRequest &request);
+
+/// The second half of `pipelineKernelLoop`: applies the decision of
+/// `analyzed` (unless `request.analyzeOnly`) as `pipelineKernelLoop` would
+/// have. `request` must decide alike with the analyzed one (else an error);
+/// its `scope` and `testFailLate` apply. Consumes `analyzed` (its result
+/// moves into the returned one); the IR must not have changed since it was
+/// analyzed (AnalyzedKLoop).
+FailureOr<PipelineResult> pipelineAnalyzedKLoop(RewriterBase &rewriter,
+                                                AnalyzedKLoop &analyzed,
+                                                const PipelineRequest &request);
 
 /// Checks `request`: a known arch; stages 2 to 8 or 0 (auto);
 /// min-blocks-per-sm in [1, the target's block limit] or a sentinel; block-size

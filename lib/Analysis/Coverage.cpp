@@ -254,24 +254,3 @@ void mlir::pk::remarkOnUnreachableLoops(Operation *root) {
              "--gpu-kernel-outlining";
   });
 }
-
-void mlir::pk::forEachKLoop(Operation *root, int64_t threadsPerBlockOverride,
-                            bool remarkOnMismatch,
-                            llvm::function_ref<void(KLoopInfo &)> onMatch) {
-  if (remarkOnMismatch)
-    remarkOnUnreachableLoops(root);
-  SmallVector<scf::ForOp> candidates;
-  root->walk<WalkOrder::PreOrder>([&](scf::ForOp forOp) {
-    if (isKLoopCandidate(forOp))
-      candidates.push_back(forOp);
-  });
-  for (scf::ForOp forOp : candidates) {
-    DeclineOr<KLoopInfo> info = matchKLoop(forOp, threadsPerBlockOverride);
-    if (succeeded(info)) {
-      onMatch(*info);
-      continue;
-    }
-    if (remarkOnMismatch)
-      emitNotAKLoopRemark(forOp, info.getDecline());
-  }
-}

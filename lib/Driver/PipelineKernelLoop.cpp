@@ -182,31 +182,31 @@ static DeclineOr<void> checkNotWarpSpecialized(scf::ForOp forOp) {
   return decline;
 }
 
-FailureOr<PipelineResult>
-mlir::pk::pipelineKernelLoop(RewriterBase &rewriter, scf::ForOp forOp,
-                             const PipelineRequest &request) {
-  Location loc = forOp.getLoc();
-  if (failed(
-          verifyPipelineRequest(request, [&] { return mlir::emitError(loc); })))
-    return failure();
-  const TargetInfo &target = *lookupTarget(request.arch);
-
-  PipelineResult result(forOp);
+/// The loop's match, unless it follows the warp-specialized K-loop of its
+/// kernel.
+static DeclineOr<KLoopInfo> matchUnlessWarpSpecialized(scf::ForOp forOp,
+                                                       int64_t blockSize) {
   if (DeclineOr<void> split = checkNotWarpSpecialized(forOp); failed(split)) {
     LDBG() << "loop in a warp-specialized kernel -> BAIL";
-    result.outcome = PipelineOutcome::NotAKLoop;
-    result.decline = split.takeDecline();
-    return result;
+    return split.takeDecline();
   }
-  DeclineOr<KLoopInfo> info = matchKLoop(forOp, request.blockSize);
+  // Returned as a prvalue: a KLoopInfo must not move.
+  return matchKLoop(forOp, blockSize);
+}
+
+AnalyzedKLoop::AnalyzedKLoop(scf::ForOp forOp, const PipelineRequest &request)
+    : request(request),
+      match(matchUnlessWarpSpecialized(forOp, request.blockSize)),
+      result(forOp) {
+  DeclineOr<KLoopInfo> &info = match;
   if (failed(info)) {
     LDBG() << "not a K-loop: " << info.getDecline().getMessage() << " -> BAIL";
     result.outcome = PipelineOutcome::NotAKLoop;
-    result.decline = info.takeDecline();
-    return result;
+    result.decline = info.getDecline();
+    return;
   }
   collectWarnings(*info, result);
-
+  const TargetInfo &target = *lookupTarget(request.arch);
   DecisionOptions options = getDecisionOptions(request);
   detail::setCandidateCompiler(forOp, target, request, options);
   KLoopDecision decision = decide(*info, target, options);
@@ -215,23 +215,50 @@ mlir::pk::pipelineKernelLoop(RewriterBase &rewriter, scf::ForOp forOp,
   result.report = toJSON(*info, decision);
   result.reasons.assign(decision.reasons.begin(), decision.reasons.end());
   result.decision = std::move(decision);
-  const KLoopDecision &decided = *result.decision;
+  result.outcome = PipelineOutcome::Analyzed;
+}
 
-  if (request.analyzeOnly) {
-    result.outcome = PipelineOutcome::Analyzed;
-    return result;
-  }
-  if (!decided.plan) {
-    // Usually the decision's last reason says it; a strategy the loop
-    // rules out is added.
-    result.decline = decided.decline;
-    StringRef why = result.decline->getMessage();
-    if (result.reasons.empty() || result.reasons.back() != why)
-      result.reasons.push_back(why.str());
-    return finish(result, PipelineOutcome::NotSelected);
-  }
-  const PipelinePlan &plan = *decided.plan;
-  if (DeclineOr<void> scoped = checkScope(*info, plan.buffers, request.scope);
+AnalyzedKLoop::~AnalyzedKLoop() = default;
+
+bool AnalyzedKLoop::changesOutsideKernel() const {
+  if (failed(match))
+    return false;
+  return llvm::any_of(match->buffers, [](const SharedBuffer &buffer) {
+    return buffer.copied && buffer.kind == SharedBufferKind::Global;
+  });
+}
+
+/// Whether the decision searches candidates, which it compiles with
+/// `compileCandidates` (stages=auto or min-blocks-per-sm=auto).
+static bool searches(const PipelineRequest &request) {
+  return request.stages == 0 || request.minBlocksPerSM == kMinBlocksAuto;
+}
+
+bool mlir::pk::decideAlike(const PipelineRequest &a, const PipelineRequest &b) {
+  return a.arch == b.arch && a.stages == b.stages &&
+         a.minBlocksPerSM == b.minBlocksPerSM && a.blockSize == b.blockSize &&
+         a.regsPerThread == b.regsPerThread && a.variant == b.variant &&
+         a.schedule == b.schedule && a.skipHighRatio == b.skipHighRatio &&
+         (!searches(a) || (a.compileCandidates == b.compileCandidates &&
+                           (!a.compileCandidates || a.cudaPath == b.cudaPath)));
+}
+
+FailureOr<std::unique_ptr<AnalyzedKLoop>>
+mlir::pk::analyzeKernelLoop(scf::ForOp forOp, const PipelineRequest &request) {
+  if (failed(verifyPipelineRequest(
+          request, [&] { return mlir::emitError(forOp.getLoc()); })))
+    return failure();
+  return std::make_unique<AnalyzedKLoop>(forOp, request);
+}
+
+/// Applies `plan` to the matched loop `info` of `result` (Analyzed).
+static FailureOr<PipelineResult> applyPlan(RewriterBase &rewriter,
+                                           KLoopInfo &info,
+                                           PipelineResult &result,
+                                           const PipelineRequest &request) {
+  Location loc = info.forOp.getLoc();
+  const PipelinePlan &plan = *result.decision->plan;
+  if (DeclineOr<void> scoped = checkScope(info, plan.buffers, request.scope);
       failed(scoped)) {
     LDBG() << "loop at " << locationToString(loc) << ": "
            << scoped.getDecline().getMessage() << " -> BAIL";
@@ -242,7 +269,7 @@ mlir::pk::pipelineKernelLoop(RewriterBase &rewriter, scf::ForOp forOp,
   ApplyPlanOptions applyOptions;
   applyOptions.testFailLate = request.testFailLate;
   DeclineOr<PipelinedKLoop> pipelined =
-      applyPipelinePlan(rewriter, *info, plan, applyOptions, &modified);
+      applyPipelinePlan(rewriter, info, plan, applyOptions, &modified);
   if (failed(pipelined) && modified)
     return mlir::emitError(loc)
            << "pk failed after changing the IR ("
@@ -257,11 +284,49 @@ mlir::pk::pipelineKernelLoop(RewriterBase &rewriter, scf::ForOp forOp,
   result.loop = pipelined->loop;
   result.prologue = std::move(pipelined->prologue);
   result.epilogue = std::move(pipelined->epilogue);
-  if (info->barrierFirst)
+  if (info.barrierFirst)
     result.reasons.push_back(
         "the loop was barrier-first: pk rotated it into load; gpu.barrier; "
         "compute; gpu.barrier, with one gpu.barrier before the loop");
   if (plan.schedule == PipelineSchedule::WarpSpecialized)
-    result.reasons.push_back(describeWarpSpecialization(info->kernel));
+    result.reasons.push_back(describeWarpSpecialization(info.kernel));
   return finish(result, PipelineOutcome::Pipelined);
+}
+
+FailureOr<PipelineResult>
+mlir::pk::pipelineAnalyzedKLoop(RewriterBase &rewriter, AnalyzedKLoop &analyzed,
+                                const PipelineRequest &request) {
+  Location loc = analyzed.result.loop.getLoc();
+  if (analyzed.consumed)
+    return mlir::emitError(loc)
+           << "pk internal error: an analyzed K-loop was applied twice";
+  if (!decideAlike(request, analyzed.request))
+    return mlir::emitError(loc)
+           << "pk internal error: the loop was analyzed with a request that "
+              "decides differently from the one applied";
+  analyzed.consumed = true;
+  PipelineResult result = std::move(analyzed.result);
+  if (result.outcome == PipelineOutcome::NotAKLoop || request.analyzeOnly)
+    return result;
+  const KLoopDecision &decided = *result.decision;
+  if (!decided.plan) {
+    // Usually the decision's last reason says it; a strategy the loop
+    // rules out is added.
+    result.decline = decided.decline;
+    StringRef why = result.decline->getMessage();
+    if (result.reasons.empty() || result.reasons.back() != why)
+      result.reasons.push_back(why.str());
+    return finish(result, PipelineOutcome::NotSelected);
+  }
+  return applyPlan(rewriter, *analyzed.match, result, request);
+}
+
+FailureOr<PipelineResult>
+mlir::pk::pipelineKernelLoop(RewriterBase &rewriter, scf::ForOp forOp,
+                             const PipelineRequest &request) {
+  FailureOr<std::unique_ptr<AnalyzedKLoop>> analyzed =
+      analyzeKernelLoop(forOp, request);
+  if (failed(analyzed))
+    return failure();
+  return pipelineAnalyzedKLoop(rewriter, **analyzed, request);
 }

@@ -6,8 +6,9 @@
 //
 // Reports, for every K-loop of the input contract, the shared-memory budget,
 // occupancy, compute/load ratio and selected variant, as remarks and as a
-// JSON report (one object per loop and line), from `pipelineKernelLoop`
-// with `analyzeOnly`. The IR is not changed.
+// JSON report (one object per loop and line), from `analyzeKernelLoop`.
+// The IR is not changed; the decisions stay in the analysis manager
+// (KLoopAnalysisCache) for pk-check-smem-budget and pk-pipeline-kloops.
 // Tests: test/pk-analyze-kloops.mlir, test/pk-analyze-kloops-invalid.mlir.
 //
 //===----------------------------------------------------------------------===//
@@ -49,6 +50,10 @@ struct AnalyzeKLoopsPass final
   void runOnOperation() final {
     Operation *root = getOperation();
     PipelineRequest request = pk::detail::makeTargetRequest(*this);
+    request.variant = variant;
+    request.schedule = schedule;
+    request.compileCandidates = compileCandidates;
+    request.cudaPath = cudaPath;
     request.analyzeOnly = true;
     if (failed(verifyPipelineRequest(
             request, [&] { return mlir::emitError(root->getLoc()); })))
@@ -61,30 +66,41 @@ struct AnalyzeKLoopsPass final
       if (isKLoopCandidate(forOp))
         candidates.push_back(forOp);
     });
-    IRRewriter rewriter(root->getContext());
+    // The decisions stay in the analysis manager for the next pk pass.
+    auto &cache = getAnalysis<pk::detail::KLoopAnalysisCache>();
     std::string lines;
     for (scf::ForOp forOp : candidates) {
-      FailureOr<PipelineResult> result =
-          pipelineKernelLoop(rewriter, forOp, request);
-      if (failed(result))
+      FailureOr<std::unique_ptr<AnalyzedKLoop>> analyzed =
+          analyzeKernelLoop(forOp, request);
+      if (failed(analyzed))
         return signalPassFailure();
-      if (result->outcome == PipelineOutcome::NotAKLoop) {
-        emitNotAKLoopRemark(forOp, *result->decline);
-        continue;
-      }
-      for (const auto &[where, warning] : result->warnings)
-        mlir::emitWarning(where) << warning;
-      Location loc = forOp.getLoc();
-      InFlightDiagnostic diag = mlir::emitRemark(loc) << result->summary;
-      for (const std::string &reason : result->decision->ruleReasons)
-        diag.attachNote(loc) << reason;
-      lines +=
-          llvm::formatv("{0}\n", llvm::json::Value(std::move(result->report)));
+      lines += remarkOnLoop(forOp, (*analyzed)->getResult());
+      cache.insert(forOp, std::move(*analyzed));
     }
+    markAllAnalysesPreserved();
     if (report.empty())
       return;
     if (failed(reportFile->write(root->getLoc(), report, lines, reportAppend)))
       return signalPassFailure();
+  }
+
+  /// Emits the loop's remark and warnings; returns its report line (none
+  /// for a loop that is not a K-loop).
+  static std::string remarkOnLoop(scf::ForOp forOp,
+                                  const PipelineResult &result) {
+    if (result.outcome == PipelineOutcome::NotAKLoop) {
+      emitNotAKLoopRemark(forOp, *result.decline);
+      return "";
+    }
+    for (const auto &[where, warning] : result.warnings)
+      mlir::emitWarning(where) << warning;
+    Location loc = forOp.getLoc();
+    InFlightDiagnostic diag = mlir::emitRemark(loc) << result.summary;
+    for (const std::string &reason : result.decision->ruleReasons)
+      diag.attachNote(loc) << reason;
+    return llvm::formatv("{0}\n",
+                         llvm::json::Value(llvm::json::Object(result.report)))
+        .str();
   }
 
   /// The report file, shared with the clones of this pass.

@@ -23,6 +23,7 @@
 
 #include "pk/Coverage.h"
 #include "pk/Decision.h"
+#include "pk/KLoopMatcher.h"
 #include "pk/Passes.h"
 #include "pk/Support.h"
 
@@ -64,23 +65,55 @@ struct CheckSmemBudgetPass final
     DecisionOptions options = parsed->decision;
 
     // Verbose, it also says why each loop that is not a K-loop is left out.
-    if (verbose)
+    if (verbose) {
       remarkOnUnconsideredCode(root, /*verbose=*/true);
+      remarkOnUnreachableLoops(root);
+    }
+    auto cache = getCachedAnalysis<pk::detail::KLoopAnalysisCache>();
+    SmallVector<scf::ForOp> candidates;
+    root->walk<WalkOrder::PreOrder>([&](scf::ForOp forOp) {
+      if (isKLoopCandidate(forOp))
+        candidates.push_back(forOp);
+    });
     bool failedAny = false;
-    forEachKLoop(root, blockSize, /*remarkOnMismatch=*/verbose,
-                 [&](KLoopInfo &info) {
-                   if (failed(checkLoop(info, *target, options)))
-                     failedAny = true;
-                 });
+    for (scf::ForOp forOp : candidates) {
+      // The decision an earlier pk pass made with this target and stage
+      // count (pipeline-kernel: pk-analyze-kloops'), else its own.
+      if (const AnalyzedKLoop *analyzed =
+              cache ? cache->get().find(forOp) : nullptr;
+          analyzed && budgetsAlike(analyzed->getRequest())) {
+        const PipelineResult &result = analyzed->getResult();
+        if (const KLoopInfo *info = analyzed->getMatch())
+          failedAny |=
+              failed(checkLoop(*info, *target, result.decision->budget));
+        else if (verbose)
+          emitNotAKLoopRemark(forOp, *result.decline);
+        continue;
+      }
+      DeclineOr<KLoopInfo> info = matchKLoop(forOp, blockSize);
+      if (succeeded(info))
+        failedAny |= failed(
+            checkLoop(*info, *target, decide(*info, *target, options).budget));
+      else if (verbose)
+        emitNotAKLoopRemark(forOp, info.getDecline());
+    }
+    markAllAnalysesPreserved();
     if (failedAny)
       signalPassFailure();
   }
 
+  /// Whether a decision made with `request` has this pass's budget.
+  bool budgetsAlike(const PipelineRequest &request) const {
+    return request.arch == arch && request.stages == stages.getValue().value &&
+           request.minBlocksPerSM == minBlocksPerSM.getValue().value &&
+           request.blockSize == blockSize &&
+           request.regsPerThread == regsPerThread;
+  }
+
   /// The budget is the decision's, with the stage count it decides (the
   /// request, auto, or fewer for a short loop).
-  LogicalResult checkLoop(KLoopInfo &info, const TargetInfo &target,
-                          const DecisionOptions &options) {
-    KLoopBudget budget = decide(info, target, options).budget;
+  LogicalResult checkLoop(const KLoopInfo &info, const TargetInfo &target,
+                          const KLoopBudget &budget) {
     std::string occupancy = llvm::formatv(
         "blocks/SM {0} -> {1}, limited by {2}", budget.single.blocksPerSM,
         budget.multi.blocksPerSM, stringifyOccupancyLimit(budget.multi.limit));

@@ -30,7 +30,8 @@ struct NormalizeWorkgroupStoragePass final
   using Base::Base;
 
   void runOnOperation() final {
-    pk::detail::normalizeStorageWithRemarks(getOperation());
+    if (!pk::detail::normalizeStorageWithRemarks(getOperation()))
+      markAllAnalysesPreserved();
   }
 };
 } // namespace

@@ -69,26 +69,31 @@ LogicalResult mlir::pk::detail::initializeOptionsNamingPass(
   });
 }
 
-void mlir::pk::detail::normalizeStorageWithRemarks(Operation *root) {
+bool mlir::pk::detail::normalizeStorageWithRemarks(Operation *root) {
   IRRewriter rewriter(root->getContext());
   // Collect first: the rewrite erases memref.globals next to the kernels.
   SmallVector<gpu::GPUFuncOp> kernels;
   root->walk([&](gpu::GPUFuncOp kernel) { kernels.push_back(kernel); });
   // Anchored below the gpu.module, only the kernel itself may change.
   bool globals = isa<ModuleOp, gpu::GPUModuleOp>(root);
+  bool changed = false;
   for (gpu::GPUFuncOp kernel : kernels) {
-    if (int64_t count = normalizeWorkgroupStorage(rewriter, kernel, globals))
+    int64_t moved = normalizeWorkgroupStorage(rewriter, kernel, globals);
+    int64_t inlined = foldUniformGuards(rewriter, kernel);
+    changed |= moved || inlined;
+    if (int64_t count = moved)
       mlir::emitRemark(kernel.getLoc())
           << "moved " << count
           << " workgroup buffer(s) to workgroup attributions (a workgroup "
              "memref.alloc lowers to malloc, a memref.alloca to local memory, "
              "with upstream's NVVM lowering)";
-    if (int64_t count = foldUniformGuards(rewriter, kernel))
+    if (int64_t count = inlined)
       mlir::emitRemark(kernel.getLoc())
           << "inlined " << count
           << " scf.if guard(s) that every thread of the known block size "
              "passes (e.g. gpu.thread_id y == 0 with a block of (C, 1, 1))";
   }
+  return changed;
 }
 
 LogicalResult pk::detail::SharedReport::write(Location loc, StringRef path,
@@ -98,4 +103,29 @@ LogicalResult pk::detail::SharedReport::write(Location loc, StringRef path,
     return failure();
   written = true;
   return success();
+}
+
+void pk::detail::KLoopAnalysisCache::insert(
+    scf::ForOp forOp, std::unique_ptr<AnalyzedKLoop> analyzed) {
+  loops[forOp] = std::move(analyzed);
+}
+
+const AnalyzedKLoop *
+pk::detail::KLoopAnalysisCache::lookup(scf::ForOp forOp,
+                                       const PipelineRequest &request) const {
+  auto it = loops.find(forOp);
+  if (it == loops.end() || !decideAlike(it->second->getRequest(), request))
+    return nullptr;
+  return it->second.get();
+}
+
+std::unique_ptr<AnalyzedKLoop>
+pk::detail::KLoopAnalysisCache::take(scf::ForOp forOp,
+                                     const PipelineRequest &request) {
+  if (!lookup(forOp, request))
+    return nullptr;
+  auto it = loops.find(forOp);
+  std::unique_ptr<AnalyzedKLoop> analyzed = std::move(it->second);
+  loops.erase(it);
+  return analyzed;
 }

@@ -11,8 +11,11 @@
 #include "pk/OptionTypes.h"
 #include "pk/PipelineKernelLoop.h"
 
+#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/Operation.h"
 #include "mlir/Pass/Pass.h"
+
+#include "llvm/ADT/DenseMap.h"
 
 #include <memory>
 #include <mutex>
@@ -54,7 +57,8 @@ LogicalResult initializeOptionsNamingPass(
 /// Rewrites the workgroup storage of every kernel under `root` that would
 /// lower to malloc or local memory into workgroup attributions
 /// (normalizeWorkgroupStorage) and remarks on each kernel it changed.
-void normalizeStorageWithRemarks(Operation *root);
+/// Returns whether it changed the IR.
+bool normalizeStorageWithRemarks(Operation *root);
 
 /// The report file of one pass in a pipeline. The pass manager clones a
 /// nested pass for each thread; the clones copy the pointer to this state,
@@ -72,6 +76,38 @@ public:
 private:
   std::mutex mutex;
   bool written = false;
+};
+
+/// The loops pk's passes matched and decided on one operation, kept in its
+/// analysis manager so that the next pk pass of a pipeline applies or checks
+/// the decision instead of matching and deciding again (`pipeline-kernel`:
+/// pk-analyze-kloops decides, pk-check-smem-budget checks its budget,
+/// pk-pipeline-kloops applies it). A pass that leaves the IR unchanged marks
+/// it preserved; any other pass invalidates it, and the loops it holds refer
+/// into the IR as it was (AnalyzedKLoop).
+class KLoopAnalysisCache {
+public:
+  explicit KLoopAnalysisCache(Operation *) {}
+
+  /// Keeps `analyzed`, replacing an earlier entry of its loop.
+  void insert(scf::ForOp forOp, std::unique_ptr<AnalyzedKLoop> analyzed);
+  /// The entry of `forOp` decided alike with `request` (decideAlike), or
+  /// null.
+  const AnalyzedKLoop *lookup(scf::ForOp forOp,
+                              const PipelineRequest &request) const;
+  /// The entry of `forOp`, whatever its request, or null.
+  const AnalyzedKLoop *find(scf::ForOp forOp) const {
+    auto it = loops.find(forOp);
+    return it == loops.end() ? nullptr : it->second.get();
+  }
+  /// Takes the entry `lookup` returns out of the cache, or null.
+  std::unique_ptr<AnalyzedKLoop> take(scf::ForOp forOp,
+                                      const PipelineRequest &request);
+  /// Drops every entry (the IR changed under them).
+  void clear() { loops.clear(); }
+
+private:
+  llvm::DenseMap<Operation *, std::unique_ptr<AnalyzedKLoop>> loops;
 };
 
 /// The request of a pass that has the target option set of Passes.td

@@ -4,8 +4,11 @@
 //
 //===----------------------------------------------------------------------===//
 //
-// A thin wrapper: every K-loop candidate goes through `pipelineKernelLoop`
-// (PipelineKernelLoop.h: matchKLoop, decide, pipelineKLoop). Every decision
+// A thin wrapper: every K-loop candidate goes through `analyzeKernelLoop`
+// (matchKLoop, decide) and `pipelineAnalyzedKLoop` (applyPipelinePlan),
+// PipelineKernelLoop.h; a loop pk-analyze-kloops decided just before with
+// the same options (KLoopAnalysisCache, as in pipeline-kernel) is not
+// decided again. Every decision
 // is a remark and, with report=<path>, a JSON line. A loop pk declines is
 // left untouched; an internal error after the IR changed fails the pass.
 // Tests: test/pk-pipeline-kloops*.mlir.
@@ -76,7 +79,12 @@ struct PipelineKLoopsPass final
             request, [&] { return mlir::emitError(root->getLoc()); })))
       return signalPassFailure();
 
-    pk::detail::normalizeStorageWithRemarks(root);
+    // Decisions of an earlier pk pass hold while the IR is unchanged.
+    std::optional<std::reference_wrapper<pk::detail::KLoopAnalysisCache>> cache;
+    if (!pk::detail::normalizeStorageWithRemarks(root))
+      cache = getCachedAnalysis<pk::detail::KLoopAnalysisCache>();
+    if (requireAnalysis && !cache)
+      return internalError(root->getLoc(), "no decisions to apply");
     if (remarkMismatches) {
       remarkOnUnreachableLoops(root);
       remarkOnUnconsideredCode(root, verbose);
@@ -91,20 +99,37 @@ struct PipelineKLoopsPass final
     });
     IRRewriter rewriter(root->getContext());
     std::string lines;
-    // Kernels a loop of this run was pipelined in: pk-analyze-kloops saw
-    // them before that change.
+    // Kernels a loop of this run was pipelined in: their other loops are
+    // decided again (pk-analyze-kloops saw them before that change).
     DenseSet<Operation *> changedKernels;
     for (scf::ForOp forOp : candidates) {
       Operation *kernel = forOp->getParentOfType<gpu::GPUFuncOp>();
+      bool changed = changedKernels.contains(kernel);
+      std::unique_ptr<AnalyzedKLoop> analyzed =
+          cache && !changed ? cache->get().take(forOp, request) : nullptr;
+      if (!analyzed && requireAnalysis && !changed)
+        return internalError(forOp.getLoc(), "the loop has no decision");
+      if (!analyzed) {
+        FailureOr<std::unique_ptr<AnalyzedKLoop>> fresh =
+            analyzeKernelLoop(forOp, request);
+        if (failed(fresh))
+          return signalPassFailure();
+        analyzed = std::move(*fresh);
+      }
+      // Multi-buffering a memref.global changes the other kernels' IR.
+      bool global = analyzed->changesOutsideKernel();
       // Fails only on an internal error after the IR changed (emitted).
       FailureOr<PipelineResult> result =
-          pipelineKernelLoop(rewriter, forOp, request);
+          pipelineAnalyzedKLoop(rewriter, *analyzed, request);
       if (failed(result))
         return signalPassFailure();
-      if (result->outcome == PipelineOutcome::Pipelined)
+      if (result->outcome == PipelineOutcome::Pipelined) {
         changedKernels.insert(kernel);
+        if (global)
+          cache.reset();
+      }
       if (result->outcome == PipelineOutcome::NotAKLoop && !remarkMismatches &&
-          !changedKernels.contains(kernel))
+          !changed)
         continue;
       // Inside pipeline-kernel (remarkMismatches off) pk-analyze-kloops
       // already warned.
@@ -121,6 +146,14 @@ struct PipelineKLoopsPass final
       return;
     if (failed(reportFile->write(root->getLoc(), report, lines, reportAppend)))
       return signalPassFailure();
+  }
+
+  /// require-analysis: the decisions of pk-analyze-kloops were lost.
+  void internalError(Location loc, StringRef what) {
+    mlir::emitError(loc) << "pk internal error: require-analysis: " << what
+                         << " from the pk-analyze-kloops run before this pass "
+                            "(same operation, same options, IR unchanged)";
+    signalPassFailure();
   }
 
   /// The report file, shared with the clones of this pass.

@@ -81,7 +81,14 @@ void mlir::pk::buildPipelineKernelPipeline(
   pm.addPass(createGpuKernelOutliningPass());
   pm.addPass(createPKNormalizeWorkgroupStorage());
   auto analyze = withTargetOptions<PKAnalyzeKLoopsOptions>(options);
+  // The analysis decides each loop as pk-pipeline-kloops will, which then
+  // applies those decisions (KLoopAnalysisCache): one match and one
+  // decision per loop.
   analyze.skipHighRatio = options.skipHighRatio;
+  analyze.variant = options.variant;
+  analyze.schedule = options.schedule;
+  analyze.compileCandidates = options.compileCandidates;
+  analyze.cudaPath = options.cudaPath;
   analyze.verbose = options.verbose;
   pm.addPass(createPKAnalyzeKLoops(analyze));
   addBudgetCheck(pm, options);
@@ -94,6 +101,7 @@ void mlir::pk::buildPipelineKernelPipeline(
   pipeline.cudaPath = options.cudaPath;
   pipeline.report = report;
   pipeline.remarkMismatches = false;
+  pipeline.requireAnalysis = true;
   pm.addPass(createPKPipelineKLoops(pipeline));
 
   // Cleanup: fold the prologue's constant indices, share common
