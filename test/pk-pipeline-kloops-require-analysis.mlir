@@ -21,10 +21,11 @@
 // A pass in between that may change the IR (canonicalize) drops the
 // decisions; without an analysis there are none.
 // RUN: not pk-opt %s --pk-analyze-kloops='arch=sm_90 verbose=false' --canonicalize --pk-pipeline-kloops='arch=sm_90 require-analysis=true' -o /dev/null 2>&1 | FileCheck %s --check-prefix=NONE
-// RUN: not pk-opt %s --pk-pipeline-kloops='arch=sm_90 require-analysis=true' -o /dev/null 2>&1 | FileCheck %s --check-prefix=NONE
+// RUN: pk-opt %s -verify-diagnostics --pk-pipeline-kloops='arch=sm_90 require-analysis=true' -o /dev/null
 // NONE: error: pk internal error: require-analysis: no decisions to apply
 // NONE-NOT: remark: pipelined
 
+// expected-error @below {{pk internal error: require-analysis: no decisions to apply from the pk-analyze-kloops run before this pass (same operation, same options, IR unchanged)}}
 module attributes {gpu.container_module} {
   gpu.module @m {
     gpu.func @k(%A: memref<128x4096xf32>, %out: memref<128x32xf32>)

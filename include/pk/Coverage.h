@@ -42,6 +42,10 @@ void remarkOnUnconsideredCode(Operation *root, bool verbose);
 /// when that is another operation.
 void emitNotAKLoopRemark(scf::ForOp forOp, const Decline &decline);
 
+/// The K-loop candidates under `root` (isKLoopCandidate), in pre-order:
+/// collected before any is changed, since pipelining one replaces it.
+SmallVector<scf::ForOp> collectKLoopCandidates(Operation *root);
+
 /// Says why pk will not look at loops it cannot reach: a remark on each
 /// K-loop candidate still in a gpu.launch body, or on `root` when it is a
 /// builtin.module without any GPU kernel.

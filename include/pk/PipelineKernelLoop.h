@@ -89,6 +89,12 @@ struct PipelineRequest {
   /// Testing only: make upstream's pipeliner reject the schedule after pk
   /// changed the IR (the internal-error path).
   bool testFailLate = false;
+
+  /// Whether the decision searches candidates (stages=auto or
+  /// min-blocks-per-sm=auto), which it compiles with `compileCandidates`.
+  bool searchesCandidates() const {
+    return stages == 0 || minBlocksPerSM == kMinBlocksAuto;
+  }
 };
 
 /// How `pipelineKernelLoop` ended for one loop (Enums.td): Pipelined (the

@@ -254,3 +254,12 @@ void mlir::pk::remarkOnUnreachableLoops(Operation *root) {
              "--gpu-kernel-outlining";
   });
 }
+
+SmallVector<scf::ForOp> mlir::pk::collectKLoopCandidates(Operation *root) {
+  SmallVector<scf::ForOp> candidates;
+  root->walk<WalkOrder::PreOrder>([&](scf::ForOp forOp) {
+    if (isKLoopCandidate(forOp))
+      candidates.push_back(forOp);
+  });
+  return candidates;
+}

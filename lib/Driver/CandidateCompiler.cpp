@@ -141,8 +141,7 @@ void mlir::pk::detail::setCandidateCompiler(scf::ForOp forOp,
                                             const TargetInfo &target,
                                             const PipelineRequest &request,
                                             DecisionOptions &options) {
-  if (!request.compileCandidates ||
-      (request.stages != 0 && request.minBlocksPerSM != kMinBlocksAuto))
+  if (!request.compileCandidates || !request.searchesCandidates())
     return;
   if (llvm::Error missing = checkPtxas(resolveCudaPath(request.cudaPath))) {
     options.noCompilerReason = "the model alone: " +

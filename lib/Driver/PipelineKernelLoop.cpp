@@ -198,21 +198,21 @@ AnalyzedKLoop::AnalyzedKLoop(scf::ForOp forOp, const PipelineRequest &request)
     : request(request),
       match(matchUnlessWarpSpecialized(forOp, request.blockSize)),
       result(forOp) {
-  DeclineOr<KLoopInfo> &info = match;
-  if (failed(info)) {
-    LDBG() << "not a K-loop: " << info.getDecline().getMessage() << " -> BAIL";
+  if (failed(match)) {
+    LDBG() << "not a K-loop: " << match.getDecline().getMessage() << " -> BAIL";
     result.outcome = PipelineOutcome::NotAKLoop;
-    result.decline = info.getDecline();
+    result.decline = match.getDecline();
     return;
   }
-  collectWarnings(*info, result);
+  const KLoopInfo &info = *match;
+  collectWarnings(info, result);
   const TargetInfo &target = *lookupTarget(request.arch);
   DecisionOptions options = getDecisionOptions(request);
   detail::setCandidateCompiler(forOp, target, request, options);
-  KLoopDecision decision = decide(*info, target, options);
-  result.numbers = getNumbers(*info);
-  result.summary = summarizeKLoop(*info, decision);
-  result.report = toJSON(*info, decision);
+  KLoopDecision decision = decide(info, target, options);
+  result.numbers = getNumbers(info);
+  result.summary = summarizeKLoop(info, decision);
+  result.report = toJSON(info, decision);
   result.reasons.assign(decision.reasons.begin(), decision.reasons.end());
   result.decision = std::move(decision);
   result.outcome = PipelineOutcome::Analyzed;
@@ -228,19 +228,14 @@ bool AnalyzedKLoop::changesOutsideKernel() const {
   });
 }
 
-/// Whether the decision searches candidates, which it compiles with
-/// `compileCandidates` (stages=auto or min-blocks-per-sm=auto).
-static bool searches(const PipelineRequest &request) {
-  return request.stages == 0 || request.minBlocksPerSM == kMinBlocksAuto;
-}
-
 bool mlir::pk::decideAlike(const PipelineRequest &a, const PipelineRequest &b) {
   return a.arch == b.arch && a.stages == b.stages &&
          a.minBlocksPerSM == b.minBlocksPerSM && a.blockSize == b.blockSize &&
          a.regsPerThread == b.regsPerThread && a.variant == b.variant &&
          a.schedule == b.schedule && a.skipHighRatio == b.skipHighRatio &&
-         (!searches(a) || (a.compileCandidates == b.compileCandidates &&
-                           (!a.compileCandidates || a.cudaPath == b.cudaPath)));
+         (!a.searchesCandidates() ||
+          (a.compileCandidates == b.compileCandidates &&
+           (!a.compileCandidates || a.cudaPath == b.cudaPath)));
 }
 
 FailureOr<std::unique_ptr<AnalyzedKLoop>>

@@ -50,6 +50,7 @@ struct AnalyzeKLoopsPass final
   void runOnOperation() final {
     Operation *root = getOperation();
     PipelineRequest request = pk::detail::makeTargetRequest(*this);
+    request.skipHighRatio = skipHighRatio;
     request.variant = variant;
     request.schedule = schedule;
     request.compileCandidates = compileCandidates;
@@ -61,11 +62,7 @@ struct AnalyzeKLoopsPass final
 
     remarkOnUnreachableLoops(root);
     remarkOnUnconsideredCode(root, verbose);
-    SmallVector<scf::ForOp> candidates;
-    root->walk<WalkOrder::PreOrder>([&](scf::ForOp forOp) {
-      if (isKLoopCandidate(forOp))
-        candidates.push_back(forOp);
-    });
+    SmallVector<scf::ForOp> candidates = collectKLoopCandidates(root);
     // The decisions stay in the analysis manager for the next pk pass.
     auto &cache = getAnalysis<pk::detail::KLoopAnalysisCache>();
     std::string lines;

@@ -23,8 +23,8 @@
 
 #include "pk/Coverage.h"
 #include "pk/Decision.h"
-#include "pk/KLoopMatcher.h"
 #include "pk/Passes.h"
+#include "pk/PipelineKernelLoop.h"
 #include "pk/Support.h"
 
 #include "llvm/Support/DebugLog.h"
@@ -53,16 +53,16 @@ struct CheckSmemBudgetPass final
                                                    errorHandler);
   }
 
+  friend PipelineRequest pk::detail::makeTargetRequest<CheckSmemBudgetPass>(
+      const CheckSmemBudgetPass &);
+
   void runOnOperation() final {
     Operation *root = getOperation();
-    FailureOr<pk::detail::TargetOptions> parsed =
-        pk::detail::checkTargetOptions(root, arch, stages,
-                                       minBlocksPerSM.getValue().value,
-                                       blockSize, regsPerThread);
-    if (failed(parsed))
+    PipelineRequest request = pk::detail::makeTargetRequest(*this);
+    if (failed(verifyPipelineRequest(
+            request, [&] { return mlir::emitError(root->getLoc()); })))
       return signalPassFailure();
-    const TargetInfo *target = parsed->target;
-    DecisionOptions options = parsed->decision;
+    const TargetInfo &target = *lookupTarget(arch);
 
     // Verbose, it also says why each loop that is not a K-loop is left out.
     if (verbose) {
@@ -70,44 +70,38 @@ struct CheckSmemBudgetPass final
       remarkOnUnreachableLoops(root);
     }
     auto cache = getCachedAnalysis<pk::detail::KLoopAnalysisCache>();
-    SmallVector<scf::ForOp> candidates;
-    root->walk<WalkOrder::PreOrder>([&](scf::ForOp forOp) {
-      if (isKLoopCandidate(forOp))
-        candidates.push_back(forOp);
-    });
     bool failedAny = false;
-    for (scf::ForOp forOp : candidates) {
+    for (scf::ForOp forOp : collectKLoopCandidates(root)) {
       // The decision an earlier pk pass made with this target and stage
       // count (pipeline-kernel: pk-analyze-kloops'), else its own.
-      if (const AnalyzedKLoop *analyzed =
-              cache ? cache->get().find(forOp) : nullptr;
-          analyzed && budgetsAlike(analyzed->getRequest())) {
-        const PipelineResult &result = analyzed->getResult();
-        if (const KLoopInfo *info = analyzed->getMatch())
-          failedAny |=
-              failed(checkLoop(*info, *target, result.decision->budget));
-        else if (verbose)
-          emitNotAKLoopRemark(forOp, *result.decline);
-        continue;
+      const AnalyzedKLoop *analyzed =
+          cache ? cache->get().find(forOp) : nullptr;
+      std::unique_ptr<AnalyzedKLoop> own;
+      if (!analyzed || !budgetsAlike(analyzed->getRequest(), request)) {
+        FailureOr<std::unique_ptr<AnalyzedKLoop>> decided =
+            analyzeKernelLoop(forOp, request);
+        if (failed(decided))
+          return signalPassFailure();
+        own = std::move(*decided);
+        analyzed = own.get();
       }
-      DeclineOr<KLoopInfo> info = matchKLoop(forOp, blockSize);
-      if (succeeded(info))
-        failedAny |= failed(
-            checkLoop(*info, *target, decide(*info, *target, options).budget));
+      const PipelineResult &result = analyzed->getResult();
+      if (const KLoopInfo *info = analyzed->getMatch())
+        failedAny |= failed(checkLoop(*info, target, result.decision->budget));
       else if (verbose)
-        emitNotAKLoopRemark(forOp, info.getDecline());
+        emitNotAKLoopRemark(forOp, *result.decline);
     }
     markAllAnalysesPreserved();
     if (failedAny)
       signalPassFailure();
   }
 
-  /// Whether a decision made with `request` has this pass's budget.
-  bool budgetsAlike(const PipelineRequest &request) const {
-    return request.arch == arch && request.stages == stages.getValue().value &&
-           request.minBlocksPerSM == minBlocksPerSM.getValue().value &&
-           request.blockSize == blockSize &&
-           request.regsPerThread == regsPerThread;
+  /// Whether decisions made with `a` and `b` budget alike: the same target
+  /// and stage count, whatever the variant.
+  static bool budgetsAlike(const PipelineRequest &a, const PipelineRequest &b) {
+    return a.arch == b.arch && a.stages == b.stages &&
+           a.minBlocksPerSM == b.minBlocksPerSM && a.blockSize == b.blockSize &&
+           a.regsPerThread == b.regsPerThread;
   }
 
   /// The budget is the decision's, with the stage count it decides (the

@@ -33,27 +33,6 @@ const TargetInfo *mlir::pk::detail::lookupTargetOrEmitError(Operation *op,
   return nullptr;
 }
 
-FailureOr<pk::detail::TargetOptions>
-mlir::pk::detail::checkTargetOptions(Operation *op, StringRef arch,
-                                     StageCount stages, int64_t minBlocksPerSM,
-                                     int64_t blockSize, int64_t regsPerThread) {
-  PipelineRequest request;
-  request.arch = arch.str();
-  request.stages = stages.value;
-  request.minBlocksPerSM = minBlocksPerSM;
-  request.blockSize = blockSize;
-  request.regsPerThread = regsPerThread;
-  if (failed(verifyPipelineRequest(
-          request, [&] { return mlir::emitError(op->getLoc()); })))
-    return failure();
-  TargetOptions options;
-  options.target = lookupTarget(arch);
-  options.decision.stages = stages.value;
-  options.decision.minBlocksPerSM = minBlocksPerSM;
-  options.decision.regsPerThread = regsPerThread;
-  return options;
-}
-
 LogicalResult mlir::pk::detail::initializeOptionsNamingPass(
     Pass &pass, StringRef options,
     function_ref<LogicalResult(const Twine &)> errorHandler) {
@@ -110,21 +89,12 @@ void pk::detail::KLoopAnalysisCache::insert(
   loops[forOp] = std::move(analyzed);
 }
 
-const AnalyzedKLoop *
-pk::detail::KLoopAnalysisCache::lookup(scf::ForOp forOp,
-                                       const PipelineRequest &request) const {
-  auto it = loops.find(forOp);
-  if (it == loops.end() || !decideAlike(it->second->getRequest(), request))
-    return nullptr;
-  return it->second.get();
-}
-
 std::unique_ptr<AnalyzedKLoop>
 pk::detail::KLoopAnalysisCache::take(scf::ForOp forOp,
                                      const PipelineRequest &request) {
-  if (!lookup(forOp, request))
-    return nullptr;
   auto it = loops.find(forOp);
+  if (it == loops.end() || !decideAlike(it->second->getRequest(), request))
+    return nullptr;
   std::unique_ptr<AnalyzedKLoop> analyzed = std::move(it->second);
   loops.erase(it);
   return analyzed;

@@ -29,23 +29,6 @@ namespace detail {
 /// architectures and returns null.
 const TargetInfo *lookupTargetOrEmitError(Operation *op, llvm::StringRef arch);
 
-/// The target options every analysis-based pass shares, checked.
-struct TargetOptions {
-  const TargetInfo *target = nullptr;
-  DecisionOptions decision;
-};
-
-/// Looks the target up and checks the shared options (stages: 2 to 8 or
-/// auto; min-blocks-per-sm in [1, the target's block limit], kernel or
-/// auto; block-size in
-/// [0, 1024]; regs-per-thread in [0, 255]). Emits an error at `op` and fails
-/// on a bad value.
-FailureOr<TargetOptions> checkTargetOptions(Operation *op, llvm::StringRef arch,
-                                            StageCount stages,
-                                            int64_t minBlocksPerSM,
-                                            int64_t blockSize,
-                                            int64_t regsPerThread);
-
 /// Pass::initializeOptions of `pass`, whose error names the pass and the
 /// option string: llvm::cl prints which option it cannot parse (`for the
 /// --variant option: ...`), not of which pass, and MLIR's error at
@@ -91,28 +74,22 @@ public:
 
   /// Keeps `analyzed`, replacing an earlier entry of its loop.
   void insert(scf::ForOp forOp, std::unique_ptr<AnalyzedKLoop> analyzed);
-  /// The entry of `forOp` decided alike with `request` (decideAlike), or
-  /// null.
-  const AnalyzedKLoop *lookup(scf::ForOp forOp,
-                              const PipelineRequest &request) const;
   /// The entry of `forOp`, whatever its request, or null.
   const AnalyzedKLoop *find(scf::ForOp forOp) const {
     auto it = loops.find(forOp);
     return it == loops.end() ? nullptr : it->second.get();
   }
-  /// Takes the entry `lookup` returns out of the cache, or null.
+  /// Takes the entry of `forOp` out of the cache if it was decided alike
+  /// with `request` (decideAlike); else null.
   std::unique_ptr<AnalyzedKLoop> take(scf::ForOp forOp,
                                       const PipelineRequest &request);
-  /// Drops every entry (the IR changed under them).
-  void clear() { loops.clear(); }
 
 private:
   llvm::DenseMap<Operation *, std::unique_ptr<AnalyzedKLoop>> loops;
 };
 
 /// The request of a pass that has the target option set of Passes.td
-/// (arch, stages, min-blocks-per-sm, block-size, regs-per-thread) and
-/// skip-high-ratio.
+/// (arch, stages, min-blocks-per-sm, block-size, regs-per-thread).
 template <typename PassT>
 PipelineRequest makeTargetRequest(const PassT &pass) {
   PipelineRequest request;
@@ -121,7 +98,6 @@ PipelineRequest makeTargetRequest(const PassT &pass) {
   request.minBlocksPerSM = pass.minBlocksPerSM.getValue().value;
   request.blockSize = pass.blockSize;
   request.regsPerThread = pass.regsPerThread;
-  request.skipHighRatio = pass.skipHighRatio;
   return request;
 }
 

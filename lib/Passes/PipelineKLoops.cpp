@@ -66,6 +66,7 @@ struct PipelineKLoopsPass final
   void runOnOperation() final {
     Operation *root = getOperation();
     PipelineRequest request = pk::detail::makeTargetRequest(*this);
+    request.skipHighRatio = skipHighRatio;
     request.variant = variant;
     request.schedule = schedule;
     request.testFailLate = testFailLate;
@@ -92,11 +93,7 @@ struct PipelineKLoopsPass final
     // Pipelining a loop replaces it but leaves the other candidates in
     // place: collect them first (loops pipelining creates, e.g. an outer
     // loop that now holds the epilogue's barrier, are not candidates).
-    SmallVector<scf::ForOp> candidates;
-    root->walk<WalkOrder::PreOrder>([&](scf::ForOp forOp) {
-      if (isKLoopCandidate(forOp))
-        candidates.push_back(forOp);
-    });
+    SmallVector<scf::ForOp> candidates = collectKLoopCandidates(root);
     IRRewriter rewriter(root->getContext());
     std::string lines;
     // Kernels a loop of this run was pipelined in: their other loops are
