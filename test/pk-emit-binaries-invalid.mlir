@@ -115,3 +115,29 @@ module attributes {gpu.container_module} {
     }
   }
 }
+
+// -----
+
+// Static shared memory above the 48 KB static limit (a fuzz mutant that grew
+// a tile to 2147483647x72xf16): LLVM emits the PTX, ptxas would refuse it;
+// refused with the byte count. Attributions and a workgroup global count.
+module attributes {gpu.container_module} {
+  gpu.module @m {
+    memref.global "private" @tile : memref<4096xf32, #gpu.address_space<workgroup>>
+    // expected-error @below {{the kernel declares 49168 bytes of static shared memory (workgroup attributions and workgroup memref.globals), above the 49152-byte static limit of sm_75: ptxas refuses it}}
+    gpu.func @too_much(%out: memref<4xf32>)
+        workgroup(%a: memref<8196xf32, #gpu.address_space<workgroup>>)
+        kernel {
+      %c0 = arith.constant 0 : index
+      %g = memref.get_global @tile : memref<4096xf32, #gpu.address_space<workgroup>>
+      %h = memref.get_global @tile : memref<4096xf32, #gpu.address_space<workgroup>>
+      %v = memref.load %g[%c0] : memref<4096xf32, #gpu.address_space<workgroup>>
+      %w = memref.load %h[%c0] : memref<4096xf32, #gpu.address_space<workgroup>>
+      %x = memref.load %a[%c0] : memref<8196xf32, #gpu.address_space<workgroup>>
+      %s = arith.addf %v, %w : f32
+      %t = arith.addf %s, %x : f32
+      memref.store %t, %out[%c0] : memref<4xf32>
+      gpu.return
+    }
+  }
+}

@@ -7,6 +7,8 @@
 #include "pk/Emit.h"
 #include "LoweringPasses.h"
 #include "pk/KLoopMatcher.h"
+#include "pk/MemoryAccess.h"
+#include "pk/Support.h"
 
 #include "mlir/Conversion/Passes.h"
 #include "mlir/Conversion/VectorToSCF/VectorToSCF.h"
@@ -253,9 +255,53 @@ static bool isWarpgroupMmaOp(Operation *op) {
          op->getName().getStringRef().starts_with("nvvm.wgmma.");
 }
 
+/// The bytes of static shared memory `kernel` declares: its workgroup
+/// attributions and the workgroup memref.globals it reads (each once);
+/// nullopt when one has no static size.
+static std::optional<int64_t> getStaticSharedBytes(gpu::GPUFuncOp kernel) {
+  int64_t total = 0;
+  auto add = [&](Type type) {
+    std::optional<int64_t> bytes = getSizeInBytes(type);
+    if (bytes)
+      total = saturatingAdd(total, *bytes);
+    return bytes.has_value();
+  };
+  for (BlockArgument attribution : kernel.getWorkgroupAttributions())
+    if (!add(attribution.getType()))
+      return std::nullopt;
+  llvm::SmallDenseSet<StringAttr> globals;
+  WalkResult walk = kernel.walk([&](memref::GetGlobalOp get) {
+    MemRefType type = get.getType();
+    if (!gpu::GPUDialect::hasWorkgroupMemoryAddressSpace(type) &&
+        !nvgpu::NVGPUDialect::hasSharedMemoryAddressSpace(type))
+      return WalkResult::advance();
+    if (!globals.insert(get.getNameAttr().getAttr()).second)
+      return WalkResult::advance();
+    return add(type) ? WalkResult::advance() : WalkResult::interrupt();
+  });
+  if (walk.wasInterrupted())
+    return std::nullopt;
+  return total;
+}
+
 /// Why `target` cannot lower `op`, or the empty string.
 static std::string getUnsupportedReason(Operation *op,
                                         const TargetInfo &target) {
+  // ptxas refuses static shared memory above the per-block default; LLVM
+  // emits the PTX all the same.
+  if (auto kernel = dyn_cast<gpu::GPUFuncOp>(op); kernel && kernel.isKernel()) {
+    std::optional<int64_t> bytes = getStaticSharedBytes(kernel);
+    if (bytes && *bytes > target.smemPerBlockDefault)
+      return llvm::formatv(
+                 "the kernel declares {0} bytes of static shared memory "
+                 "(workgroup attributions and workgroup memref.globals), "
+                 "above the {1}-byte static limit of {2}: ptxas refuses it "
+                 "(pk moves the stages of a loop it pipelines above the "
+                 "limit to dynamic shared memory; this storage is the "
+                 "kernel's own)",
+                 *bytes, target.smemPerBlockDefault, target.arch)
+          .str();
+  }
   // Upstream lowers a shared-memory allocation inside a kernel to malloc
   // (global memory) or local memory: never emit that silently.
   if (isa<memref::AllocOp, memref::AllocaOp>(op) &&
