@@ -23,6 +23,8 @@ One home per concern (integration/README.md has the flow):
                stack_frame_bytes, shared_bytes)
   runner       build_runner() (g++ against libcuda, nvcc as fallback),
                runner_env(), runner_argv()
+  report       read_report(): pk's JSON report, loop lines with the ptxas
+               line of their kernel joined in
   artefacts    the directory + manifest.json format shared by every build
                script, the run side and the collectors (FORMAT below)
   run side     run_entry() / run() and sanitize_one() / sanitize():
@@ -108,6 +110,30 @@ def sha256(path):
 def load_json(path):
     with open(path) as f:
         return json.load(f)
+
+
+def read_report(path):
+    """pk's JSON report (docs/report.md) as its loop lines, each with the
+    `ptxas` object of its kernel joined in from pk-emit-binaries' line of the
+    same `kernel` and `arch` (absent when nothing was assembled). None if the
+    file is missing; [] if it holds no loop."""
+    if not os.path.exists(path):
+        return None
+    loops, ptxas = [], {}
+    with open(path) as f:
+        for line in f:
+            if not line.strip():
+                continue
+            obj = json.loads(line)
+            if "loc" in obj:
+                loops.append(obj)
+            elif "ptxas" in obj:
+                ptxas[(obj.get("kernel"), obj.get("arch"))] = obj["ptxas"]
+    for obj in loops:
+        key = (obj.get("kernel"), obj.get("arch"))
+        if key in ptxas:
+            obj["ptxas"] = ptxas[key]
+    return loops
 
 
 def write_json(path, obj):

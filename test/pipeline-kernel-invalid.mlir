@@ -16,24 +16,8 @@
 // EMIT: for the --emit option: Cannot find option named 'sass'!
 // BLOCKS: min-blocks-per-sm must be a number of blocks, kernel or auto, got 'many'
 
-// Two consumer warpgroups, 128x256x64 (gen_gemm.py --threads 256): 48 KB a
-// stage, so 5 stages (240 KB) exceed sm_90a's 227 KB per block: the budget's
-// located error, with no BK remedy (a wgmma tile's K extent is fixed at 64);
-// 4 stages (192 KB) fit at one block per SM.
-// RUN: python3 %examples/gen_gemm.py --kind hgemm --mma wgmma --threads 256 --BN 256 --M 512 --N 512 --K 512 -o %t.wg2.mlir
-// RUN: not pk-opt %t.wg2.mlir --pipeline-kernel='arch=sm_90a variant=cp-async stages=5' -o /dev/null 2>&1 | FileCheck %s --check-prefix=WG2-BUDGET
-// RUN: pk-opt %t.wg2.mlir --pipeline-kernel='arch=sm_90a variant=cp-async stages=4' -o /dev/null 2>&1 | FileCheck %s --check-prefix=WG2-FITS
-// WG2-BUDGET: wg2.mlir:{{[0-9]+}}:14: error: multi-buffering with 5 stages needs 245760 bytes of shared memory per block (49152 single-buffered, 49152 per stage), above the sm_90a per-block maximum of 232448 bytes (blocks/SM {{[0-9]+}} -> 0, limited by shared_memory); remedies: halve the tile copied from %arg0 into workgroup attribution #0 (BM or BN;
-// WG2-BUDGET-NOT: halve BK
-// WG2-FITS-NOT: error
-// The two-warpgroup TMA kernel, warp-specialized: 5 stages of 48 KB cross
-// the same maximum; a TMA loop's remedy is fewer stages (its tiles are the
-// boxes of the host's tensor maps, and only variant tma applies).
-// RUN: not pk-opt %examples/hgemm_wgmma_tma_f16_128x256x64.mlir --pipeline-kernel='arch=sm_90a variant=tma schedule=warp-specialized stages=5' -o /dev/null 2>&1 | FileCheck %s --check-prefix=WS-BUDGET
-// WS-BUDGET: hgemm_wgmma_tma_f16_128x256x64.mlir:{{[0-9]+}}:14: error: multi-buffering with 5 stages needs 245760 bytes of shared memory per block (49152 single-buffered, 49152 per stage), above the sm_90a per-block maximum of 232448 bytes
-// WS-BUDGET-SAME: remedies: use at most 4 stages (196608 bytes; the TMA tiles stay as the tensor maps size them)
-// WS-BUDGET-NOT: register-prefetch
-// WG2-FITS: remark: pipelined: variant cp-async, 4 shared buffer(s)
+// The budget errors on gen_gemm.py and example kernels (WG2-*, WS-BUDGET)
+// are in test/e2e/pipeline-kernel-invalid.test.
 
 // An explicit doubling variant that crosses the sm_86 cliff is rejected by
 // the pipeline's budget check (with variant=auto pk would prefetch through

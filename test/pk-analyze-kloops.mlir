@@ -12,77 +12,8 @@
 // RUN: pk-opt %S/Inputs/seed-64x64x16.mlir --pk-analyze-kloops='report=%t.json' -o /dev/null
 // RUN: FileCheck %s --check-prefix=FILE < %t.json
 //
-// wgmma (docs/hopper.md): the generated 128x128x64 one-warpgroup kernel, from
-// the generator and as checked in. FLOPs 2*128*128*64 per warpgroup, both
-// shared tiles behind the descriptors, 128*128/128 accumulator registers.
-// RUN: python3 %examples/gen_gemm.py --kind hgemm --mma wgmma --M 512 --N 256 --K 1024 | pk-opt --pk-analyze-kloops='arch=sm_90a report=-' -o /dev/null 2>&1 | FileCheck %s --check-prefix=WGMMA512
-// RUN: pk-opt %examples/hgemm_wgmma_f16_128x128x64.mlir --pk-analyze-kloops='arch=sm_90a report=-' -o /dev/null 2>&1 | FileCheck %s --check-prefix=WGMMA
-// WGMMA512-NOT: warning
-// WGMMA512: remark: K-loop: trip count 16, 2 copied buffer(s), shared memory 32768 B single / 32768 B per stage / 65536 B with 2 stages (cliff 115712 B for 2 blocks/SM on sm_90a), {{.*}} ratio 64.0 FLOP/B, variant cp-async, wgmma m128n128k64 on workgroup attribution #0 x workgroup attribution #1, 128 accumulator registers/thread, wait_group 0, proxy-fenced
-// WGMMA-NOT: warning
-// WGMMA: hgemm_wgmma_f16_128x128x64.mlir:163:14: remark: K-loop: trip count 64, {{.*}}, wgmma m128n128k64 on workgroup attribution #0 x workgroup attribution #1, 128 accumulator registers/thread, wait_group 0, proxy-fenced
-// WGMMA: {"arch":"sm_90a",{{.*}}"compute_ops":[{"count":1,"op":"nvgpu.warpgroup.mma m128n128k64 per warpgroup"}],"flops_per_tile":2097152,
-// WGMMA-SAME: "loads":{"bytes_per_thread":256,"bytes_per_tile":32768,"global_loads":16,"shared_loads_per_thread":{{[0-9]+}}}
-// WGMMA-SAME: "ratio":64,
-// WGMMA-SAME: "threads_per_block":128,"trip_count":64,"variant":"cp-async","wgmma":[{"accumulator_regs_per_thread":128,"executions":1,"operand_a":"workgroup attribution #0","operand_b":"workgroup attribution #1","proxy_fenced":true,"shape":[128,128,64],"wait_group":0}]}
-// The TMA input kernel (gen_gemm.py --copy tma, docs/hopper.md "TMA ring"):
-// thread 0's cp.async.bulk.tensor loads complete on an mbarrier that every
-// thread waits on, one barrier per iteration: the TMA form of a K-loop. The
-// remark and the report name the TMA loads (3 of 32768 bytes per tile, 0
-// bytes per thread), variant tma, no race warning; pipeline-kernel
-// pipelines it on a ring of mbarriers.
-// RUN: python3 %examples/gen_gemm.py --kind hgemm --mma wgmma --copy tma --M 512 --N 256 --K 1024 | pk-opt --pk-analyze-kloops='arch=sm_90a report=-' -o /dev/null 2>&1 | FileCheck %s --check-prefix=TMA
-// RUN: python3 %examples/gen_gemm.py --kind hgemm --mma wgmma --copy tma --M 512 --N 256 --K 1024 | pk-opt --pipeline-kernel='arch=sm_90a' 2>&1 | FileCheck %s --check-prefix=TMA-PK
-// TMA-NOT: warning
-// TMA: <stdin>:{{[0-9]+}}:{{[0-9]+}}: remark: K-loop: trip count 16, 2 copied buffer(s), shared memory 32768 B single / 32768 B per stage / 65536 B with 2 stages
-// TMA-SAME: variant tma, TMA: 3 load(s) of 32768 B per tile on one mbarrier, wgmma m128n128k64
-// TMA: note: ratio 64.0 > 20: the procedure predicts 0-5% or a regression; TMA is selected all the same
-// TMA: {"arch":"sm_90a"
-// TMA-SAME: "loads":{"bytes_per_thread":0,"bytes_per_tile":32768,"global_loads":3,"shared_loads_per_thread":{{[0-9]+}}}
-// TMA-SAME: "tma":{"bytes_per_tile":32768,"loads":3,"mbarriers":1}
-// TMA-SAME: "variant":"tma"
-// TMA-PK: remark: pipelined: variant tma, 2 shared buffer(s)
-// TMA-PK: nvgpu.mbarrier.create -> <memorySpace = #gpu.address_space<workgroup>, num_barriers = 2>
-// TMA-PK: nvgpu.tma.async.load
-// TMA-PK: scf.for
-// TMA-PK: nvgpu.mbarrier.try_wait.parity
-// TMA-PK: nvgpu.warpgroup.mma
-// TMA-PK: pk.pipelined
-// The generator's default fence.proxy.async sits after the stores, before the
-// load barrier; after it (start of the compute phase) is as good. Without it,
-// or with the fence before the stores, the kernel races: a warning at the
-// wgmma, and the report says so.
-// RUN: python3 %examples/gen_gemm.py --kind hgemm --mma wgmma --M 512 --N 256 --K 1024 --wgmma-proxy-fence after-barrier | pk-opt --pk-analyze-kloops='arch=sm_90a report=-' -o /dev/null 2>&1 | FileCheck %s --check-prefix=WGMMA-AFTER
-// RUN: python3 %examples/gen_gemm.py --kind hgemm --mma wgmma --M 512 --N 256 --K 1024 --wgmma-proxy-fence none | pk-opt --pk-analyze-kloops='arch=sm_90a report=-' -o /dev/null 2>&1 | FileCheck %s --check-prefix=WGMMA-RACE
-// RUN: sed -e '/nvvm.fence.proxy/d' -e 's/^\(.*= scf.for %k .*\)$/\1\n nvvm.fence.proxy {kind = #nvvm.proxy_kind<async.shared>, space = #nvvm.shared_space<cta>}/' %examples/hgemm_wgmma_f16_128x128x64.mlir | pk-opt --pk-analyze-kloops='arch=sm_90a report=-' -o /dev/null 2>&1 | FileCheck %s --check-prefix=WGMMA-RACE
-// WGMMA-AFTER-NOT: warning
-// WGMMA-AFTER: remark: K-loop: {{.*}}, wait_group 0, proxy-fenced
-// WGMMA-RACE: <stdin>:{{[0-9]+}}:{{[0-9]+}}: warning: the kernel races: nvgpu.warpgroup.mma reads, through the async proxy, shared tiles the load phase wrote with generic-proxy stores, and no fence.proxy.async (nvvm.fence.proxy <async.shared>) lies between them; put one after the stores (docs/hopper.md)
-// WGMMA-RACE-NEXT: nvgpu.warpgroup.mma
-// WGMMA-RACE: remark: K-loop: {{.*}}, wait_group 0, no proxy fence
-// WGMMA-RACE: "proxy_fenced":false
-// A wgmma left with upstream's default waitGroup = 1 is reported as such.
-// RUN: sed 's/waitGroup = 0 : i64/waitGroup = 1 : i64/' %examples/hgemm_wgmma_f16_128x128x64.mlir | pk-opt --pk-analyze-kloops='arch=sm_90a report=-' -o /dev/null 2>&1 | FileCheck %s --check-prefix=WGMMA-WAIT1
-// WGMMA-WAIT1: remark: K-loop: {{.*}}, 128 accumulator registers/thread, wait_group 1
-// WGMMA-WAIT1: "wait_group":1
-// A descriptor hoisted out of the loop (what LICM does) still names its buffer.
-// RUN: python3 %S/Inputs/hoist_descriptors.py %examples/hgemm_wgmma_f16_128x128x64.mlir | pk-opt --pk-analyze-kloops='arch=sm_90a report=-' -o /dev/null 2>&1 | FileCheck %s --check-prefix=WGMMA-HOIST
-// WGMMA-HOIST: remark: K-loop: trip count 64, {{.*}}, wgmma m128n128k64 on workgroup attribution #0 x workgroup attribution #1, 128 accumulator registers/thread, wait_group 0
-// Two consumer warpgroups (gen_gemm.py --threads 256, docs/hopper.md): each
-// runs m64n256k64 on its 64-row subview of sA (still attribution #0) and all
-// of sB, 2 x 2*64*256*64 = 4194304 FLOPs per tile, 128 accumulator registers
-// per thread (64 x 256 f32 over 128 threads); 128x128: 2 x m64n128k64.
-// RUN: python3 %examples/gen_gemm.py --kind hgemm --mma wgmma --threads 256 --BN 256 --M 512 --N 512 --K 512 | pk-opt --pk-analyze-kloops='arch=sm_90a report=-' -o /dev/null 2>&1 | FileCheck %s --check-prefix=WG2-256
-// RUN: python3 %examples/gen_gemm.py --kind hgemm --mma wgmma --threads 256 --M 512 --N 512 --K 512 | pk-opt --pk-analyze-kloops='arch=sm_90a report=-' -o /dev/null 2>&1 | FileCheck %s --check-prefix=WG2-128
-// WG2-256-NOT: warning
-// WG2-256: remark: K-loop: trip count 8, 2 copied buffer(s), shared memory 49152 B single / 49152 B per stage / 98304 B with 2 stages (cliff 232448 B for 1 blocks/SM on sm_90a), {{.*}} ratio 85.3 FLOP/B, variant cp-async, wgmma m64n256k64 on workgroup attribution #0 x workgroup attribution #1, 128 accumulator registers/thread, wait_group 0, proxy-fenced
-// WG2-256: "compute_ops":[{"count":1,"op":"nvgpu.warpgroup.mma m64n256k64 per warpgroup"}],"flops_per_tile":4194304,
-// WG2-256-SAME: "loads":{"bytes_per_thread":192,"bytes_per_tile":49152,"global_loads":12,"shared_loads_per_thread":{{[0-9]+}}}
-// WG2-256-SAME: "threads_per_block":256,
-// WG2-256-SAME: "wgmma":[{"accumulator_regs_per_thread":128,"executions":1,"operand_a":"workgroup attribution #0","operand_b":"workgroup attribution #1","proxy_fenced":true,"shape":[64,256,64],"wait_group":0}]
-// WG2-128-NOT: warning
-// WG2-128: remark: K-loop: {{.*}} ratio 64.0 FLOP/B, variant cp-async, wgmma m64n128k64 on workgroup attribution #0 x workgroup attribution #1, 64 accumulator registers/thread, wait_group 0, proxy-fenced
-// WG2-128: "flops_per_tile":2097152,
+// The wgmma, TMA and two-warpgroup kernels (examples/, gen_gemm.py) are in
+// test/e2e/pk-analyze-kloops.test.
 
 // The JSON report: one object per matched K-loop and line, keys in
 // alphabetical order:

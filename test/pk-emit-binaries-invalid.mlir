@@ -10,14 +10,8 @@
 // RUN: not pk-opt %S/Inputs/wgmma-minimal.mlir --pipeline-kernel='arch=sm_90 emit=cubin out-dir=%t' -o /dev/null 2>&1 | FileCheck %s --check-prefix=WGMMA90
 // WGMMA90: wgmma-minimal.mlir:{{[0-9]+}}:{{[0-9]+}}: error: {{nvgpu.warpgroup.[a-z.]+}} (wgmma) needs arch=sm_90a; sm_90 has none (MLIR and ptxas accept wgmma only on the architecture-specific sm_90a target)
 // WGMMA90-NOT: LLVM Translation failed
-// The tensor-map acquire fence (nvgpu.tma.fence.descriptor) is PTX 8.3: at
-// pk's PTX 8.0 LLVM's NVPTX back end would abort ("Cannot select"); pk says
-// so at the op (the generator's TMA kernel with the fence added).
-// RUN: python3 %examples/gen_gemm.py --kind hgemm --mma wgmma --copy tma --M 512 --N 512 --K 512 | sed 's|^\( *\)\(%%tmB = builtin.unrealized_conversion_cast .*\)$|&\n\1nvgpu.tma.fence.descriptor %%tmA : !nvgpu.tensormap.descriptor<tensor = memref<128x64xf16, 3>, swizzle = swizzle_128b, l2promo = none, oob = zero, interleave = none>|' > %t.tmafence.mlir
-// RUN: not pk-opt %t.tmafence.mlir --pk-emit-binaries='arch=sm_90a emit=ptx bare-ptr=1 out-dir=%t' -o /dev/null 2>&1 | FileCheck %s --check-prefix=TMAFENCE
-// RUN: not pk-opt %t.tmafence.mlir --pipeline-kernel='arch=sm_90a emit=ptx bare-ptr=1 out-dir=%t' -o /dev/null 2>&1 | FileCheck %s --check-prefix=TMAFENCE
-// TMAFENCE: tmafence.mlir:{{[0-9]+}}:{{[0-9]+}}: error: nvgpu.tma.fence.descriptor (fence.proxy.tensormap::generic.acquire) needs PTX 8.3; pk emits PTX 8.0 for sm_90a
-// TMAFENCE-NOT: Cannot select
+// The PTX 8.3 tensor-map fence on the gen_gemm.py TMA kernel (TMAFENCE) is in
+// test/e2e/pk-emit-binaries-invalid.test.
 
 // FORMAT: for the --emit option: Cannot find option named 'sass'!
 // NOPTXAS: error: ptxas not found at '[[DIR]]/no-cuda/bin/ptxas': pass cuda-path=<CUDA toolkit root> or set CUDA_HOME

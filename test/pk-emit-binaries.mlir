@@ -1,11 +1,15 @@
 // REQUIRES: ptxas
 // RUN: rm -rf %t && mkdir -p %t
 // emit=cubin: PTX + cubin per gpu.module, a remark per kernel with ptxas'
-// numbers, and the report extended with them.
-// RUN: pk-opt %s --pk-pipeline-kloops='report=%t/report.json' --pk-emit-binaries='arch=sm_86 emit=cubin out-dir=%t/cubin cuda-path=%cuda_path report=%t/report.json' -o /dev/null 2>&1 | FileCheck %s --check-prefix=REMARK
+// numbers, and one report line per kernel with them, appended after the
+// loop lines of pk-pipeline-kloops (which it leaves as they are).
+// RUN: pk-opt %s --pk-pipeline-kloops='report=%t/report.json' --pk-emit-binaries='arch=sm_86 emit=cubin out-dir=%t/cubin cuda-path=%cuda_path report=%t/report.json report-append=1' -o /dev/null 2>&1 | FileCheck %s --check-prefix=REMARK
 // RUN: ls %t/cubin | FileCheck %s --check-prefix=FILES
 // RUN: FileCheck %s --check-prefix=PTX86 --input-file=%t/cubin/m.sm_86.ptx
 // RUN: FileCheck %s --check-prefix=REPORT --input-file=%t/report.json
+// Without report-append the file holds only pk-emit-binaries' lines.
+// RUN: pk-opt %s --pk-emit-binaries='arch=sm_86 emit=cubin out-dir=%t/cubin cuda-path=%cuda_path report=%t/report.json' -o /dev/null 2>/dev/null
+// RUN: FileCheck %s --check-prefix=REPORT-ONLY --input-file=%t/report.json
 // sm_90 gets PTX 8.0; bare-ptr turns each static memref into one pointer.
 // RUN: pk-opt %s --pk-emit-binaries='arch=sm_90 emit=ptx bare-ptr=1 out-dir=%t/ptx' -o /dev/null
 // RUN: FileCheck %s --check-prefix=PTX90 --input-file=%t/ptx/m.sm_90.ptx
@@ -139,273 +143,8 @@
 // WGMMA-NEXT: wgmma.wait_group.sync.aligned 0;
 // WGMMA-FILES: wgmma_minimal.sm_90a.cubin
 // WGMMA-FILES-NEXT: wgmma_minimal.sm_90a.ptx
-// The generated wgmma HGEMM (docs/hopper.md) unpipelined, for sm_90a.
-// RUN: pk-opt %examples/hgemm_wgmma_f16_128x128x64.mlir --pk-emit-binaries='arch=sm_90a emit=cubin bare-ptr=1 out-dir=%t/wgmma-gen cuda-path=%cuda_path' -o /dev/null 2>&1 | FileCheck %s --check-prefix=WGMMA-GEN
-// RUN: FileCheck %s --check-prefix=WGMMA-GEN-PTX --input-file=%t/wgmma-gen/hgemm_wgmma_f16_128x128x64.sm_90a.ptx
-// WGMMA-GEN: remark: ptxas (sm_90a): {{[0-9]+}} registers, 0 bytes spill stores, 0 bytes spill loads, 0 bytes stack frame, 32768 bytes shared memory
-// WGMMA-GEN-PTX: .target sm_90a
-// WGMMA-GEN-PTX: .shared .align 1024 .b8 {{.*}}[16384];
-// WGMMA-GEN-PTX: .shared .align 1024 .b8 {{.*}}[16384];
-// WGMMA-GEN-PTX: ld.global.nc.v4
-// WGMMA-GEN-PTX-COUNT-16: st.shared.v4
-// WGMMA-GEN-PTX-NEXT: fence.proxy.async.shared::cta;
-// WGMMA-GEN-PTX-NEXT: bar.sync 0;
-// WGMMA-GEN-PTX-NEXT: wgmma.fence.sync.aligned;
-// WGMMA-GEN-PTX-COUNT-8: wgmma.mma_async.sync.aligned.m64n128k16.f32.f16.f16 {{.*}}, p, 1, 1, 0, 1;
-// WGMMA-GEN-PTX: wgmma.commit_group.sync.aligned;
-// WGMMA-GEN-PTX-NEXT: wgmma.wait_group.sync.aligned 0;
-// WGMMA-GEN-PTX-NEXT: bar.sync 0;
-// The TMA input kernel (gen_gemm.py --copy tma, docs/hopper.md "TMA"): the
-// tensor maps arrive as two pointer parameters after C and reach
-// cp.async.bulk.tensor as generic addresses (no cvta); thread 0 initialises
-// the mbarrier and fences it for the async proxy, arrives with 32768
-// expected bytes and issues the three loads (A, two B slabs 8192 bytes
-// apart, coordinates innermost first); every thread waits on the parity of
-// the tile index in a retry loop; no proxy fence between TMA and wgmma.
-// RUN: python3 %examples/gen_gemm.py --kind hgemm --mma wgmma --copy tma --M 512 --N 256 --K 1024 -o %t.tma.mlir
-// RUN: pk-opt %t.tma.mlir --pk-emit-binaries='arch=sm_90a emit=cubin bare-ptr=1 out-dir=%t/tma cuda-path=%cuda_path' -o /dev/null 2>&1 | FileCheck %s --check-prefix=TMA
-// RUN: FileCheck %s --check-prefix=TMA-PTX --input-file=%t/tma/hgemm_wgmma_tma_f16_128x128x64.sm_90a.ptx
-// RUN: FileCheck %s --check-prefix=NOLOCAL --input-file=%t/tma/hgemm_wgmma_tma_f16_128x128x64.sm_90a.ptx
-// RUN: FileCheck %s --check-prefix=TMA-MAPA --input-file=%t/tma/hgemm_wgmma_tma_f16_128x128x64.sm_90a.ptx
-// RUN: FileCheck %s --check-prefix=TMA-MAPB --input-file=%t/tma/hgemm_wgmma_tma_f16_128x128x64.sm_90a.ptx
-// TMA: remark: ptxas (sm_90a): {{[0-9]+}} registers, 0 bytes spill stores, 0 bytes spill loads, 0 bytes stack frame, 33792 bytes shared memory
-// TMA-PTX: .param .u64 .ptr .align 1 hgemm_wgmma_tma_f16_128x128x64_param_3,
-// TMA-PTX-NEXT: .param .u64 .ptr .align 1 hgemm_wgmma_tma_f16_128x128x64_param_4
-// TMA-PTX: .shared .align 8 .b8 __mbarrier[8];
-// TMA-PTX: .shared .align 1024 .b8 [[SA:[_a-z0-9]+]][16384];
-// TMA-PTX: .shared .align 1024 .b8 [[SB:[_a-z0-9]+]][16384];
-// TMA-PTX: setp.ne.b32 [[NOT0:%p[0-9]+]], %r{{[0-9]+}}, 0;
-// TMA-PTX-NEXT: @[[NOT0]] bra
-// TMA-PTX-NEXT: mov.b32 [[ONE:%r[0-9]+]], 1;
-// TMA-PTX-NEXT: mbarrier.init.shared.b64 [__mbarrier], [[ONE]];
-// TMA-PTX-NEXT: fence.proxy.async.shared::cta;
-// TMA-PTX: bar.sync 0;
-// TMA-PTX: $L__BB0_[[LOOP:[0-9]+]]:
-// TMA-PTX: mov.b32 [[TX:%r[0-9]+]], 32768;
-// TMA-PTX: @[[T0:%p[0-9]+]] mbarrier.arrive.expect_tx.shared.b64 _, [{{.*}}], [[TX]];
-// TMA-PTX: @[[T0]] cp.async.bulk.tensor.2d.shared::cluster.global.mbarrier::complete_tx::bytes [%rd{{[0-9]+}}], [%rd{{[0-9]+}}, {%r[[K:[0-9]+]],%r{{[0-9]+}}} ]
-// TMA-PTX: @[[T0]] cp.async.bulk.tensor.2d.shared::cluster.global.mbarrier::complete_tx::bytes [%rd{{[0-9]+}}], [%rd{{[0-9]+}}, {%r{{[0-9]+}},%r[[K]]} ]
-// TMA-PTX: add.s64 %rd{{[0-9]+}}, %rd{{[0-9]+}}, 8192;
-// TMA-PTX: @[[T0]] cp.async.bulk.tensor.2d.shared::cluster.global.mbarrier::complete_tx::bytes [%rd{{[0-9]+}}], [%rd{{[0-9]+}}, {%r{{[0-9]+}},%r[[K]]} ]
-// TMA-PTX: and.b32 [[PAR:%r[0-9]+]], %r{{[0-9]+}}, 1;
-// TMA-PTX: LAB_WAIT:
-// TMA-PTX-NEXT: mbarrier.try_wait.parity.shared.b64 P1, [{{.*}}], [[PAR]], %r{{[0-9]+}};
-// TMA-PTX-NEXT: @P1 bra.uni DONE;
-// TMA-PTX-NEXT: bra.uni LAB_WAIT;
-// TMA-PTX-NOT: fence.proxy
-// TMA-PTX: wgmma.fence.sync.aligned;
-// TMA-PTX-COUNT-8: wgmma.mma_async.sync.aligned.m64n128k16.f32.f16.f16
-// TMA-PTX: wgmma.wait_group.sync.aligned 0;
-// TMA-PTX-NEXT: bar.sync 0;
-// TMA-PTX: @%p{{[0-9]+}} bra $L__BB0_[[LOOP]];
-// TMA-MAPA: ld.param.b64 [[MAPA:%rd[0-9]+]], [hgemm_wgmma_tma_f16_128x128x64_param_3];
-// TMA-MAPA-NOT: cvta.to.global.u64 {{.*}}[[MAPA]]
-// TMA-MAPA: cp.async.bulk.tensor.2d.{{.*}} {{\[}}[[MAPA]], {
-// TMA-MAPB: ld.param.b64 [[MAPB:%rd[0-9]+]], [hgemm_wgmma_tma_f16_128x128x64_param_4];
-// TMA-MAPB-NOT: cvta.to.global.u64 {{.*}}[[MAPB]]
-// TMA-MAPB-COUNT-2: cp.async.bulk.tensor.2d.{{.*}} {{\[}}[[MAPB]], {
-// A kernel argument of type !nvgpu.tensormap.descriptor does not legalize in
-// MLIR 22's convert-gpu-to-nvvm: a located error, no crash (hence the
-// !llvm.ptr parameters above).
-// RUN: sed -e 's/[%]tmaA: !llvm.ptr/%%tmaA: !nvgpu.tensormap.descriptor<tensor = memref<128x64xf16, 3>, swizzle = swizzle_128b, l2promo = none, oob = zero, interleave = none>/' -e '/= builtin.unrealized_conversion_cast [%]tmaA/d' -e 's/[%]tmA\b/%%tmaA/g' %t.tma.mlir > %t.tma-arg.mlir
-// RUN: not pk-opt %t.tma-arg.mlir --pk-emit-binaries='arch=sm_90a emit=ptx bare-ptr=1 out-dir=%t/tma-arg cuda-path=%cuda_path' -o /dev/null 2>&1 | FileCheck %s --check-prefix=TMA-ARG
-// TMA-ARG: tma-arg.mlir:{{[0-9]+}}:{{[0-9]+}}: error: failed to legalize operation 'gpu.func' that was explicitly marked illegal
-// TMA-ARG-NOT: Stack dump
-// The TMA ring (variant=tma, 3 stages): the stages live in dynamic shared
-// memory, the ring's mbarriers in the static __mbarrier array. The dynamic
-// base is an `.extern` array, which ptxas places after all static shared
-// memory; MLIR 22's internal base, demoted into the kernel as a one-byte
-// static variable, had ptxas put __mbarrier 8 bytes after it, inside stage
-// 0 (the static size was 32 bytes: 1 + padding + 24).
-// RUN: pk-opt %t.tma.mlir --pipeline-kernel='arch=sm_90a variant=tma stages=3 min-blocks-per-sm=1 emit=cubin bare-ptr=1 out-dir=%t/tma-ring cuda-path=%cuda_path' -o /dev/null 2>&1 | FileCheck %s --check-prefix=TMA-RING
-// RUN: FileCheck %s --check-prefix=TMA-RING-PTX --input-file=%t/tma-ring/hgemm_wgmma_tma_f16_128x128x64.sm_90a.ptx
-// TMA-RING: remark: pipelined: variant tma, 3 shared buffer(s)
-// TMA-RING: remark: ptxas (sm_90a): {{[0-9]+}} registers, 0 bytes spill stores, 0 bytes spill loads, 0 bytes stack frame, 1024 bytes shared memory + 98304 bytes dynamic shared memory
-// TMA-RING-PTX-NOT: .shared .align 1024 .b8 __dynamic_shmem__0;
-// TMA-RING-PTX: .extern .shared .align 1024 .b8 __dynamic_shmem__0[];
-// TMA-RING-PTX-NOT: __dynamic_shmem__0 has been demoted
-// TMA-RING-PTX: .visible .entry hgemm_wgmma_tma_f16_128x128x64(
-// TMA-RING-PTX: .shared .align 8 .b8 __mbarrier[24];
-// TMA-RING-PTX-NOT: .shared {{.*}}__dynamic_shmem__0
-// TMA-RING-PTX: mbarrier.init.shared.b64 [__mbarrier], [[ONE:%r[0-9]+]];
-// TMA-RING-PTX-NEXT: mbarrier.init.shared.b64 [__mbarrier+8], [[ONE]];
-// TMA-RING-PTX-NEXT: mbarrier.init.shared.b64 [__mbarrier+16], [[ONE]];
-// TMA-RING-PTX: mov.b64 %rd{{[0-9]+}}, __dynamic_shmem__0;
-// schedule=warp-specialized: the kernel requires its grown block (PTX
-// .reqntid 256, without the .maxntid ptxas refuses next to it), both rings
-// of mbarriers are static shared variables before the .extern stages, the
-// consumers synchronize on named barrier 1 of 128 threads, no spills.
-// RUN: pk-opt %t.tma.mlir --pipeline-kernel='arch=sm_90a variant=tma schedule=warp-specialized stages=3 min-blocks-per-sm=1 emit=cubin bare-ptr=1 out-dir=%t/tma-ws cuda-path=%cuda_path' -o /dev/null 2>&1 | FileCheck %s --check-prefix=TMA-WS
-// RUN: FileCheck %s --check-prefix=TMA-WS-PTX --input-file=%t/tma-ws/hgemm_wgmma_tma_f16_128x128x64.sm_90a.ptx
-// RUN: FileCheck %s --check-prefix=NOLOCAL --input-file=%t/tma-ws/hgemm_wgmma_tma_f16_128x128x64.sm_90a.ptx
-// TMA-WS: remark: pipelined: variant tma, 3 shared buffer(s), schedule warp-specialized
-// TMA-WS: remark: ptxas (sm_90a): {{[0-9]+}} registers, 0 bytes spill stores, 0 bytes spill loads, 0 bytes stack frame
-// TMA-WS-PTX: .extern .shared .align 1024 .b8 __dynamic_shmem__0[];
-// TMA-WS-PTX: .visible .entry hgemm_wgmma_tma_f16_128x128x64(
-// TMA-WS-PTX-NOT: .maxntid
-// TMA-WS-PTX: .reqntid 256, 1, 1
-// TMA-WS-PTX-NOT: .maxntid
-// TMA-WS-PTX: .shared .align 8 .b8 __mbarrier{{.*}}[24];
-// TMA-WS-PTX: .shared .align 8 .b8 __mbarrier{{.*}}[24];
-// TMA-WS-PTX: bar.sync 1, 128;
-// Pipelined (ldg-register, 2 x 32 KB in dynamic shared memory): the PTX
-// keeps the tiles in shared memory (no malloc, no local memory), builds each
-// descriptor from the dynamic base plus the stage's offset (A at stage x
-// 16384 bytes, B 32768 bytes further), and fences each tile's st.shared
-// before the barrier that precedes its wgmma.
-// RUN: pk-opt %examples/hgemm_wgmma_f16_128x128x64.mlir --pipeline-kernel='arch=sm_90a variant=ldg-register emit=cubin bare-ptr=1 out-dir=%t/wgmma-ldg cuda-path=%cuda_path' -o /dev/null 2>&1 | FileCheck %s --check-prefix=WGMMA-LDG
-// RUN: FileCheck %s --check-prefix=WGMMA-LDG-PTX --input-file=%t/wgmma-ldg/hgemm_wgmma_f16_128x128x64.sm_90a.ptx
-// RUN: FileCheck %s --check-prefix=NOLOCAL --input-file=%t/wgmma-ldg/hgemm_wgmma_f16_128x128x64.sm_90a.ptx
-// WGMMA-LDG: remark: pipelined: variant ldg-register, 2 shared buffer(s)
-// WGMMA-LDG: remark: ptxas (sm_90a): {{[0-9]+}} registers, 0 bytes spill stores, 0 bytes spill loads, 0 bytes stack frame, 0 bytes shared memory + 65536 bytes dynamic shared memory
-// WGMMA-LDG-PTX: .extern .shared .align 1024 .b8 __dynamic_shmem__0[];
-// WGMMA-LDG-PTX: mov.b64 %[[BASE:rd[0-9]+]], __dynamic_shmem__0;
-// WGMMA-LDG-PTX-COUNT-16: st.shared.v4
-// WGMMA-LDG-PTX-NEXT: fence.proxy.async.shared::cta;
-// WGMMA-LDG-PTX-NEXT: bar.sync 0;
-// WGMMA-LDG-PTX: and.b64 %[[STAGE:rd[0-9]+]], %{{rd[0-9]+}}, 8192;
-// WGMMA-LDG-PTX-NEXT: shl.b64 %[[SOFF:rd[0-9]+]], %[[STAGE]], 1;
-// WGMMA-LDG-PTX-NEXT: add.s64 %[[ADDRA:rd[0-9]+]], %[[BASE]], %[[SOFF]];
-// The descriptor's start address field: bits 4..17 of the address (with the
-// 1024-aligned base LLVM knows the low bits: a shift and a mask of 16320).
-// WGMMA-LDG-PTX-NEXT: shr.u64 %[[SA:rd[0-9]+]], %[[ADDRA]], 4;
-// WGMMA-LDG-PTX-NEXT: and.b64 %{{rd[0-9]+}}, %[[SA]], 16320;
-// WGMMA-LDG-PTX-NEXT: or.b64
-// WGMMA-LDG-PTX-NEXT: add.s64 %[[ADDRB:rd[0-9]+]], %[[ADDRA]], 32768;
-// WGMMA-LDG-PTX-NEXT: shr.u64 %[[SB:rd[0-9]+]], %[[ADDRB]], 4;
-// WGMMA-LDG-PTX-NEXT: and.b64 %{{rd[0-9]+}}, %[[SB]], 16320;
-// WGMMA-LDG-PTX: wgmma.fence.sync.aligned;
-// WGMMA-LDG-PTX-COUNT-8: wgmma.mma_async.sync.aligned.m64n128k16.f32.f16.f16
-// WGMMA-LDG-PTX: wgmma.wait_group.sync.aligned 0;
-// WGMMA-LDG-PTX-NEXT: bar.sync 0;
-// WGMMA-LDG-PTX-COUNT-16: st.shared.v4
-// WGMMA-LDG-PTX-NEXT: fence.proxy.async.shared::cta;
-// WGMMA-LDG-PTX-NEXT: bar.sync 0;
-// cp.async, 3 stages (96 KB dynamic): at the top of the steady state the
-// wait for the tile, the fence, the barrier; then the copies of tile k+2
-// and the wgmma of tile k, which retires before the loop's back edge.
-// RUN: pk-opt %examples/hgemm_wgmma_f16_128x128x64.mlir --pipeline-kernel='arch=sm_90a variant=cp-async stages=3 emit=cubin bare-ptr=1 out-dir=%t/wgmma-cp3 cuda-path=%cuda_path' -o /dev/null 2>&1 | FileCheck %s --check-prefix=WGMMA-CP3
-// RUN: FileCheck %s --check-prefix=WGMMA-CP3-PTX --input-file=%t/wgmma-cp3/hgemm_wgmma_f16_128x128x64.sm_90a.ptx
-// RUN: FileCheck %s --check-prefix=NOLOCAL --input-file=%t/wgmma-cp3/hgemm_wgmma_f16_128x128x64.sm_90a.ptx
-// WGMMA-CP3: remark: pipelined: variant cp-async, 3 shared buffer(s)
-// WGMMA-CP3: remark: ptxas (sm_90a): {{[0-9]+}} registers, 0 bytes spill stores, 0 bytes spill loads, 0 bytes stack frame, 0 bytes shared memory + 98304 bytes dynamic shared memory
-// WGMMA-CP3-PTX: .extern .shared .align 1024 .b8 __dynamic_shmem__0[];
-// WGMMA-CP3-PTX: cp.async.commit_group;
-// WGMMA-CP3-PTX: cp.async.commit_group;
-// WGMMA-CP3-PTX: $L__BB0_[[LOOP:[0-9]+]]:
-// WGMMA-CP3-PTX-NEXT: cp.async.wait_group 1;
-// WGMMA-CP3-PTX-NEXT: fence.proxy.async.shared::cta;
-// WGMMA-CP3-PTX-NEXT: bar.sync 0;
-// WGMMA-CP3-PTX-COUNT-16: cp.async.cg.shared.global
-// WGMMA-CP3-PTX: cp.async.commit_group;
-// WGMMA-CP3-PTX: wgmma.fence.sync.aligned;
-// WGMMA-CP3-PTX: wgmma.wait_group.sync.aligned 0;
-// WGMMA-CP3-PTX: bra {{.*}}$L__BB0_[[LOOP]];
-// WGMMA-CP3-PTX-NEXT: cp.async.wait_group 1;
-// WGMMA-CP3-PTX-NEXT: fence.proxy.async.shared::cta;
-// WGMMA-CP3-PTX-NEXT: bar.sync 0;
-// WGMMA-CP3-PTX: cp.async.wait_group 0;
-// WGMMA-CP3-PTX-NEXT: fence.proxy.async.shared::cta;
-// WGMMA-CP3-PTX-NEXT: bar.sync 0;
-// schedule=mma-in-flight, 4 stages: the loop's wgmma leaves one group in
-// flight (wait_group 1 before the back edge), the copies run two tiles
-// ahead, and wait_group 0 retires the last group after the epilogue.
-// RUN: pk-opt %examples/hgemm_wgmma_f16_128x128x64.mlir --pipeline-kernel='arch=sm_90a variant=cp-async stages=4 schedule=mma-in-flight min-blocks-per-sm=1 emit=ptx bare-ptr=1 out-dir=%t/wgmma-mif cuda-path=%cuda_path' -o /dev/null 2>&1 | FileCheck %s --check-prefix=WGMMA-MIF
-// RUN: FileCheck %s --check-prefix=WGMMA-MIF-PTX --input-file=%t/wgmma-mif/hgemm_wgmma_f16_128x128x64.sm_90a.ptx
-// RUN: FileCheck %s --check-prefix=NOLOCAL --input-file=%t/wgmma-mif/hgemm_wgmma_f16_128x128x64.sm_90a.ptx
-// WGMMA-MIF: remark: pipelined: variant cp-async, 4 shared buffer(s)
-// WGMMA-MIF-PTX: .extern .shared .align 1024 .b8 __dynamic_shmem__0[];
-// WGMMA-MIF-PTX-COUNT-2: cp.async.commit_group;
-// WGMMA-MIF-PTX: $L__BB0_[[LOOP:[0-9]+]]:
-// WGMMA-MIF-PTX-NEXT: cp.async.wait_group 1;
-// WGMMA-MIF-PTX-NEXT: fence.proxy.async.shared::cta;
-// WGMMA-MIF-PTX-NEXT: bar.sync 0;
-// WGMMA-MIF-PTX-COUNT-16: cp.async.cg.shared.global
-// WGMMA-MIF-PTX: cp.async.commit_group;
-// WGMMA-MIF-PTX: wgmma.fence.sync.aligned;
-// WGMMA-MIF-PTX: wgmma.commit_group.sync.aligned;
-// WGMMA-MIF-PTX-NEXT: wgmma.wait_group.sync.aligned 1;
-// WGMMA-MIF-PTX: bra {{.*}}$L__BB0_[[LOOP]];
-// WGMMA-MIF-PTX: wgmma.wait_group.sync.aligned 1;
-// WGMMA-MIF-PTX: wgmma.wait_group.sync.aligned 1;
-// WGMMA-MIF-PTX-NEXT: wgmma.wait_group.sync.aligned 0;
-// WGMMA-MIF-PTX-NEXT: bar.sync 0;
-// Two consumer warpgroups (gen_gemm.py --threads 256, docs/hopper.md): warpgroup
-// w = tid / 128 runs m64n256k16 on rows 64w.. of sA (its descriptor 64w x 128
-// bytes further: ((tid >> 1) & 64) << 7) and all of sB, the 256 threads copy
-// the tiles (4 + 8 chunks each), and each thread stores its fragment with
-// 8-byte st.global (2 x 32 pairs); 1 block/SM (nvvm.minctasm = 1) without
-// spills. One warpgroup cannot take 128x256 (MLIR 22's store, 256 registers).
-// RUN: python3 %examples/gen_gemm.py --kind hgemm --mma wgmma --threads 256 --BN 256 --M 512 --N 512 --K 512 -o %t.wg2-256.mlir
-// RUN: pk-opt %t.wg2-256.mlir --pk-emit-binaries='arch=sm_90a emit=cubin bare-ptr=1 min-blocks-per-sm=0 out-dir=%t/wg2-256 cuda-path=%cuda_path' -o /dev/null 2>&1 | FileCheck %s --check-prefix=WG2-256
-// RUN: FileCheck %s --check-prefix=WG2-256-PTX --input-file=%t/wg2-256/hgemm_wgmma_f16_128x256x64.sm_90a.ptx
-// RUN: FileCheck %s --check-prefix=NOLOCAL --input-file=%t/wg2-256/hgemm_wgmma_f16_128x256x64.sm_90a.ptx
-// RUN: not python3 %examples/gen_gemm.py --kind hgemm --mma wgmma --BN 256 2>&1 | FileCheck %s --check-prefix=WG1-256
-// WG2-256-NOT: warning
-// WG2-256: remark: ptxas (sm_90a): {{[0-9]+}} registers, 0 bytes spill stores, 0 bytes spill loads, 0 bytes stack frame, 49152 bytes shared memory; 1 blocks/SM (limited by registers)
-// WG2-256-PTX: .shared .align 1024 .b8 {{.*}}_0[16384];
-// WG2-256-PTX: .shared .align 1024 .b8 {{.*}}_1[32768];
-// WG2-256-PTX: mov.u32 %r1, %tid.x;
-// WG2-256-PTX-NEXT: cvt.u64.u32 %[[TID:rd[0-9]+]], %r1;
-// WG2-256-PTX: shr.u64 %[[HALF:rd[0-9]+]], %[[TID]], 1;
-// WG2-256-PTX-NEXT: and.b64 %[[WGROW:rd[0-9]+]], %[[HALF]], 64;
-// WG2-256-PTX: shl.b64 %[[WGOFF:rd[0-9]+]], %[[WGROW]], 7;
-// WG2-256-PTX-NEXT: add.s64 %{{rd[0-9]+}}, %{{rd[0-9]+}}, %[[WGOFF]];
-// WG2-256-PTX-COUNT-12: ld.global.nc.v4
-// WG2-256-PTX-COUNT-12: st.shared.v4
-// WG2-256-PTX-NEXT: fence.proxy.async.shared::cta;
-// WG2-256-PTX-NEXT: bar.sync 0;
-// WG2-256-PTX-NEXT: wgmma.fence.sync.aligned;
-// WG2-256-PTX-COUNT-4: wgmma.mma_async.sync.aligned.m64n256k16.f32.f16.f16
-// WG2-256-PTX: wgmma.commit_group.sync.aligned;
-// WG2-256-PTX-NEXT: wgmma.wait_group.sync.aligned 0;
-// WG2-256-PTX-NEXT: bar.sync 0;
-// WG2-256-PTX-COUNT-64: st.global.v2.b32
-// WG2-256-PTX-NOT: st.global
-// WG1-256: MLIR 22's warpgroup.mma.store offsets the second 64-row half of a 128-row accumulator by the first half's register count (BN/2), right only for BN = 128
-// 128x128 with two warpgroups: m64n128k16, 2 blocks/SM.
-// RUN: python3 %examples/gen_gemm.py --kind hgemm --mma wgmma --threads 256 --M 512 --N 512 --K 512 -o %t.wg2-128.mlir
-// RUN: pk-opt %t.wg2-128.mlir --pk-emit-binaries='arch=sm_90a emit=cubin bare-ptr=1 min-blocks-per-sm=0 out-dir=%t/wg2-128 cuda-path=%cuda_path' -o /dev/null 2>&1 | FileCheck %s --check-prefix=WG2-128
-// RUN: FileCheck %s --check-prefix=WG2-128-PTX --input-file=%t/wg2-128/hgemm_wgmma_f16_128x128x64.sm_90a.ptx
-// RUN: FileCheck %s --check-prefix=NOLOCAL --input-file=%t/wg2-128/hgemm_wgmma_f16_128x128x64.sm_90a.ptx
-// WG2-128-NOT: warning
-// WG2-128: remark: ptxas (sm_90a): {{[0-9]+}} registers, 0 bytes spill stores, 0 bytes spill loads, 0 bytes stack frame, 32768 bytes shared memory; 2 blocks/SM
-// WG2-128-PTX-COUNT-8: st.shared.v4
-// WG2-128-PTX-NEXT: fence.proxy.async.shared::cta;
-// WG2-128-PTX-NEXT: bar.sync 0;
-// WG2-128-PTX-NEXT: wgmma.fence.sync.aligned;
-// WG2-128-PTX-COUNT-4: wgmma.mma_async.sync.aligned.m64n128k16.f32.f16.f16
-// WG2-128-PTX-COUNT-32: st.global.v2.b32
-// WG2-128-PTX-NOT: st.global
-// Two warpgroups, 128x256x64, cp.async x3 (144 KB dynamic): warpgroup w's A
-// descriptor starts at the dynamic base + 64w x 128 bytes + stage x 16384,
-// B's at base + 49152 + stage x 32768.
-// RUN: pk-opt %t.wg2-256.mlir --pipeline-kernel='arch=sm_90a variant=cp-async stages=3 emit=cubin bare-ptr=1 out-dir=%t/wg2-cp3 cuda-path=%cuda_path' -o /dev/null 2>&1 | FileCheck %s --check-prefix=WG2-CP3
-// RUN: FileCheck %s --check-prefix=WG2-CP3-PTX --input-file=%t/wg2-cp3/hgemm_wgmma_f16_128x256x64.sm_90a.ptx
-// RUN: FileCheck %s --check-prefix=NOLOCAL --input-file=%t/wg2-cp3/hgemm_wgmma_f16_128x256x64.sm_90a.ptx
-// WG2-CP3: remark: pipelined: variant cp-async, 3 shared buffer(s)
-// WG2-CP3: remark: ptxas (sm_90a): {{[0-9]+}} registers, 0 bytes spill stores, 0 bytes spill loads, 0 bytes stack frame, 0 bytes shared memory + 147456 bytes dynamic shared memory; 1 blocks/SM
-// WG2-CP3-PTX: .extern .shared .align 1024 .b8 __dynamic_shmem__0[];
-// WG2-CP3-PTX: shr.u64 %[[HALF:rd[0-9]+]], %{{rd[0-9]+}}, 1;
-// WG2-CP3-PTX-NEXT: and.b64 %[[WGROW:rd[0-9]+]], %[[HALF]], 64;
-// WG2-CP3-PTX: mov.b64 %[[BASE:rd[0-9]+]], __dynamic_shmem__0;
-// WG2-CP3-PTX: shl.b64 %[[WGOFF:rd[0-9]+]], %[[WGROW]], 7;
-// WG2-CP3-PTX-NEXT: add.s64 %[[ABASE:rd[0-9]+]], %[[BASE]], %[[WGOFF]];
-// WG2-CP3-PTX: cp.async.wait_group 1;
-// WG2-CP3-PTX-NEXT: fence.proxy.async.shared::cta;
-// WG2-CP3-PTX-NEXT: bar.sync 0;
-// WG2-CP3-PTX: shl.b64 %[[SA:rd[0-9]+]], %[[STAGE:rd[0-9]+]], 14;
-// WG2-CP3-PTX-NEXT: add.s64 %{{rd[0-9]+}}, %[[ABASE]], %[[SA]];
-// WG2-CP3-PTX: shl.b64 %[[SB:rd[0-9]+]], %[[STAGE]], 15;
-// WG2-CP3-PTX-NEXT: add.s64 %[[BST:rd[0-9]+]], %[[BASE]], %[[SB]];
-// WG2-CP3-PTX-NEXT: add.s64 %{{rd[0-9]+}}, %[[BST]], 49152;
-// WG2-CP3-PTX: wgmma.fence.sync.aligned;
-// WG2-CP3-PTX-COUNT-4: wgmma.mma_async.sync.aligned.m64n256k16.f32.f16.f16
-// WG2-CP3-PTX: wgmma.wait_group.sync.aligned 0;
-// WG2-CP3-PTX: st.global.v2.b32
-// NOLOCAL-NOT: malloc
-// NOLOCAL-NOT: __local_depot
-// NOLOCAL-NOT: .local
+// The bundled wgmma, TMA and two-warpgroup kernels (examples/, gen_gemm.py)
+// are in test/e2e/pk-emit-binaries.test.
 // The IR itself is unchanged.
 // RUN: pk-opt %s --pk-emit-binaries='emit=ptx out-dir=%t/same' | FileCheck %s --check-prefix=IR
 
@@ -424,8 +163,15 @@
 // PTX86: cp.async.cg.shared.global
 // PTX86: .entry big_block(
 
-// REPORT: "kernel":"m::attr_trip3"
-// REPORT-SAME: "ptxas":{"below_target":false,"blocks_per_sm":{{[0-9]+}},"dynamic_shared_bytes":0,"limit":"{{[a-z_]+}}","registers":{{[0-9]+}},"shared_bytes":8192,"spill_loads_bytes":0,"spill_stores_bytes":0,"stack_frame_bytes":0}
+// REPORT: "kernel":"m::attr_trip3","loads"
+// REPORT-NOT: "ptxas"
+// REPORT: {"arch":"sm_86","kernel":"m::attr_trip3","ptxas":{"below_target":false,"blocks_per_sm":{{[0-9]+}},"dynamic_shared_bytes":0,"limit":"{{[a-z_]+}}","registers":{{[0-9]+}},"shared_bytes":8192,"spill_loads_bytes":0,"spill_stores_bytes":0,"stack_frame_bytes":0},"threads_per_block":256}
+// REPORT-NEXT: {"arch":"sm_86","kernel":"m::big_block","ptxas":{"below_target":true,"blocks_per_sm":1,{{.*}}},"threads_per_block":1024}
+// REPORT-NOT: {
+
+// REPORT-ONLY: {"arch":"sm_86","kernel":"m::attr_trip3","ptxas":{
+// REPORT-ONLY-NEXT: {"arch":"sm_86","kernel":"m::big_block","ptxas":{
+// REPORT-ONLY-NOT: {
 
 // PTX90: .version 8.0
 // PTX90: .target sm_90

@@ -1,8 +1,6 @@
 // RUN: pk-opt %s -split-input-file -verify-diagnostics --pk-pipeline-kloops | FileCheck %s
 // RUN: pk-opt %s -split-input-file --pk-pipeline-kloops='stages=3 schedule=two-stage' -o /dev/null 2>&1 | FileCheck %s --check-prefix=STAGES3
 // RUN: pk-opt %s -split-input-file --pk-pipeline-kloops='variant=ldg-register' -o /dev/null 2>&1 | FileCheck %s --check-prefix=FORCED
-// RUN: pk-opt %examples/hgemm_f16_128x128x32.mlir --pk-pipeline-kloops='stages=3 schedule=two-stage' -o /dev/null 2>&1 | FileCheck %s --check-prefix=HGEMM-DECLINED
-// RUN: pk-opt %examples/hgemm_f16_128x128x32.mlir --pk-pipeline-kloops='skip-high-ratio=1' -o /dev/null 2>&1 | FileCheck %s --check-prefix=HGEMM-SKIPPED
 // RUN: pk-opt %S/Inputs/seed-64x64x16.mlir --pk-pipeline-kloops 2>/dev/null | pk-opt --pk-pipeline-kloops -o /dev/null 2>&1 | FileCheck %s --check-prefix=AGAIN
 // RUN: not pk-opt %s --pk-pipeline-kloops='schedule=fancy' -o /dev/null 2>&1 | FileCheck %s --check-prefix=BADSCHEDULE
 // RUN: not pk-opt %s --pk-pipeline-kloops='variant=fastest' -o /dev/null 2>&1 | FileCheck %s --check-prefix=BADVARIANT
@@ -16,98 +14,12 @@
 // RUN: pk-opt %S/Inputs/near-limit-loops.mlir --pk-pipeline-kloops=variant=ldg-register -o /dev/null 2>&1 | FileCheck %s --check-prefix=LIMITS
 // RUN: pk-opt %S/Inputs/near-limit-loops.mlir --pk-pipeline-kloops=variant=register-prefetch -o /dev/null 2>&1 | FileCheck %s --check-prefix=LIMITS
 // RUN: pk-opt %S/Inputs/near-limit-loops.mlir --pk-pipeline-kloops=stages=4 --canonicalize --cse 2>/dev/null | pk-opt - | FileCheck %s --check-prefix=LIMITS4
-// wgmma loops pk cannot prove safe (docs/hopper.md): a wgmma that leaves its
-// group in flight (upstream's default waitGroup = 1) may still read a stage
-// when it is refilled; a descriptor generated outside the loop cannot be
-// pointed at each tile's stage.
-// RUN: sed 's/waitGroup = 0 : i64/waitGroup = 1 : i64/' %examples/hgemm_wgmma_f16_128x128x64.mlir | pk-opt --pk-pipeline-kloops='arch=sm_90a' 2>&1 | FileCheck %s --check-prefix=WGMMA-WAIT1
-// RUN: sed 's/waitGroup = 0 : i64/waitGroup = 1 : i64/' %examples/hgemm_wgmma_f16_128x128x64.mlir | pk-opt --pk-pipeline-kloops='arch=sm_90a variant=register-prefetch' -o /dev/null 2>&1 | FileCheck %s --check-prefix=WGMMA-WAIT1-RPF
-// schedule=mma-in-flight: a cp-async order with at least 3 stages, for wgmma
-// loops whose accumulator only the next wgmma touches.
-// RUN: pk-opt %examples/hgemm_wgmma_f16_128x128x64.mlir --pk-pipeline-kloops='arch=sm_90a variant=cp-async stages=2 schedule=mma-in-flight' -o /dev/null 2>&1 | FileCheck %s --check-prefix=MIF-STAGES
-// RUN: pk-opt %examples/hgemm_wgmma_f16_128x128x64.mlir --pk-pipeline-kloops='arch=sm_90a variant=ldg-register schedule=mma-in-flight' -o /dev/null 2>&1 | FileCheck %s --check-prefix=MIF-LDG
-// RUN: pk-opt %examples/hgemm_f16_128x128x32.mlir --pk-pipeline-kloops='arch=sm_90a stages=3 schedule=mma-in-flight' -o /dev/null 2>&1 | FileCheck %s --check-prefix=MIF-NOWGMMA
-// RUN: sed 's/^\( *\)%%acc_next = nvgpu.warpgroup.mma .*$/&\n\1%%peek = builtin.unrealized_conversion_cast %%acc_next : !nvgpu.warpgroup.accumulator<fragmented = vector<128x128xf32>> to i32/' %examples/hgemm_wgmma_f16_128x128x64.mlir | pk-opt --pk-pipeline-kloops='arch=sm_90a variant=cp-async stages=3 schedule=mma-in-flight' -o /dev/null 2>&1 | FileCheck %s --check-prefix=MIF-CHAIN
-// RUN: not pk-opt %examples/hgemm_wgmma_f16_128x128x64.mlir --pk-pipeline-kloops='arch=sm_90 stages=3 schedule=mma-in-flight' -o /dev/null 2>&1 | FileCheck %s --check-prefix=MIF-ARCH
-// MIF-STAGES: remark: not pipelined: schedule=mma-in-flight is a cp-async or tma order with at least 3 stages (the tile whose wgmma is in flight, the tile being computed, the copies); got cp-async with 2 buffer(s)
-// MIF-STAGES-NOT: pk.pipelined
-// MIF-LDG: remark: not pipelined: schedule=mma-in-flight is a cp-async or tma order with at least 3 stages (the tile whose wgmma is in flight, the tile being computed, the copies); got ldg-register with 2 buffer(s)
-// MIF-NOWGMMA: remark: not pipelined: schedule=mma-in-flight keeps wgmma groups in flight; the loop has no nvgpu.warpgroup.mma
-// MIF-CHAIN: remark: not pipelined: schedule=mma-in-flight leaves the group of this nvgpu.warpgroup.mma in flight into the next iteration, so its accumulator must be a loop-carried value that only this wgmma reads and only the yield uses; it is not
-// MIF-CHAIN-NOT: pk.pipelined
-// MIF-ARCH: error: schedule=mma-in-flight keeps wgmma groups in flight (sm_90a); sm_90 has no wgmma
-// variant=tma (docs/hopper.md "TMA ring"): TMA loops pk cannot turn into a
-// ring, each declined with one sentence and left unchanged (mutants of the
-// bundled TMA kernel): a wait whose parity is not the tile index modulo 2,
-// an expect_tx that does not announce the loads' bytes (the phase would never
-// complete), a group that already has several barriers, no barrier after the
-// compute phase, a load issued by other threads than the expect_tx; the tma
-// variant on a thread-copy loop and the other variants on a TMA loop; the
-// seed order; a target without TMA (a located error).
-// RUN: sed 's/%%par = arith.index_cast %%kt2 : index to i1/%%par = arith.constant false/' %examples/hgemm_wgmma_tma_f16_128x128x64.mlir | pk-opt --pk-pipeline-kloops='arch=sm_90a' 2>&1 | FileCheck %s --check-prefix=TMA-PARITY
-// TMA-PARITY: remark: not pipelined: the parity of this nvgpu.mbarrier.try_wait.parity is not the tile index modulo 2 (tile 1 waits on parity 0); pk pipelines the one-barrier protocol whose phase t completes with tile t
-// TMA-PARITY-NOT: num_barriers
-// TMA-PARITY-NOT: pk.pipelined
-// RUN: sed 's/%%c32768, predicate/%%c64, predicate/' %examples/hgemm_wgmma_tma_f16_128x128x64.mlir | pk-opt --pk-pipeline-kloops='arch=sm_90a' -o /dev/null 2>&1 | FileCheck %s --check-prefix=TMA-TX
-// TMA-TX: <stdin>:[[L:[0-9]+]]:{{[0-9]+}}: remark: not pipelined: not a pk K-loop: TMA K-loop: nvgpu.mbarrier.arrive.expect_tx announces 64 bytes, the loads write 32768
-// RUN: sed 's/memorySpace = #gpu.address_space<workgroup>>/memorySpace = #gpu.address_space<workgroup>, num_barriers = 2>/g' %examples/hgemm_wgmma_tma_f16_128x128x64.mlir | pk-opt --pk-pipeline-kloops='arch=sm_90a' -o /dev/null 2>&1 | FileCheck %s --check-prefix=TMA-GROUP
-// TMA-GROUP: remark: not pipelined: not a pk K-loop: TMA K-loop: the mbarrier group has 2 barriers: the loop already rotates its barriers
-// RUN: sed 's/^        gpu.barrier$//' %examples/hgemm_wgmma_tma_f16_128x128x64.mlir | pk-opt --pk-pipeline-kloops='arch=sm_90a' -o /dev/null 2>&1 | FileCheck %s --check-prefix=TMA-NOBARRIER
-// TMA-NOBARRIER: remark: not pipelined: not a pk K-loop: TMA K-loop: expected a gpu.barrier after the compute phase (it releases the tiles for the next copies), found none
-// RUN: sed 's/to %%sB_1, predicate = %%t0/to %%sB_1/' %examples/hgemm_wgmma_tma_f16_128x128x64.mlir | pk-opt --pk-pipeline-kloops='arch=sm_90a' -o /dev/null 2>&1 | FileCheck %s --check-prefix=TMA-PRED
-// TMA-PRED: remark: not pipelined: not a pk K-loop: TMA K-loop: the load's predicate differs from the expect_tx's; pk needs the threads that announce the bytes to issue the loads
-// RUN: pk-opt %examples/hgemm_wgmma_f16_128x128x64.mlir --pk-pipeline-kloops='arch=sm_90a variant=tma' -o /dev/null 2>&1 | FileCheck %s --check-prefix=TMA-THREADS
-// TMA-THREADS: remark: not pipelined: variant=tma pipelines loops whose load phase is TMA (nvgpu.tma.async.load on an mbarrier, docs/hopper.md); this loop copies with threads
-// RUN: pk-opt %examples/hgemm_wgmma_tma_f16_128x128x64.mlir --pk-pipeline-kloops='arch=sm_90a variant=cp-async' -o /dev/null 2>&1 | FileCheck %s --check-prefix=TMA-CPASYNC
-// TMA-CPASYNC: remark: not pipelined: the copies are TMA loads (nvgpu.tma.async.load), which only the tma variant keeps (rule tma-input)
-// RUN: pk-opt %examples/hgemm_wgmma_tma_f16_128x128x64.mlir --pk-pipeline-kloops='arch=sm_90a variant=tma schedule=two-stage' -o /dev/null 2>&1 | FileCheck %s --check-prefix=TMA-TWO-STAGE
-// TMA-TWO-STAGE: remark: not pipelined: schedule=two-stage is a cp-async order; the tma variant takes multistage, mma-in-flight or warp-specialized
-// schedule=warp-specialized declines (docs/hopper.md "Warp specialization"):
-// thread copies; no TMA on the target (an error); no known_block_size to
-// grow; no room for a producer warpgroup; a write before the loop
-// (the producer would run it); an op whose meaning the grown block changes;
-// a load predicate that is not `tid == c`; a launch of a dynamic block size.
-// RUN: pk-opt %examples/hgemm_wgmma_f16_128x128x64.mlir --pk-pipeline-kloops='arch=sm_90a variant=cp-async schedule=warp-specialized' -o /dev/null 2>&1 | FileCheck %s --check-prefix=WS-THREADS
-// WS-THREADS: remark: not pipelined: schedule=warp-specialized hands TMA loads to a producer warpgroup; this loop copies with threads (variant cp-async)
-// RUN: not pk-opt %examples/hgemm_wgmma_tma_f16_128x128x64.mlir --pk-pipeline-kloops='arch=sm_86 schedule=warp-specialized' -o /dev/null 2>&1 | FileCheck %s --check-prefix=WS-ARCH
-// WS-ARCH: error: schedule=warp-specialized hands the TMA loads to a producer warpgroup (sm_90 and later); sm_86 has no TMA
-// RUN: sed 's/known_block_size = array<i32: 128, 1, 1>, //' %examples/hgemm_wgmma_tma_f16_128x128x64.mlir | pk-opt --pk-pipeline-kloops='arch=sm_90a variant=tma schedule=warp-specialized stages=3 block-size=128' -o /dev/null 2>&1 | FileCheck %s --check-prefix=WS-NOBLOCK
-// WS-NOBLOCK: remark: not pipelined: schedule=warp-specialized adds a producer warpgroup to the block, so the kernel needs a one-dimensional known_block_size (C, 1, 1) that pk can grow
-// RUN: sed 's/known_block_size = array<i32: 128, 1, 1>/known_block_size = array<i32: 1024, 1, 1>/' %examples/hgemm_wgmma_tma_f16_128x128x64.mlir | pk-opt --pk-pipeline-kloops='arch=sm_90a variant=tma schedule=warp-specialized stages=3' -o /dev/null 2>&1 | FileCheck %s --check-prefix=WS-1024
-// WS-1024: remark: not pipelined: schedule=warp-specialized needs a block of whole warpgroups with room for one more (at most 896 threads); the kernel has 1024
-// RUN: sed 's/^      gpu.barrier$/      %%f0 = arith.constant 0.0 : f32\n      memref.store %%f0, %%C[%%c0, %%c0] : memref<4096x4096xf32>\n      gpu.barrier/' %examples/hgemm_wgmma_tma_f16_128x128x64.mlir | pk-opt --pk-pipeline-kloops='arch=sm_90a variant=tma schedule=warp-specialized stages=3' -o /dev/null 2>&1 | FileCheck %s --check-prefix=WS-WRITE
-// WS-WRITE: <stdin>:{{[0-9]+}}:7: remark: not pipelined: schedule=warp-specialized runs the code before the K-loop on the producer warpgroup too; this op writes memory or synchronizes under a condition
-// RUN: sed 's/^      %%tid = gpu.thread_id x$/      %%tid = gpu.thread_id x\n      %%gid = gpu.global_id x/' %examples/hgemm_wgmma_tma_f16_128x128x64.mlir | pk-opt --pk-pipeline-kloops='arch=sm_90a variant=tma schedule=warp-specialized stages=3' -o /dev/null 2>&1 | FileCheck %s --check-prefix=WS-GID
-// WS-GID: <stdin>:{{[0-9]+}}:14: remark: not pipelined: schedule=warp-specialized grows the block and uses named barrier 1; this 'gpu.global_id' would change meaning
-// RUN: sed 's/%%t0 = arith.cmpi eq, %%tid, %%c0/%%t0 = arith.cmpi ule, %%tid, %%c0/' %examples/hgemm_wgmma_tma_f16_128x128x64.mlir | pk-opt --pk-pipeline-kloops='arch=sm_90a variant=tma schedule=warp-specialized stages=3' -o /dev/null 2>&1 | FileCheck %s --check-prefix=WS-PRED
-// WS-PRED: remark: not pipelined: schedule=warp-specialized gives the TMA loads to one producer thread; their predicate must be `gpu.thread_id x == c`, defined before the loop
-// A load coordinate computed from the issuing thread's id (the producer's
-// thread would compute another), a CTA barrier under a condition before the
-// loop (the producer's threads may skip it), %ntid.x read directly.
-// RUN: sed 's/^        nvgpu.tma.async.load %%tmA\[%%k, %%bm\]/        %%bmt = arith.addi %%bm, %%tid : index\n        nvgpu.tma.async.load %%tmA[%%k, %%bmt]/' %examples/hgemm_wgmma_tma_f16_128x128x64.mlir | pk-opt --pk-pipeline-kloops='arch=sm_90a variant=tma schedule=warp-specialized stages=3' -o /dev/null 2>&1 | FileCheck %s --check-prefix=WS-TIDCOORD
-// WS-TIDCOORD: <stdin>:{{[0-9]+}}:9: remark: not pipelined: schedule=warp-specialized gives the TMA loads to one producer thread; the operands of this op depend on the thread's position, which the producer's thread does not share
-// WS-TIDCOORD: <stdin>:{{[0-9]+}}:14: note: the thread's position is read here
-// RUN: sed 's/^      gpu.barrier$/      %%cb = arith.cmpi ult, %%tid, %%c128 : index\n      scf.if %%cb {\n        gpu.barrier\n      }/' %examples/hgemm_wgmma_tma_f16_128x128x64.mlir | pk-opt --pk-pipeline-kloops='arch=sm_90a variant=tma schedule=warp-specialized stages=3' -o /dev/null 2>&1 | FileCheck %s --check-prefix=WS-CONDBAR
-// WS-CONDBAR: <stdin>:{{[0-9]+}}:7: remark: not pipelined: schedule=warp-specialized runs the code before the K-loop on the producer warpgroup too; this op writes memory or synchronizes under a condition
-// RUN: sed 's/^      %%tid = gpu.thread_id x$/      %%tid = gpu.thread_id x\n      %%nt = nvvm.read.ptx.sreg.ntid.x : i32/' %examples/hgemm_wgmma_tma_f16_128x128x64.mlir | pk-opt --pk-pipeline-kloops='arch=sm_90a variant=tma schedule=warp-specialized stages=3' -o /dev/null 2>&1 | FileCheck %s --check-prefix=WS-NTID
-// WS-NTID: <stdin>:{{[0-9]+}}:13: remark: not pipelined: schedule=warp-specialized grows the block and uses named barrier 1; this 'nvvm.read.ptx.sreg.ntid.x' would change meaning
+// The declines on the bundled kernels (HGEMM-*, WGMMA-*, MIF-*, TMA-*, WS-*)
+// are in test/e2e/pk-pipeline-kloops-invalid.test.
+// schedule=warp-specialized declines (docs/hopper.md "Warp specialization")
+// a launch of a dynamic block size.
 // RUN: sed 's/BLOCK_X/%%bx/' %S/Inputs/tma-launch.mlir | pk-opt --pk-pipeline-kloops='arch=sm_90a variant=tma schedule=warp-specialized stages=3' -o /dev/null 2>&1 | FileCheck %s --check-prefix=WS-DYNLAUNCH
 // WS-DYNLAUNCH: <stdin>:{{[0-9]+}}:5: remark: not pipelined: schedule=warp-specialized grows the block by a producer warpgroup; this gpu.launch_func does not launch the kernel's constant known_block_size
-// RUN: not pk-opt %examples/hgemm_wgmma_tma_f16_128x128x64.mlir --pk-pipeline-kloops='arch=sm_86 variant=tma' -o /dev/null 2>&1 | FileCheck %s --check-prefix=TMA-ARCH
-// TMA-ARCH: error: variant=tma needs the Tensor Memory Accelerator (sm_90 and later); sm_86 has none
-// RUN: python3 %S/Inputs/hoist_descriptors.py %examples/hgemm_wgmma_f16_128x128x64.mlir | pk-opt --pk-pipeline-kloops='arch=sm_90a' 2>&1 | FileCheck %s --check-prefix=WGMMA-HOIST
-// WGMMA-WAIT1: remark: not pipelined: this nvgpu.warpgroup.mma leaves 1 wgmma group(s) in flight (waitGroup = 1): its reads of a stage may outlast the barrier before that stage's refill; pk pipelines wgmma loops with waitGroup = 0 only; the decision was variant cp-async with 2 buffer(s)
-// WGMMA-WAIT1-NOT: pk.pipelined
-// WGMMA-WAIT1-RPF: remark: not pipelined: this nvgpu.warpgroup.mma leaves 1 wgmma group(s) in flight
-// WGMMA-HOIST: remark: not pipelined: this nvgpu.warpgroup.generate.descriptor of workgroup attribution #0 is not in the compute phase; pk points the descriptors of the compute phase at the stage being computed
-// WGMMA-HOIST-NOT: pk.pipelined
-// The swizzle proof needs `row % 8` of rows that differ by multiples of 8:
-// with one row taken modulo 16 the xor values differ, the copies may
-// overlap, and cp.async is declined (ldg-register keeps the stores' order).
-// RUN: sed 's/%%a_r8_1 = arith.remui %%a_row1, %%c8/%%a_r8_1 = arith.remui %%a_row1, %%c16/' %examples/hgemm_wgmma_f16_128x128x64.mlir | pk-opt --pk-pipeline-kloops='arch=sm_90a variant=cp-async' -o /dev/null 2>&1 | FileCheck %s --check-prefix=WGMMA-SWIZZLE
-// WGMMA-SWIZZLE: remark: pipelined: variant ldg-register, 2 shared buffer(s); variant=cp-async requested (auto would pick ldg-register); cp.async not possible: cp.async copies of one tile are unordered: pk cannot prove that this shared store and another write disjoint elements
-// WGMMA-SWIZZLE: note: this copy cannot be cp.async
-// WGMMA-SWIZZLE: note: the other shared store
 
 // BADVARIANT: for the --variant option: Cannot find option named 'fastest'!
 // NOCPASYNC: error: variant=cp-async needs cp.async (sm_80 and later); sm_75 has none
@@ -118,15 +30,6 @@
 // LATE: seed-64x64x16.mlir:23:14: error: pk failed after changing the IR (internal error: scf::pipelineForLoop rejected the schedule); the kernel is left invalid, please report this loop
 // The two-stage order has two stages only.
 // STAGES3: remark: not pipelined: schedule=two-stage takes 2 buffers; got 3 (schedule=multistage takes more); 3 stages need
-// A declined remark is one sentence: "not pipelined: " and why first, then
-// what the decision had selected, never "pipelines" next to "not pipelined"
-// (issue 12: the HGEMM's read "...; pk pipelines with cp.async ...; not
-// pipelined: ...").
-// HGEMM-DECLINED: hgemm_f16_128x128x32.mlir:78:17: remark: not pipelined: schedule=two-stage takes 2 buffers; got 3 (schedule=multistage takes more); 3 stages need 49152 bytes of shared memory, within the sm_86 cliff of 50176 bytes for 2 blocks/SM; ratio 64.0 > 20: the procedure predicts 0-5% or a regression; cp.async is selected all the same (rule high-ratio; skip-high-ratio=true skips){{$}}
-// HGEMM-DECLINED-NOT: remark
-// The reason that selects no variant comes first, the budget after it.
-// HGEMM-SKIPPED: hgemm_f16_128x128x32.mlir:78:17: remark: not pipelined: ratio 64.0 > 20: the procedure predicts 0-5% or a regression and skip-high-ratio is set; 2 stages need 32768 bytes of shared memory, within the sm_86 cliff of 50176 bytes for 2 blocks/SM{{$}}
-// HGEMM-SKIPPED-NOT: remark
 // pk leaves its own output alone.
 // AGAIN: remark: not pipelined: not a pk K-loop: loop already pipelined by pk (pk.pipelined)
 // BADSCHEDULE: for the --schedule option: Cannot find option named 'fancy'!

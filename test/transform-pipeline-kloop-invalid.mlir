@@ -1,16 +1,5 @@
 // RUN: pk-opt %s -split-input-file -transform-interpreter -verify-diagnostics
-// A wgmma kernel without the proxy fence races: both ops warn at the wgmma,
-// as the passes do, and pipeline_kloop declines it.
-// RUN: python3 %examples/gen_gemm.py --kind hgemm --mma wgmma --M 512 --N 256 --K 1024 --wgmma-proxy-fence none > %t.race.mlir
-// RUN: not pk-opt %t.race.mlir -transform-preload-library='transform-library-paths=%S/Inputs/pipeline-all-kloops-sm90a.mlir' -transform-interpreter -o /dev/null 2>&1 | FileCheck %s --check-prefix=RACE
-// RUN: pk-opt %t.race.mlir -transform-preload-library='transform-library-paths=%S/Inputs/pipeline-all-kloops-sm90a.mlir' -transform-interpreter=entry-point=analyze -o /dev/null 2>&1 | FileCheck %s --check-prefix=RACE-ANALYZE
-// RACE: race.mlir:{{[0-9]+}}:{{[0-9]+}}: warning: the kernel races: nvgpu.warpgroup.mma reads, through the async proxy, shared tiles the load phase wrote with generic-proxy stores
-// RACE: error: not pipelined: this nvgpu.warpgroup.mma reads shared tiles with no fence.proxy.async after their generic-proxy stores: the kernel races, and pk does not pipeline a racing kernel
-// RACE: note: pk declined this loop
-// RACE: race.mlir:[[#]]:[[#]]: note: this operation
-// RACE-NEXT: nvgpu.warpgroup.mma
-// RACE-ANALYZE: race.mlir:{{[0-9]+}}:{{[0-9]+}}: warning: the kernel races: nvgpu.warpgroup.mma reads
-// RACE-ANALYZE-NOT: error
+// The racing gen_gemm.py kernel is in test/e2e/transform-pipeline-kloop-invalid.test.
 
 // The cases where transform.pk.pipeline_kloop and transform.pk.analyze_kloop
 // decline a loop: a silenceable failure (reported here, as the script

@@ -334,7 +334,10 @@ def PKEmitBinaries : Pass<"pk-emit-binaries", "ModuleOp"> {
     gets a remark with them and the occupancy recomputed with the real
     register count; a warning when that occupancy is below
     `min-blocks-per-sm` (the cliff crossed after the fact). With `report`,
-    the loops of that kernel in the JSON report gain a `ptxas` object.
+    one JSON line per kernel (`kernel`, `arch`, `threads_per_block`,
+    `ptxas`) goes to the report, after the lines of pk-analyze-kloops or
+    pk-pipeline-kloops with `report-append` (pipeline-kernel sets it); a
+    reader joins them on `kernel` and `arch` (docs/report.md).
     The IR itself is not changed.
   }];
   let options = !listconcat(pkEmitOptions, [
@@ -344,8 +347,11 @@ def PKEmitBinaries : Pass<"pk-emit-binaries", "ModuleOp"> {
            /*default=*/"::mlir::pk::EmitKind::Cubin",
            "Artefacts to write: llvm, ptx or cubin", PKOptionValues<PK_EmitKind>.values>,
     Option<"report", "report", "std::string", /*default=*/"\"\"",
-           "JSON report (written by pk-pipeline-kloops or "
-           "pk-analyze-kloops) to extend with ptxas' numbers">,
+           "Write one JSON line per kernel with ptxas' numbers to this "
+           "report ('-': stderr)">,
+    Option<"reportAppend", "report-append", "bool", /*default=*/"false",
+           "Append to the report instead of truncating it (after the "
+           "lines of pk-pipeline-kloops or pk-analyze-kloops)">,
     Option<"minBlocksPerSM", "min-blocks-per-sm", "int64_t",
            /*default=*/"2",
            "Blocks per SM below which the real occupancy is a warning (0: "

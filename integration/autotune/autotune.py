@@ -158,20 +158,9 @@ def pk_options(c, arch):
 
 
 def read_report(path):
-    """pk's report: one JSON object per line (per K-loop); the first loop."""
-    if not os.path.exists(path):
-        return None
-    objs = []
-    with open(path) as f:
-        txt = f.read()
-    try:
-        objs = [json.loads(txt)]
-    except ValueError:
-        for line in txt.splitlines():
-            line = line.strip()
-            if line:
-                objs.append(json.loads(line))
-    return objs[0] if objs else None
+    """pk's report (pkint.read_report): the first loop, or None."""
+    loops = pkint.read_report(path)
+    return loops[0] if loops else None
 
 
 FALLBACK_DESC = ("fallback: pk-opt (no emit) + mlir-opt (pkint's lowering pipeline: pk's, with "

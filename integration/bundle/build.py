@@ -93,13 +93,8 @@ def check_log(job, log):
 def decision_of(report, job):
     """What pk built, from its report (the first loop): pipelined,
     actual_variant / stages / blocks, pk's candidates, the dynamic shared bytes."""
-    dec, ptxas = {}, {}
-    if os.path.exists(report):
-        for line in open(report):
-            if line.strip():
-                obj = json.loads(line)
-                dec, ptxas = obj.get("decision", {}), obj.get("ptxas") or {}
-                break
+    loops = pkint.read_report(report) or [{}]
+    dec, ptxas = loops[0].get("decision", {}), loops[0].get("ptxas") or {}
     r = dict(pipelined=bool(dec.get("pipelined")))
     r["actual_variant"] = dec.get("variant") if r["pipelined"] else "none"
     r["actual_stages"] = dec.get("stages") if r["pipelined"] else 1

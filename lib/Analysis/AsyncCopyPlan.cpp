@@ -113,96 +113,118 @@ static AsyncCopyPlan planExistingAsyncCopy(const TileCopy &copy) {
   return plan;
 }
 
-/// `value` modulo `modulus` (> 0), in [0, modulus).
+/// A decline of cp.async at `op`, with its debug line.
+static Decline declineAsyncCopy(Operation *op, const Twine &msg) {
+  LDBG() << "cp.async not possible: " << msg << " -> BAIL";
+  return Decline(op, msg);
+}
+
+/// The widest cp.async (16, 8 or 4 bytes) that `plan`'s bytes and the
+/// proven alignments of both sides allow, and the run-time alignment check
+/// it needs, if any: a global buffer with a dynamic offset or strides
+/// defined before the loop may be assumed aligned, and pipelining versions
+/// the loop on that at run time.
+static DeclineOr<void> chooseCopyWidth(const KLoopInfo &info,
+                                       AsyncCopyPlan &plan) {
+  Operation *load = plan.load, *store = plan.store;
+  int64_t bytes = saturatingMul(plan.numElements, plan.elemBytes);
+  // A stage is the whole buffer, not the subview the store writes.
+  auto dstType =
+      cast<MemRefType>(getSubViewSource(getAccessedMemRef(store)).getType());
+  int64_t stageBytes = getSizeInBytes(dstType).value_or(1);
+  int64_t asserted = plan.elementOffset == 0 ? assertedAlignment(load) : 0;
+  int64_t provenSrcAlign =
+      std::max(proveAlignment(getAccessedMemRef(load), getAccessIndices(load),
+                              plan.elementOffset)
+                   .bytes,
+               asserted);
+  AlignmentProof checked =
+      proveAlignment(getAccessedMemRef(load), getAccessIndices(load),
+                     plan.elementOffset, 0, /*allowRuntimeCheck=*/true);
+  Value runtimeChecked = checked.runtimeChecked;
+  int64_t srcAlign = std::max(checked.bytes, asserted);
+  if (!runtimeChecked ||
+      info.forOp->isAncestor(runtimeChecked.getParentRegion()->getParentOp()))
+    srcAlign = provenSrcAlign;
+  int64_t dstAlign =
+      std::max(proveAlignment(getAccessedMemRef(store), getAccessIndices(store),
+                              0, stageBytes)
+                   .bytes,
+               assertedAlignment(store));
+  plan.width = 0;
+  for (int64_t width : {16, 8, 4}) {
+    if (bytes % width == 0 && srcAlign % width == 0 && dstAlign % width == 0) {
+      plan.width = width;
+      break;
+    }
+  }
+  if (plan.width == 0)
+    return declineAsyncCopy(
+        store, llvm::formatv("cp.async copies 4, 8 or 16 bytes: this copy "
+                             "moves {0} bytes with proven alignment {1} "
+                             "(global) / {2} (shared)",
+                             bytes, srcAlign, dstAlign));
+  // Versioning only where the proof falls short of the width.
+  if (provenSrcAlign % plan.width != 0)
+    plan.runtimeAligned = runtimeChecked;
+  return success();
+}
+
+/// The cp.async of one shared store of `load`: the store writes the loaded
+/// value, or one element of it, unchanged.
+static DeclineOr<AsyncCopyPlan> planCopyStore(const KLoopInfo &info,
+                                              Operation *load, Operation *store,
+                                              bool masked) {
+  AsyncCopyPlan plan{load, store};
+  plan.masked = masked;
+  Value loaded = getAccessValue(load);
+  Value stored = getAccessValue(store);
+  Type elemType = getElementTypeOrSelf(loaded.getType());
+  plan.elemBytes = llvm::divideCeil(elemType.getIntOrFloatBitWidth(), 8);
+  if (stored == loaded) {
+    if (!isContiguousAccess(store))
+      return declineAsyncCopy(store, "cp.async needs a 1-D contiguous, "
+                                     "unmasked, in-bounds shared write");
+    plan.numElements = getNumElements(loaded.getType());
+  } else if (auto extract = stored.getDefiningOp<vector::ExtractOp>();
+             !masked && extract && extract.getSource() == loaded &&
+             !isa<VectorType>(stored.getType()) &&
+             extract.getStaticPosition().size() == 1 &&
+             !ShapedType::isDynamic(extract.getStaticPosition()[0])) {
+    plan.elementOffset = extract.getStaticPosition()[0];
+    plan.numElements = 1;
+  } else {
+    return declineAsyncCopy(store, "cp.async needs the shared store to write "
+                                   "the loaded value or one element of it "
+                                   "unchanged");
+  }
+  if (DeclineOr<void> width = chooseCopyWidth(info, plan); failed(width))
+    return width.takeDecline();
+  return plan;
+}
+
 DeclineOr<SmallVector<AsyncCopyPlan>>
 mlir::pk::planAsyncCopies(const KLoopInfo &info) {
   SmallVector<AsyncCopyPlan> plans;
-  auto failWith = [&](Operation *op, const Twine &msg) {
-    LDBG() << "cp.async not possible: " << msg << " -> BAIL";
-    return Decline(op, msg);
-  };
   if (info.tma)
-    return failWith(info.tma->wait,
-                    "the copies are TMA loads (nvgpu.tma.async.load)");
+    return declineAsyncCopy(info.tma->wait,
+                            "the copies are TMA loads (nvgpu.tma.async.load)");
   for (const TileCopy &copy : info.copies) {
     if (copy.async) {
       plans.push_back(planExistingAsyncCopy(copy));
       continue;
     }
     Operation *load = copy.load;
-    Value loaded = getAccessValue(load);
     bool masked = !isContiguousAccess(load) && isZeroPaddedPartialRead(load);
     if (!isContiguousAccess(load) && !masked)
-      return failWith(load, "cp.async needs a 1-D contiguous, unmasked global "
-                            "read, in bounds or zero-padded");
+      return declineAsyncCopy(load, "cp.async needs a 1-D contiguous, "
+                                    "unmasked global read, in bounds or "
+                                    "zero-padded");
     for (Operation *store : copy.stores) {
-      AsyncCopyPlan plan{load, store};
-      plan.masked = masked;
-      Value stored = getAccessValue(store);
-      Type elemType = getElementTypeOrSelf(loaded.getType());
-      plan.elemBytes = llvm::divideCeil(elemType.getIntOrFloatBitWidth(), 8);
-      if (stored == loaded) {
-        if (!isContiguousAccess(store))
-          return failWith(store, "cp.async needs a 1-D contiguous, unmasked, "
-                                 "in-bounds shared write");
-        plan.numElements = getNumElements(loaded.getType());
-      } else if (auto extract = stored.getDefiningOp<vector::ExtractOp>();
-                 !masked && extract && extract.getSource() == loaded &&
-                 !isa<VectorType>(stored.getType()) &&
-                 extract.getStaticPosition().size() == 1 &&
-                 !ShapedType::isDynamic(extract.getStaticPosition()[0])) {
-        plan.elementOffset = extract.getStaticPosition()[0];
-        plan.numElements = 1;
-      } else {
-        return failWith(store, "cp.async needs the shared store to write the "
-                               "loaded value or one element of it unchanged");
-      }
-      int64_t bytes = saturatingMul(plan.numElements, plan.elemBytes);
-      // A stage is the whole buffer, not the subview the store writes.
-      auto dstType = cast<MemRefType>(
-          getSubViewSource(getAccessedMemRef(store)).getType());
-      int64_t stageBytes = getSizeInBytes(dstType).value_or(1);
-      // A global buffer with a dynamic offset or strides defined before
-      // the loop: the width may assume it aligned, and pipelining versions
-      // the loop on that at run time.
-      int64_t asserted = plan.elementOffset == 0 ? assertedAlignment(load) : 0;
-      int64_t provenSrcAlign =
-          std::max(proveAlignment(getAccessedMemRef(load),
-                                  getAccessIndices(load), plan.elementOffset)
-                       .bytes,
-                   asserted);
-      AlignmentProof checked =
-          proveAlignment(getAccessedMemRef(load), getAccessIndices(load),
-                         plan.elementOffset, 0, /*allowRuntimeCheck=*/true);
-      Value runtimeChecked = checked.runtimeChecked;
-      int64_t srcAlign = std::max(checked.bytes, asserted);
-      if (!runtimeChecked ||
-          info.forOp->isAncestor(
-              runtimeChecked.getParentRegion()->getParentOp()))
-        srcAlign = provenSrcAlign;
-      int64_t dstAlign =
-          std::max(proveAlignment(getAccessedMemRef(store),
-                                  getAccessIndices(store), 0, stageBytes)
-                       .bytes,
-                   assertedAlignment(store));
-      plan.width = 0;
-      for (int64_t width : {16, 8, 4}) {
-        if (bytes % width == 0 && srcAlign % width == 0 &&
-            dstAlign % width == 0) {
-          plan.width = width;
-          break;
-        }
-      }
-      // Versioning only where the proof falls short of the width.
-      if (plan.width != 0 && provenSrcAlign % plan.width != 0)
-        plan.runtimeAligned = runtimeChecked;
-      if (plan.width == 0)
-        return failWith(store,
-                        llvm::formatv("cp.async copies 4, 8 or 16 bytes: "
-                                      "this copy moves {0} bytes with proven "
-                                      "alignment {1} (global) / {2} (shared)",
-                                      bytes, srcAlign, dstAlign));
-      plans.push_back(plan);
+      DeclineOr<AsyncCopyPlan> plan = planCopyStore(info, load, store, masked);
+      if (failed(plan))
+        return plan.takeDecline();
+      plans.push_back(*plan);
     }
   }
   // The group's token comes from a copy made directly in the loop body.
@@ -210,9 +232,10 @@ mlir::pk::planAsyncCopies(const KLoopInfo &info) {
   if (llvm::none_of(plans, [&](const AsyncCopyPlan &plan) {
         return plan.store->getParentOp() == forOp.getOperation();
       }))
-    return failWith(info.forOp, "cp.async needs at least one copy directly "
-                                "in the K-loop body (all copies are in "
-                                "nested loops)");
+    return declineAsyncCopy(info.forOp,
+                            "cp.async needs at least one copy directly in "
+                            "the K-loop body (all copies are in nested "
+                            "loops)");
   if (DeclineOr<void> disjoint = detail::checkDisjointDestinations(info, plans);
       failed(disjoint))
     return disjoint.takeDecline();

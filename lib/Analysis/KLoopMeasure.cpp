@@ -9,7 +9,7 @@
 // for wgmma, per thread otherwise), and KLoopInfo's totals: shared memory,
 // bytes and FLOPs per tile, the compute/load ratio. The structure is
 // KLoopMatcher.cpp's. Tests: test/pk-analyze-kloops*.mlir,
-// test/examples-report.test (every number computed by hand).
+// test/e2e/examples-report.test (every number computed by hand).
 //
 //===----------------------------------------------------------------------===//
 

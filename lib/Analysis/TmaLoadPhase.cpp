@@ -10,7 +10,7 @@
 // it; every thread waits for the barrier's phase of the tile. The matcher
 // (KLoopMatcher.cpp) splits the body and collects the ops; this file checks
 // the protocol pk can turn into an N-stage ring and records the copies.
-// Tests: test/pk-analyze-kloops.mlir (TMA), test/pk-pipeline-kloops-invalid
+// Tests: test/e2e/pk-analyze-kloops.test (TMA), test/pk-pipeline-kloops-invalid
 // .mlir (TMA-*).
 //
 //===----------------------------------------------------------------------===//

@@ -13,7 +13,8 @@
 // predicts no faster than it. Decision does not depend on Emission: the
 // compiler is a callback (DecisionOptions::compiler).
 // Tests: test/pipeline-kernel-decide.mlir,
-// test/pipeline-kernel-decide-ptxas.mlir.
+// test/pipeline-kernel-decide-ptxas.mlir,
+// test/e2e/pipeline-kernel-decide*.test.
 //
 //===----------------------------------------------------------------------===//
 

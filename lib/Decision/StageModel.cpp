@@ -6,7 +6,7 @@
 //
 // stages=auto (docs/stages.md): enough tiles in flight to cover the memory
 // latency with the compute of the others, within the shared-memory budget.
-// Tests: test/pipeline-kernel.mlir (AUTO), test/pk-analyze-kloops.mlir.
+// Tests: test/e2e/pipeline-kernel.test (AUTO), test/pk-analyze-kloops.mlir.
 //
 //===----------------------------------------------------------------------===//
 

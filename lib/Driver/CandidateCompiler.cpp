@@ -9,7 +9,8 @@
 // loop, the kernel's `nvvm.minctasm` set, pk's lowering and ptxas
 // (compileForResources). The decision calls it through
 // DecisionOptions::compiler and does not depend on Emission.
-// Tests: test/pipeline-kernel-decide-ptxas.mlir.
+// Tests: test/pipeline-kernel-decide-ptxas.mlir,
+// test/e2e/pipeline-kernel-decide-ptxas.test.
 //
 //===----------------------------------------------------------------------===//
 

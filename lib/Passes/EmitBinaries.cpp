@@ -18,6 +18,7 @@
 #include "pk/KLoopAnalysis.h"
 #include "pk/Passes.h"
 #include "pk/Pipelining.h"
+#include "pk/Report.h"
 
 #include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
 #include "mlir/IR/BuiltinOps.h"
@@ -148,6 +149,7 @@ struct EmitBinariesPass final
 
   void runOnOperation() final {
     ModuleOp module = getOperation();
+    emitted.clear();
     const TargetInfo *target =
         pk::detail::lookupTargetOrEmitError(module, arch);
     if (!target)
@@ -185,20 +187,19 @@ struct EmitBinariesPass final
     SmallVector<gpu::GPUModuleOp> gpuModules(module.getOps<gpu::GPUModuleOp>());
     if (gpuModules.empty())
       emitRemark(module.getLoc()) << "no gpu.module to emit";
-    llvm::StringMap<PtxasKernelInfo> resources;
     for (gpu::GPUModuleOp gpuModule : gpuModules)
-      if (failed(emitModule(gpuModule, *target, cuda, resources)))
+      if (failed(emitModule(gpuModule, *target, cuda)))
         return signalPassFailure();
-    if (!report.empty() && !resources.empty() &&
-        failed(extendReport(module.getLoc(), *target, resources)))
+    if (!report.empty() && !emitted.empty() &&
+        failed(writeReportLines(module.getLoc(), report,
+                                renderReportLines(*target), reportAppend)))
       return signalPassFailure();
   }
 
   /// Lowers a copy of `gpuModule` and writes its artefacts; records ptxas'
-  /// numbers per "<module>::<kernel>".
+  /// numbers per kernel in `emitted`.
   LogicalResult emitModule(gpu::GPUModuleOp gpuModule, const TargetInfo &target,
-                           StringRef cuda,
-                           llvm::StringMap<PtxasKernelInfo> &resources) {
+                           StringRef cuda) {
     Location loc = gpuModule.getLoc();
     ModuleOp module = getOperation();
     OpBuilder builder(module.getContext());
@@ -264,11 +265,12 @@ struct EmitBinariesPass final
       if (info == kernels->end())
         continue;
       reportKernel(gpuModule, *info, target);
-      std::string key = (gpuModule.getName() + "::" + info->name).str();
-      PtxasKernelInfo &entry = resources[key];
-      entry = *info;
-      entry.dynamicSharedBytes = getDynamicSharedBytes(func);
-      blockThresholds[key] = getBlocksThreshold(func, minBlocksPerSM);
+      EmittedKernel &entry = emitted.emplace_back();
+      entry.key = (gpuModule.getName() + "::" + info->name).str();
+      entry.info = *info;
+      entry.info.dynamicSharedBytes = getDynamicSharedBytes(func);
+      entry.threads = getKernelBlockSize(func);
+      entry.blocksThreshold = getBlocksThreshold(func, minBlocksPerSM);
     }
     return success();
   }
@@ -306,53 +308,47 @@ struct EmitBinariesPass final
                        << ": the occupancy cliff is crossed after the fact";
   }
 
-  /// The warning threshold of each emitted "<module>::<kernel>".
-  llvm::StringMap<int64_t> blockThresholds;
+  /// What ptxas said about one kernel, for the report.
+  struct EmittedKernel {
+    std::string key; ///< "<module>::<kernel>"
+    PtxasKernelInfo info;
+    int64_t threads = 0;
+    int64_t blocksThreshold = 0;
+  };
+  SmallVector<EmittedKernel> emitted;
 
-  /// Adds a `ptxas` object to every report line of an emitted kernel.
-  LogicalResult extendReport(Location loc, const TargetInfo &target,
-                             const llvm::StringMap<PtxasKernelInfo> &res) {
-    auto buffer = llvm::MemoryBuffer::getFile(report);
-    if (!buffer)
-      return emitError(loc) << "cannot read the report '" << report
-                            << "': " << buffer.getError().message();
+  /// The report's lines of this pass: one per emitted kernel, in the
+  /// module's order, joined to the loop lines of pk-analyze-kloops /
+  /// pk-pipeline-kloops on `kernel` and `arch` (docs/report.md).
+  std::string renderReportLines(const TargetInfo &target) const {
     std::string out;
-    SmallVector<StringRef> lines;
-    (*buffer)->getBuffer().split(lines, '\n', -1, /*KeepEmpty=*/false);
-    for (StringRef line : lines) {
-      llvm::Expected<llvm::json::Value> value = llvm::json::parse(line);
-      if (!value) {
-        llvm::consumeError(value.takeError());
-        return emitError(loc)
-               << "the report '" << report << "' is not JSON Lines";
+    for (const EmittedKernel &kernel : emitted) {
+      const PtxasKernelInfo &info = kernel.info;
+      Occupancy occ =
+          computeOccupancy(target, kernel.threads, info.registers,
+                           info.sharedBytes + info.dynamicSharedBytes);
+      llvm::json::Object ptxas{
+          {"dynamic_shared_bytes", info.dynamicSharedBytes},
+          {"registers", info.registers},
+          {"spill_stores_bytes", info.spillStores},
+          {"spill_loads_bytes", info.spillLoads},
+          {"stack_frame_bytes", info.stackFrame},
+          {"shared_bytes", info.sharedBytes},
+      };
+      if (kernel.threads > 0) {
+        ptxas["blocks_per_sm"] = occ.blocksPerSM;
+        ptxas["limit"] = stringifyOccupancyLimit(occ.limit);
+        ptxas["below_target"] = occ.blocksPerSM < kernel.blocksThreshold;
       }
-      if (llvm::json::Object *obj = value->getAsObject()) {
-        std::optional<StringRef> kernel = obj->getString("kernel");
-        std::optional<StringRef> objArch = obj->getString("arch");
-        auto it = kernel ? res.find(*kernel) : res.end();
-        if (it != res.end() && objArch == target.arch) {
-          const PtxasKernelInfo &info = it->second;
-          int64_t threads = obj->getInteger("threads_per_block").value_or(0);
-          Occupancy occ =
-              computeOccupancy(target, threads, info.registers,
-                               info.sharedBytes + info.dynamicSharedBytes);
-          (*obj)["ptxas"] = llvm::json::Object{
-              {"dynamic_shared_bytes", info.dynamicSharedBytes},
-              {"registers", info.registers},
-              {"spill_stores_bytes", info.spillStores},
-              {"spill_loads_bytes", info.spillLoads},
-              {"stack_frame_bytes", info.stackFrame},
-              {"shared_bytes", info.sharedBytes},
-              {"blocks_per_sm", occ.blocksPerSM},
-              {"limit", stringifyOccupancyLimit(occ.limit)},
-              {"below_target",
-               occ.blocksPerSM < blockThresholds.lookup(it->first())},
-          };
-        }
-      }
-      out += llvm::formatv("{0}\n", *value).str();
+      llvm::json::Object line{
+          {"kernel", kernel.key},
+          {"arch", target.arch},
+          {"threads_per_block", kernel.threads},
+          {"ptxas", std::move(ptxas)},
+      };
+      out += llvm::formatv("{0}\n", llvm::json::Value(std::move(line))).str();
     }
-    return writeFile(loc, report, out);
+    return out;
   }
 };
 } // namespace

@@ -117,7 +117,8 @@ void mlir::pk::buildPipelineKernelPipeline(
   emit.outDir = options.outDir;
   emit.cudaPath = options.cudaPath;
   emit.barePtr = options.barePtr;
-  emit.report = report == "-" ? std::string() : report;
+  emit.report = report;
+  emit.reportAppend = true;
   // An explicit target is the warning's threshold; otherwise each kernel's
   // nvvm.minctasm (which min-blocks-per-sm=auto sets), else 2.
   emit.minBlocksPerSM = std::max<int64_t>(options.minBlocksPerSM.value, 0);

@@ -13,8 +13,8 @@
 // tile t + N - 1 - g (g: wgmma groups in flight) refill the stage of tile
 // t - 1 - g. Multi-buffering (MultiBuffer.cpp) and upstream's pipeliner
 // (Schedule.cpp, buildTmaSchedule) do the rest.
-// Tests: test/pk-pipeline-kloops.mlir (TMA), test/pk-pipeline-kloops-invalid
-// .mlir (TMA-*).
+// Tests: test/e2e/pk-pipeline-kloops.test (TMA), test/e2e/pk-pipeline-kloops-
+// invalid.test (TMA-*), test/test-pk-tma-ring.mlir.
 //
 //===----------------------------------------------------------------------===//
 

@@ -24,8 +24,8 @@
 // The consumers keep their thread ids, so the compute needs no renumbering;
 // `gpu.block_dim x` becomes the constant C and the kernel's
 // `known_block_size` (and the launches in the module) C + 128.
-// Tests: test/pk-pipeline-kloops.mlir (WS-*), test/pk-pipeline-kloops-invalid
-// .mlir (WS-*).
+// Tests: test/e2e/pk-pipeline-kloops.test (WS-*),
+// test/pk-pipeline-kloops-invalid .mlir (WS-*).
 //
 //===----------------------------------------------------------------------===//
 

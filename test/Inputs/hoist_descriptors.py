@@ -1,13 +1,13 @@
 #!/usr/bin/env python3
 """Moves the nvgpu.warpgroup.generate.descriptor lines of a generated wgmma
 kernel (examples/gen_gemm.py --mma wgmma) in front of its K-loop, as
-loop-invariant code motion would: a mutant for test/pk-analyze-kloops.mlir.
+loop-invariant code motion would: a mutant for test/e2e/pk-analyze-kloops.test.
 
     hoist_descriptors.py KERNEL [MARKER ...]
 
 With markers, the lines holding any of them move instead (e.g.
 "%sAw = memref.subview": the per-warpgroup view of sA of the two-warpgroup
-kernel, test/pk-pipeline-kloops.mlir)."""
+kernel, test/e2e/pk-pipeline-kloops.test)."""
 import sys
 
 lines = open(sys.argv[1]).read().splitlines()
