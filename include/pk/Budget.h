@@ -1,5 +1,4 @@
-//===- Budget.h - Shared-memory and occupancy budget of a K-loop -*- C++
-//-*-===//
+//===- Budget.h - Shared memory and occupancy budget ------------*- C++ -*-===//
 //
 // Part of pk (Pipeline Kernel).
 //
@@ -77,8 +76,8 @@ std::pair<int64_t, llvm::StringRef> getRegsPerThread(const KLoopInfo &info,
 KLoopBudget computeBudget(const KLoopInfo &info, const TargetInfo &target,
                           const BudgetOptions &options);
 
-/// The pipelining procedure's remedies for a budget that is crossed, sized: halve
-/// BK, halve the tile copied from one source (BM or BN), or register
+/// The pipelining procedure's remedies for a budget that is crossed, sized:
+/// halve BK, halve the tile copied from one source (BM or BN), or register
 /// prefetch without doubling, each with the bytes and blocks/SM it gives.
 std::string describeRemedies(const KLoopInfo &info, const KLoopBudget &budget);
 

@@ -1,4 +1,4 @@
-//===- Decline.h - Why pk leaves a loop alone, located ---------*- C++ -*-===//
+//===- Decline.h - Why pk leaves a loop alone, located ----------*- C++ -*-===//
 //
 // Part of pk (Pipeline Kernel).
 //
@@ -91,11 +91,11 @@ template <typename T>
 class [[nodiscard]] DeclineOr {
 public:
   DeclineOr(Decline decline) : storage(std::move(decline)) {}
-  template <typename U,
-            typename = std::enable_if_t<std::is_constructible_v<T, U &&> &&
-                                        !std::is_same_v<std::decay_t<U>,
-                                                        Decline>>>
-  DeclineOr(U &&value) : storage(std::in_place_index<0>, std::forward<U>(value)) {}
+  template <typename U, typename = std::enable_if_t<
+                            std::is_constructible_v<T, U &&> &&
+                            !std::is_same_v<std::decay_t<U>, Decline>>>
+  DeclineOr(U &&value)
+      : storage(std::in_place_index<0>, std::forward<U>(value)) {}
 
   operator LogicalResult() const { return success(storage.index() == 0); }
 

@@ -1,5 +1,4 @@
-//===- Emit.h - Lower kernels to PTX / cubin, read ptxas' report -*- C++
-//-*-===//
+//===- Emit.h - Lower kernels to PTX / cubin, ptxas report ------*- C++ -*-===//
 //
 // Part of pk (Pipeline Kernel).
 //
@@ -65,9 +64,10 @@ std::string resolveCudaPath(llvm::StringRef option);
 /// Runs `<cudaPath>/bin/ptxas -arch=<arch> -O3 -v ptxPath -o cubinPath`
 /// (at most kPtxasTimeoutSeconds). The error names the missing ptxas or
 /// quotes its diagnostics.
-llvm::Expected<SmallVector<PtxasKernelInfo>>
-runPtxas(llvm::StringRef ptxPath, llvm::StringRef cubinPath,
-         const TargetInfo &target, llvm::StringRef cudaPath);
+llvm::Expected<SmallVector<PtxasKernelInfo>> runPtxas(llvm::StringRef ptxPath,
+                                                      llvm::StringRef cubinPath,
+                                                      const TargetInfo &target,
+                                                      llvm::StringRef cudaPath);
 
 /// The longest pk waits for one ptxas run (a hung ptxas must not hang pk).
 constexpr unsigned kPtxasTimeoutSeconds = 300;

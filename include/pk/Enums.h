@@ -1,4 +1,4 @@
-//===- Enums.h - pk's enums ------------------------------------*- C++ -*-===//
+//===- Enums.h - pk's enums -------------------------------------*- C++ -*-===//
 //
 // Part of pk (Pipeline Kernel).
 //
@@ -30,7 +30,8 @@ namespace mlir {
 namespace pk {
 
 /// The spellings of every value of an enum of Enums.td an option accepts,
-/// joined by ", " (for diagnostics), e.g. `joinEnumSpellings<PipelineSchedule, getMaxEnumValForPipelineSchedule()>()`.
+/// joined by ", " (for diagnostics), e.g. `joinEnumSpellings<PipelineSchedule,
+/// getMaxEnumValForPipelineSchedule()>()`.
 template <typename EnumT, unsigned MaxValue>
 std::string joinEnumSpellings(llvm::ArrayRef<EnumT> skip = {}) {
   std::string text;

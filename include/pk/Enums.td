@@ -1,4 +1,4 @@
-//===- Enums.td - pk's enums, spelled once ------------------*- tablegen -*-===//
+//===- Enums.td - pk's enums, spelled once -----------------*- tablegen -*-===//
 //
 // Part of pk (Pipeline Kernel).
 //

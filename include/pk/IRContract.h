@@ -1,4 +1,4 @@
-//===- IRContract.h - The attributes pk reads and writes -------*- C++ -*-===//
+//===- IRContract.h - The attributes pk reads and writes --------*- C++ -*-===//
 //
 // Part of pk (Pipeline Kernel).
 //

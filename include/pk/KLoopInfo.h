@@ -1,4 +1,4 @@
-//===- KLoopInfo.h - What a matched K-loop is and does ---------*- C++ -*-===//
+//===- KLoopInfo.h - What a matched K-loop is and does ----------*- C++ -*-===//
 //
 // Part of pk (Pipeline Kernel).
 //

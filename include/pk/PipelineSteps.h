@@ -1,4 +1,4 @@
-//===- PipelineSteps.h - The steps of applyPipelinePlan --------*- C++ -*-===//
+//===- PipelineSteps.h - The steps of applyPipelinePlan ---------*- C++ -*-===//
 //
 // Part of pk (Pipeline Kernel).
 //
@@ -139,9 +139,9 @@ Schedule buildTmaSchedule(RewriterBase &rewriter, scf::ForOp forOp,
 
 /// The two-stage cp-async order.
 Schedule buildTwoStageSchedule(RewriterBase &rewriter, scf::ForOp forOp,
-                           gpu::BarrierOp loadBarrier,
-                           gpu::BarrierOp computeBarrier,
-                           ArrayRef<Value> tokens);
+                               gpu::BarrierOp loadBarrier,
+                               gpu::BarrierOp computeBarrier,
+                               ArrayRef<Value> tokens);
 
 /// The order of the register variants (ldg-register, register-prefetch).
 Schedule buildRegisterSchedule(scf::ForOp forOp, gpu::BarrierOp loadBarrier,

@@ -1,4 +1,4 @@
-//===- Pipelining.h - Apply a pipeline plan to a K-loop --------*- C++ -*-===//
+//===- Pipelining.h - Apply a pipeline plan to a K-loop ---------*- C++ -*-===//
 //
 // Part of pk (Pipeline Kernel).
 //
@@ -69,11 +69,9 @@ DeclineOr<void> checkPipelinePlan(const KLoopInfo &info,
 /// the caller must fail. On success returns the steady-state loop with the
 /// prologue and epilogue ops (with run-time versioning, all three sit in
 /// the `scf.if` branch that runs the pipelined loop); `info` is stale.
-DeclineOr<PipelinedKLoop> applyPipelinePlan(RewriterBase &rewriter,
-                                            const KLoopInfo &info,
-                                            const PipelinePlan &plan,
-                                            const ApplyPlanOptions &options = {},
-                                            bool *modifiedIR = nullptr);
+DeclineOr<PipelinedKLoop> applyPipelinePlan(
+    RewriterBase &rewriter, const KLoopInfo &info, const PipelinePlan &plan,
+    const ApplyPlanOptions &options = {}, bool *modifiedIR = nullptr);
 
 /// Rewrites the workgroup storage of `kernel` that upstream's NVVM lowering
 /// would not place in shared memory into typed, 16-byte aligned workgroup

@@ -1,4 +1,4 @@
-//===- Plan.h - What pk does to one K-loop, decided once -------*- C++ -*-===//
+//===- Plan.h - What pk does to one K-loop, decided once --------*- C++ -*-===//
 //
 // Part of pk (Pipeline Kernel).
 //
@@ -158,10 +158,9 @@ struct PipelinePlan {
 /// strategy (checkStrategy) and, for cp-async, takes the cp.async plans of
 /// `copies` (planAsyncCopies of this loop; planned here when null). The
 /// decision's last step, and the candidate compiler's on its clone.
-DeclineOr<PipelinePlan>
-buildPipelinePlan(const KLoopInfo &info, const TargetInfo &target,
-                  const Candidate &candidate,
-                  const DeclineOr<SmallVector<AsyncCopyPlan>> *copies = nullptr);
+DeclineOr<PipelinePlan> buildPipelinePlan(
+    const KLoopInfo &info, const TargetInfo &target, const Candidate &candidate,
+    const DeclineOr<SmallVector<AsyncCopyPlan>> *copies = nullptr);
 
 } // namespace pk
 } // namespace mlir

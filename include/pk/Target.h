@@ -100,7 +100,6 @@ llvm::ArrayRef<TargetInfo> getKnownTargets();
 /// The known architecture names joined by ", ", for diagnostics.
 std::string getKnownTargetNames();
 
-
 /// Resident blocks per SM for one kernel configuration.
 struct Occupancy {
   /// Resident blocks per SM; 0 when the block cannot launch at all.

@@ -1,4 +1,4 @@
-//===- AsyncCopyPlan.cpp - Can the tile copies become cp.async? ----------===//
+//===- AsyncCopyPlan.cpp - Can the tile copies become cp.async? -----------===//
 //
 // Part of pk (Pipeline Kernel).
 //

@@ -1,4 +1,4 @@
-//===- AsyncCopyPlanInternal.h - The cp.async planner's steps --*- C++ -*-===//
+//===- AsyncCopyPlanInternal.h - The cp.async planner's steps ---*- C++ -*-===//
 //
 // Part of pk (Pipeline Kernel).
 //

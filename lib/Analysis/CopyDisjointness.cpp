@@ -70,8 +70,7 @@ public:
   /// one: IREE stores each thread's part of a tile through a subview), or
   /// null.
   AffineExpr linearizeThroughSubviews(Value &memref, ValueRange indices) {
-    AffineExpr offset =
-        linearize(cast<MemRefType>(memref.getType()), indices);
+    AffineExpr offset = linearize(cast<MemRefType>(memref.getType()), indices);
     while (offset) {
       auto subview = memref.getDefiningOp<memref::SubViewOp>();
       if (!subview)
@@ -84,8 +83,7 @@ public:
         return nullptr;
       // The result's strides already count elements of the source; its
       // offsets are indices into the source.
-      for (auto [start, stride] :
-           llvm::zip(subview.getMixedOffsets(), strides))
+      for (auto [start, stride] : llvm::zip(subview.getMixedOffsets(), strides))
         offset = offset + build(start) * stride;
       offset = simplify(offset);
       memref = subview.getSource();
@@ -169,8 +167,7 @@ private:
   }
 
   /// Operand `i` of `op` as a positive constant, or none.
-  static std::optional<int64_t> getPositiveConstant(Operation *op,
-                                                    unsigned i) {
+  static std::optional<int64_t> getPositiveConstant(Operation *op, unsigned i) {
     APInt cst;
     if (!matchPattern(op->getOperand(i), m_ConstantInt(&cst)) ||
         cst.getActiveBits() > 32 || cst.getSExtValue() <= 0)
@@ -243,9 +240,9 @@ private:
     int64_t modulus = divisor.getZExtValue();
     std::map<std::string, int64_t> coefficients;
     int64_t constant = 0;
-    if (failed(collectLinearTerms(simplify(build(rem->getOperand(0),
-                                                 depth + 1)),
-                                  1, coefficients, constant)))
+    if (failed(
+            collectLinearTerms(simplify(build(rem->getOperand(0), depth + 1)),
+                               1, coefficients, constant)))
       return std::nullopt;
     std::string key = "remui" + std::to_string(modulus) + "(";
     for (auto [atom, coefficient] : coefficients)
@@ -258,10 +255,9 @@ private:
   /// `coefficients` (by atom: a symbol, or a quotient or remainder pk cannot
   /// split further, by its printed form) and `constant` (wrapping like the
   /// index arithmetic it stands for).
-  LogicalResult
-  collectLinearTerms(AffineExpr expr, int64_t scale,
-                     std::map<std::string, int64_t> &coefficients,
-                     int64_t &constant) const {
+  LogicalResult collectLinearTerms(AffineExpr expr, int64_t scale,
+                                   std::map<std::string, int64_t> &coefficients,
+                                   int64_t &constant) const {
     auto wrapMul = [](int64_t a, int64_t b) {
       return static_cast<int64_t>(static_cast<uint64_t>(a) *
                                   static_cast<uint64_t>(b));
@@ -275,8 +271,8 @@ private:
       return success();
     }
     auto addAtom = [&](AffineExpr atom) {
-      std::string key = isa<AffineSymbolExpr>(atom) ? print(atom)
-                                                     : "(" + print(atom) + ")";
+      std::string key =
+          isa<AffineSymbolExpr>(atom) ? print(atom) : "(" + print(atom) + ")";
       int64_t &c = coefficients[key];
       c = wrapAdd(c, scale);
       return success();
@@ -287,11 +283,10 @@ private:
     if (!binary)
       return failure();
     if (binary.getKind() == AffineExprKind::Add)
-      return success(
-          succeeded(collectLinearTerms(binary.getLHS(), scale, coefficients,
-                                       constant)) &&
-          succeeded(collectLinearTerms(binary.getRHS(), scale, coefficients,
-                                       constant)));
+      return success(succeeded(collectLinearTerms(binary.getLHS(), scale,
+                                                  coefficients, constant)) &&
+                     succeeded(collectLinearTerms(binary.getRHS(), scale,
+                                                  coefficients, constant)));
     auto factor = dyn_cast<AffineConstantExpr>(binary.getRHS());
     if (binary.getKind() != AffineExprKind::Mul || !factor)
       return addAtom(expr);
@@ -436,4 +431,3 @@ mlir::pk::detail::checkDisjointDestinations(const KLoopInfo &info,
     }
   return success();
 }
-

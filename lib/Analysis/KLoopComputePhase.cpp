@@ -278,4 +278,3 @@ LogicalResult KLoopMatcher::checkMemoryAccumulators() {
   info.memoryAccumulators = !written.empty();
   return success();
 }
-

@@ -64,7 +64,6 @@ int64_t mlir::pk::getKernelBlockSize(gpu::GPUFuncOp kernel) {
   return 0;
 }
 
-
 LogicalResult KLoopMatcher::fail(Operation *at, const Twine &msg) {
   return fail(Decline(at ? at->getLoc() : forOp.getLoc(), msg));
 }
@@ -103,11 +102,11 @@ LogicalResult KLoopMatcher::splitAtBarriers() {
   // so the barrier orders nothing it does.
   info.barrierFirst =
       barriers.back()->getNextNode() != body->getTerminator() &&
-      llvm::all_of(llvm::make_range(body->begin(),
-                                    Block::iterator(barriers.front())),
-                   [](Operation &op) {
-                     return op.getNumRegions() == 0 && isMemoryEffectFree(&op);
-                   });
+      llvm::all_of(
+          llvm::make_range(body->begin(), Block::iterator(barriers.front())),
+          [](Operation &op) {
+            return op.getNumRegions() == 0 && isMemoryEffectFree(&op);
+          });
   if (info.barrierFirst) {
     info.computeBarrier = barriers.front();
     info.loadBarrier = barriers.back();

@@ -44,11 +44,11 @@ DeclineOr<int64_t> mlir::pk::detail::getSharedBufferBytes(Operation *at,
     llvm::raw_string_ostream os(size);
     os << type;
     return Decline(
-        at, what + " " + size + " needs " +
-                (bytes ? Twine(*bytes) + " bytes"
-                       : Twine("more than 2^63 bytes")) +
-                ", above pk's limit of " + Twine(kMaxSharedBufferBytes) +
-                " bytes for one shared buffer");
+        at,
+        what + " " + size + " needs " +
+            (bytes ? Twine(*bytes) + " bytes" : Twine("more than 2^63 bytes")) +
+            ", above pk's limit of " + Twine(kMaxSharedBufferBytes) +
+            " bytes for one shared buffer");
   }
   return *bytes;
 }
@@ -79,8 +79,8 @@ bool ComputeCounter::count(Operation *op, int64_t executions) {
     add(llvm::formatv("nvgpu.mma.sync m{0}n{1}k{2}", shape[0], shape[1],
                       shape[2])
             .str(),
-        saturatingMul(2,
-                      saturatingMul(shape[0], saturatingMul(shape[1], shape[2]))),
+        saturatingMul(
+            2, saturatingMul(shape[0], saturatingMul(shape[1], shape[2]))),
         executions, /*perWarp=*/true);
     return true;
   }
@@ -167,10 +167,10 @@ void ComputeCounter::countSharedRead(Operation *op, const MemoryAccess &access,
 }
 
 void ComputeCounter::countWarpgroupMma(const WarpgroupMma &wgmma) {
-  flopsPerWarpgroup = saturatingAdd(
-      flopsPerWarpgroup,
-      saturatingMul(saturatingMul(2 * wgmma.m * wgmma.n, wgmma.k),
-                    wgmma.executions));
+  flopsPerWarpgroup =
+      saturatingAdd(flopsPerWarpgroup,
+                    saturatingMul(saturatingMul(2 * wgmma.m * wgmma.n, wgmma.k),
+                                  wgmma.executions));
   std::string key =
       llvm::formatv("nvgpu.warpgroup.mma m{0}n{1}k{2} per warpgroup", wgmma.m,
                     wgmma.n, wgmma.k)

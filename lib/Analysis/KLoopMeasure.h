@@ -1,4 +1,4 @@
-//===- KLoopMeasure.h - The numbers of a matched K-loop --------*- C++ -*-===//
+//===- KLoopMeasure.h - The numbers of a matched K-loop ---------*- C++ -*-===//
 //
 // Part of pk (Pipeline Kernel).
 //

@@ -1,5 +1,4 @@
-//===- MemoryAccess.cpp - The memory accesses pk recognizes
-//-----------------===//
+//===- MemoryAccess.cpp - The memory accesses pk recognizes ---------------===//
 //
 // Part of pk (Pipeline Kernel).
 //

@@ -57,8 +57,7 @@ DeclineOr<void> TmaLoadPhaseMatcher::checkBarrierGroup() {
     return fail(tma.wait, "no nvgpu.mbarrier.arrive.expect_tx in "
                           "the load phase announces the tile's bytes");
   if (tma.loads.empty())
-    return fail(tma.wait,
-                "no nvgpu.tma.async.load in the load phase");
+    return fail(tma.wait, "no nvgpu.tma.async.load in the load phase");
   Value group = tma.wait.getBarriers();
   auto create = group.getDefiningOp<nvgpu::MBarrierCreateOp>();
   if (!create || !info.kernel->isProperAncestor(create) ||
@@ -87,8 +86,7 @@ DeclineOr<void> TmaLoadPhaseMatcher::checkBarrierGroup() {
                           "groups");
     std::optional<int64_t> index = getConstantIntValue(use.index);
     if (!index || *index != 0)
-      return fail(use.op,
-                  "the mbarrier index is not the constant 0");
+      return fail(use.op, "the mbarrier index is not the constant 0");
   }
   return success();
 }
@@ -152,9 +150,9 @@ DeclineOr<void> mlir::pk::detail::matchTmaLoadPhase(
     KLoopInfo &info,
     llvm::function_ref<DeclineOr<unsigned>(Operation *, Value)> findBuffer) {
   TmaLoadPhaseMatcher matcher(info);
-  for (auto check : {&TmaLoadPhaseMatcher::checkBarrierGroup,
-                     &TmaLoadPhaseMatcher::checkGroupUses,
-                     &TmaLoadPhaseMatcher::checkIssue})
+  for (auto check :
+       {&TmaLoadPhaseMatcher::checkBarrierGroup,
+        &TmaLoadPhaseMatcher::checkGroupUses, &TmaLoadPhaseMatcher::checkIssue})
     if (DeclineOr<void> checked = (matcher.*check)(); failed(checked))
       return checked;
   TmaLoadPhase &tma = *info.tma;
@@ -169,7 +167,7 @@ DeclineOr<void> mlir::pk::detail::matchTmaLoadPhase(
     SharedBuffer &buffer = info.buffers[*bufferIndex];
     if (info.forOp->isAncestor(buffer.root.getParentRegion()->getParentOp()))
       return matcher.fail(load, "shared buffer " + buffer.name +
-                            " is defined inside the K-loop");
+                                    " is defined inside the K-loop");
     TileCopy copy;
     copy.load = load;
     copy.stores.push_back(load);

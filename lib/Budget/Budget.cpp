@@ -46,9 +46,8 @@ KLoopBudget mlir::pk::computeBudget(const KLoopInfo &info,
   budget.smemSingleBytes = info.smemSingleBytes;
   budget.smemMultiBytes = info.smemMultiBytes(options.stages);
   budget.cliffBytes = computeSmemCliff(target, options.minBlocksPerSM);
-  budget.threadsPerBlock = options.threadsPerBlock > 0
-                               ? options.threadsPerBlock
-                               : info.threadsPerBlock;
+  budget.threadsPerBlock = options.threadsPerBlock > 0 ? options.threadsPerBlock
+                                                       : info.threadsPerBlock;
   budget.single = computeOccupancy(target, budget.threadsPerBlock,
                                    budget.regsPerThread, info.smemSingleBytes);
   budget.multi = computeOccupancy(target, budget.threadsPerBlock,

@@ -109,9 +109,8 @@ std::string mlir::pk::describeRemedies(const KLoopInfo &info,
   // TMA loads stay TMA loads (rule tma-input), into tiles the host's
   // tensor maps size: fewer stages is the remedy.
   if (info.tma) {
-    int64_t limit = budget.exceedsPerBlockMax
-                        ? budget.target->smemPerBlockOptIn
-                        : budget.cliffBytes;
+    int64_t limit = budget.exceedsPerBlockMax ? budget.target->smemPerBlockOptIn
+                                              : budget.cliffBytes;
     int64_t fixed = budget.smemSingleBytes - info.smemPerStageBytes;
     int64_t most = info.smemPerStageBytes > 0
                        ? (limit - fixed) / info.smemPerStageBytes

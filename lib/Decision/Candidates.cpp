@@ -246,8 +246,7 @@ SmallVector<int64_t> CandidateSearch::getBlockTargets() const {
     return {blocks};
   SmallVector<int64_t> targets;
   for (int64_t b : {1, 2, 4})
-    if (b <= target.maxBlocksPerSM &&
-        b * threads() <= target.maxThreadsPerSM)
+    if (b <= target.maxBlocksPerSM && b * threads() <= target.maxThreadsPerSM)
       targets.push_back(b);
   return targets;
 }
@@ -524,8 +523,7 @@ std::string mlir::pk::detail::describeCandidateTable(const CandidateTable &t) {
 }
 
 bool mlir::pk::detail::searchCandidates(const DecisionContext &ctx,
-                                        int64_t blocks,
-                                        KLoopDecision &decision,
+                                        int64_t blocks, KLoopDecision &decision,
                                         Choice &choice) {
   CandidateTable table;
   std::string why;

@@ -44,7 +44,7 @@ using namespace mlir::pk;
 using namespace mlir::pk::detail;
 
 KLoopBudget pk::detail::computeContextBudget(const DecisionContext &ctx,
-                                            int64_t stages, int64_t blocks) {
+                                             int64_t stages, int64_t blocks) {
   BudgetOptions options{stages, blocks, ctx.options.regsPerThread,
                         ctx.threadsPerBlock};
   return computeBudget(ctx.info, ctx.target, options);
@@ -201,10 +201,10 @@ static bool isReadBound(const KLoopInfo &info, const KLoopBudget &budget,
 }
 
 /// Step 3: the ratio rule.
-static PipelineVariant applyRatioAndBudgetRules(const KLoopInfo &info,
-                                     const KLoopBudget &budget,
-                                     const DecisionOptions &options,
-                                     SmallVectorImpl<std::string> &reasons) {
+static PipelineVariant
+applyRatioAndBudgetRules(const KLoopInfo &info, const KLoopBudget &budget,
+                         const DecisionOptions &options,
+                         SmallVectorImpl<std::string> &reasons) {
   if (info.tripCount && *info.tripCount < 2) {
     reasons.push_back(llvm::formatv(
         "trip count {0} < 2: no next tile to overlap", *info.tripCount));
@@ -235,10 +235,10 @@ static PipelineVariant refineForCopies(PipelineVariant variant,
   if (variant != PipelineVariant::CpAsync)
     return variant;
   if (failed(ctx.copies)) {
-    reasons.push_back(("cp.async not possible: " +
-                       ctx.copies.getDecline().getMessage() +
-                       "; falling back to ldg-register")
-                          .str());
+    reasons.push_back(
+        ("cp.async not possible: " + ctx.copies.getDecline().getMessage() +
+         "; falling back to ldg-register")
+            .str());
     return PipelineVariant::LdgRegister;
   }
   int64_t width = getNarrowestWidth(*ctx.copies);
@@ -293,10 +293,10 @@ static PipelineVariant keepTmaCopies(PipelineVariant variant,
 /// crossed budget, fall back to ldg-register when cp.async is impossible.
 /// Whether the loop takes the variant at all is the plan's check
 /// (checkStrategy).
-static PipelineVariant applyForcedVariant(const DecisionContext &ctx,
-                                          PipelineVariant autoChoice,
-                                          const KLoopBudget &budget,
-                                          SmallVectorImpl<std::string> &reasons) {
+static PipelineVariant
+applyForcedVariant(const DecisionContext &ctx, PipelineVariant autoChoice,
+                   const KLoopBudget &budget,
+                   SmallVectorImpl<std::string> &reasons) {
   PipelineVariant chosen = ctx.options.variant;
   reasons.push_back(("variant=" + stringifyPipelineVariant(chosen) +
                      " requested (auto would pick " +
@@ -322,10 +322,10 @@ static PipelineVariant applyForcedVariant(const DecisionContext &ctx,
         budget.single.blocksPerSM, budget.multi.blocksPerSM));
   if (chosen == PipelineVariant::CpAsync && !ctx.info.tma &&
       failed(ctx.copies)) {
-    reasons.push_back(("cp.async not possible: " +
-                       ctx.copies.getDecline().getMessage() +
-                       "; falling back to ldg-register")
-                          .str());
+    reasons.push_back(
+        ("cp.async not possible: " + ctx.copies.getDecline().getMessage() +
+         "; falling back to ldg-register")
+            .str());
     return PipelineVariant::LdgRegister;
   }
   return chosen;
@@ -391,8 +391,8 @@ static void fitWarpSpecializedBound(const DecisionContext &ctx,
       choice.setMinBlocks || !bound)
     return;
   int64_t regs = estimateRegisters(ctx.info, choice.variant);
-  int64_t byRegisters = ctx.target.regsPerSM /
-                        std::max<int64_t>(ctx.threadsPerBlock * regs, 1);
+  int64_t byRegisters =
+      ctx.target.regsPerSM / std::max<int64_t>(ctx.threadsPerBlock * regs, 1);
   int64_t blocks = std::max<int64_t>(
       std::min(decision.budget.multi.blocksPerSM, byRegisters), 1);
   if (bound.getInt() <= blocks)
@@ -423,8 +423,8 @@ static PipelineVariant chooseVariant(const DecisionContext &ctx,
   if (ctx.options.variant == PipelineVariant::Auto)
     decision.reasons = std::move(autoReasons);
   else
-    chosen = applyForcedVariant(ctx, autoChoice, decision.budget,
-                                decision.reasons);
+    chosen =
+        applyForcedVariant(ctx, autoChoice, decision.budget, decision.reasons);
   // A fallback from cp.async keeps the copy that caused it (remark notes).
   if (failed(ctx.copies) &&
       llvm::any_of(decision.reasons, [](StringRef reason) {
@@ -472,10 +472,9 @@ KLoopDecision mlir::pk::decide(const KLoopInfo &info, const TargetInfo &target,
   bool warpSpecialized =
       requested.schedule == PipelineSchedule::WarpSpecialized && info.tma;
   DeclineOr<SmallVector<AsyncCopyPlan>> copies = planAsyncCopies(info);
-  DecisionContext ctx{info, target, options,
-                      info.threadsPerBlock +
-                          (warpSpecialized ? kProducerThreads : 0),
-                      copies};
+  DecisionContext ctx{
+      info, target, options,
+      info.threadsPerBlock + (warpSpecialized ? kProducerThreads : 0), copies};
   decision.budget = decideStages(ctx, decision);
   decision.prediction = predictGain(info.ratio);
 

@@ -1,4 +1,4 @@
-//===- DecisionInternal.h - Private helpers of the decision ----*- C++ -*-===//
+//===- DecisionInternal.h - Private helpers of the decision -----*- C++ -*-===//
 //
 // Part of pk (Pipeline Kernel).
 //

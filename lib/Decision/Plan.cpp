@@ -46,12 +46,11 @@ const VariantTraits &mlir::pk::getVariantTraits(PipelineVariant variant) {
 
 const ScheduleTraits &mlir::pk::getScheduleTraits(PipelineSchedule schedule) {
   // cpAsync, tma, minBuffers, maxBuffers, mmaGroupsInFlight, addedThreads
-  static const ScheduleTraits multistage{true, true, kMinStages, kMaxStages,
-                                         0, 0},
+  static const ScheduleTraits multistage{true,       true, kMinStages,
+                                         kMaxStages, 0,    0},
       twoStage{true, false, 2, 2, 0, 0},
       mmaInFlight{true, true, 3, kMaxStages, 1, 0},
-      warpSpecialized{false, true, kMinStages, kMaxStages, 0,
-                      kProducerThreads};
+      warpSpecialized{false, true, kMinStages, kMaxStages, 0, kProducerThreads};
   switch (schedule) {
   case PipelineSchedule::Auto:
   case PipelineSchedule::Multistage:
@@ -193,15 +192,15 @@ static DeclineOr<void> checkSchedule(const KLoopInfo &info,
                                    "this loop copies with threads (variant "
                                    "cp-async)");
   if (buffers < traits.minBuffers || buffers > traits.maxBuffers)
-    return Decline(info.forOp,
-                   "schedule=" + name + " takes " + Twine(traits.minBuffers) +
-                       (traits.minBuffers == traits.maxBuffers
-                            ? ""
-                            : " to " + Twine(traits.maxBuffers)) +
-                       " buffers; got " + Twine(buffers) +
-                       (schedule == PipelineSchedule::TwoStage
-                            ? " (schedule=multistage takes more)"
-                            : ""));
+    return Decline(info.forOp, "schedule=" + name + " takes " +
+                                   Twine(traits.minBuffers) +
+                                   (traits.minBuffers == traits.maxBuffers
+                                        ? ""
+                                        : " to " + Twine(traits.maxBuffers)) +
+                                   " buffers; got " + Twine(buffers) +
+                                   (schedule == PipelineSchedule::TwoStage
+                                        ? " (schedule=multistage takes more)"
+                                        : ""));
   return success();
 }
 
@@ -230,17 +229,16 @@ DeclineOr<void> mlir::pk::checkStrategyForLoop(const KLoopInfo &info,
   int64_t fixed = getVariantTraits(variant).fixedBuffers;
   if ((fixed && buffers != fixed) ||
       (!fixed && (buffers < kMinStages || buffers > kMaxStages)))
-    return Decline(info.forOp,
-                   "variant " + stringifyPipelineVariant(variant) + " with " +
-                       Twine(buffers) + " buffer(s): it takes " +
-                       (fixed ? Twine(fixed) : Twine("2 to 8")));
+    return Decline(info.forOp, "variant " + stringifyPipelineVariant(variant) +
+                                   " with " + Twine(buffers) +
+                                   " buffer(s): it takes " +
+                                   (fixed ? Twine(fixed) : Twine("2 to 8")));
   return checkSchedule(info, variant, schedule, buffers);
 }
 
-DeclineOr<PipelinePlan>
-mlir::pk::buildPipelinePlan(const KLoopInfo &info, const TargetInfo &target,
-                            const Candidate &candidate,
-                            const DeclineOr<SmallVector<AsyncCopyPlan>> *copies) {
+DeclineOr<PipelinePlan> mlir::pk::buildPipelinePlan(
+    const KLoopInfo &info, const TargetInfo &target, const Candidate &candidate,
+    const DeclineOr<SmallVector<AsyncCopyPlan>> *copies) {
   PipelinePlan plan;
   plan.variant = candidate.variant;
   plan.schedule = candidate.schedule == PipelineSchedule::Auto

@@ -126,9 +126,8 @@ CandidateCompilerImpl::operator()(const Candidate &candidate) const {
   if (auto attr =
           cloneKernel->getAttrOfType<IntegerAttr>(kDynamicSharedMemoryAttrName))
     dynamicBytes = attr.getInt();
-  llvm::Expected<PtxasKernelInfo> ptxas =
-      compileForResources(*wrapper, kernel.getName(), *target,
-                          resolveCudaPath(request.cudaPath));
+  llvm::Expected<PtxasKernelInfo> ptxas = compileForResources(
+      *wrapper, kernel.getName(), *target, resolveCudaPath(request.cudaPath));
   if (!ptxas)
     return explain(ptxas.takeError(), diagnostics);
   LDBG() << describeCandidate(candidate) << ": " << ptxas->registers
@@ -145,9 +144,9 @@ void mlir::pk::detail::setCandidateCompiler(scf::ForOp forOp,
   if (!request.compileCandidates || !request.searchesCandidates())
     return;
   if (llvm::Error missing = checkPtxas(resolveCudaPath(request.cudaPath))) {
-    options.noCompilerReason = "the model alone: " +
-                               llvm::toString(std::move(missing)) +
-                               ", so registers and spills are unknown";
+    options.noCompilerReason =
+        "the model alone: " + llvm::toString(std::move(missing)) +
+        ", so registers and spills are unknown";
     return;
   }
   options.compiler = CandidateCompilerImpl{forOp, &target, request};

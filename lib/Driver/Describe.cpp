@@ -28,11 +28,10 @@ static std::string joinReasons(ArrayRef<std::string> reasons) {
 /// "pipelined: variant V, N shared buffer(s)[, schedule S]; <reasons>".
 static std::string describeApplied(const PipelineResult &result) {
   const KLoopDecision &decision = *result.decision;
-  std::string text =
-      llvm::formatv("{0}: variant {1}, {2} shared buffer(s)",
-                    result.isPipelined() ? "pipelined" : "analyzed",
-                    stringifyPipelineVariant(decision.getVariant()),
-                    decision.getBuffers());
+  std::string text = llvm::formatv(
+      "{0}: variant {1}, {2} shared buffer(s)",
+      result.isPipelined() ? "pipelined" : "analyzed",
+      stringifyPipelineVariant(decision.getVariant()), decision.getBuffers());
   // The default orders go without saying; a wgmma group in flight does not.
   if (decision.plan && isMultistageVariant(decision.plan->variant) &&
       (decision.plan->schedule == PipelineSchedule::MmaInFlight ||

@@ -1,4 +1,4 @@
-//===- DriverInternal.h - The driver's private helpers ---------*- C++ -*-===//
+//===- DriverInternal.h - The driver's private helpers ----------*- C++ -*-===//
 //
 // Part of pk (Pipeline Kernel).
 //

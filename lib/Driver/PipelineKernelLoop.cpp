@@ -7,10 +7,11 @@
 // The one code path from a loop to pk's result: matchKLoop -> decide ->
 // applyPipelinePlan, with the numbers, the reasons and the JSON report
 // captured before the IR changes. The candidate compiler is
-// CandidateCompiler.cpp, the remark Describe.cpp. The passes (lib/Passes) and the transform ops
-// (lib/TransformOps) are wrappers around `pipelineKernelLoop`.
-// Tests: test/pk-pipeline-kloops*.mlir, test/pk-analyze-kloops*.mlir,
-// test/transform-*.mlir, test/consumer (the installed package).
+// CandidateCompiler.cpp, the remark Describe.cpp. The passes (lib/Passes) and
+// the transform ops (lib/TransformOps) are wrappers around
+// `pipelineKernelLoop`. Tests: test/pk-pipeline-kloops*.mlir,
+// test/pk-analyze-kloops*.mlir, test/transform-*.mlir, test/consumer (the
+// installed package).
 //
 //===----------------------------------------------------------------------===//
 
@@ -151,12 +152,12 @@ static PipelineResult finish(PipelineResult &result, PipelineOutcome outcome,
     result.reasons.push_back(("not pipelined: " + decline->getMessage()).str());
     result.decline = std::move(decline);
   }
-  llvm::json::Object obj = decisionToJSON(*result.decision,
-                                          result.isPipelined(), result.reasons);
+  llvm::json::Object obj =
+      decisionToJSON(*result.decision, result.isPipelined(), result.reasons);
   if (result.decline)
-    obj["decline"] = llvm::json::Object{
-        {"message", result.decline->getMessage()},
-        {"loc", locationToString(result.decline->getLoc())}};
+    obj["decline"] =
+        llvm::json::Object{{"message", result.decline->getMessage()},
+                           {"loc", locationToString(result.decline->getLoc())}};
   result.report["decision"] = std::move(obj);
   return std::move(result);
 }
@@ -271,8 +272,9 @@ static FailureOr<PipelineResult> applyPlan(RewriterBase &rewriter,
            << pipelined.getDecline().getMessage()
            << "); the kernel is left invalid, please report this loop";
   if (failed(pipelined)) {
-    LDBG() << "loop at " << locationToString(loc) << " not pipelined: "
-           << pipelined.getDecline().getMessage() << " -> BAIL";
+    LDBG() << "loop at " << locationToString(loc)
+           << " not pipelined: " << pipelined.getDecline().getMessage()
+           << " -> BAIL";
     return finish(result, PipelineOutcome::PreconditionFailed,
                   pipelined.takeDecline());
   }

@@ -223,9 +223,9 @@ mlir::pk::runPtxas(StringRef ptxPath, StringRef cubinPath,
   std::string output = buffer ? (*buffer)->getBuffer().str() : "";
   llvm::sys::fs::remove(log);
   if (rc != 0)
-    return makeError("ptxas failed (exit " + Twine(rc) + "): " +
-                     (execError.empty() ? StringRef(output).trim()
-                                        : StringRef(execError)));
+    return makeError(
+        "ptxas failed (exit " + Twine(rc) + "): " +
+        (execError.empty() ? StringRef(output).trim() : StringRef(execError)));
   return parsePtxasOutput(output);
 }
 

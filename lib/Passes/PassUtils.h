@@ -1,4 +1,4 @@
-//===- PassUtils.h - Option checks shared by pk's passes -------*- C++ -*-===//
+//===- PassUtils.h - Option checks shared by pk's passes --------*- C++ -*-===//
 //
 // Part of pk (Pipeline Kernel).
 //

@@ -15,8 +15,7 @@
 #include "pk/Enums.cpp.inc"
 
 std::string mlir::pk::getVariantSpellings() {
-  return joinEnumSpellings<PipelineVariant,
-                           getMaxEnumValForPipelineVariant()>(
+  return joinEnumSpellings<PipelineVariant, getMaxEnumValForPipelineVariant()>(
       {PipelineVariant::None});
 }
 

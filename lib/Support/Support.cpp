@@ -1,5 +1,4 @@
-//===- Support.cpp - Small helpers shared by every stage
-//--------------------===//
+//===- Support.cpp - Small helpers shared by every stage ------------------===//
 //
 // Part of pk (Pipeline Kernel).
 //

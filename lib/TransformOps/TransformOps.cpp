@@ -83,9 +83,8 @@ LogicalResult transform::PipelineKLoopOp::verify() {
     return emitOpError() << "variant must be one of " << getVariantSpellings()
                          << ", got '" << getVariant() << "'";
   if (!symbolizePipelineSchedule(getSchedule()))
-    return emitOpError() << "schedule must be one of "
-                         << getScheduleSpellings() << ", got '"
-                         << getSchedule() << "'";
+    return emitOpError() << "schedule must be one of " << getScheduleSpellings()
+                         << ", got '" << getSchedule() << "'";
   return verifyPipelineRequest(getRequest(*this),
                                [&] { return emitOpError(); });
 }
@@ -227,9 +226,9 @@ transform::AnalyzeKLoopOp::applyToOne(transform::TransformRewriter &rewriter,
     return DiagnosedSilenceableFailure::definiteFailure();
   emitWarnings(*result);
   if (result->outcome == PipelineOutcome::NotAKLoop)
-    return emitDeclined(*this, *result,
-                        ("not a pk K-loop: " + result->decline->getMessage())
-                            .str());
+    return emitDeclined(
+        *this, *result,
+        ("not a pk K-loop: " + result->decline->getMessage()).str());
   Attribute analysis =
       jsonToAttribute(rewriter, llvm::json::Value(std::move(result->report)));
   rewriter.modifyOpInPlace(

@@ -86,8 +86,8 @@ mlir::pk::detail::getBufferHandles(const SharedBuffer &buffer,
 /// Whether `op` is a view pk re-creates on a stage: a memref.subview, or a
 /// memref.expand_shape / collapse_shape (IREE reads its tiles through them).
 bool mlir::pk::detail::isStageableView(Operation *op) {
-  return isa<memref::SubViewOp, memref::ExpandShapeOp,
-             memref::CollapseShapeOp>(op);
+  return isa<memref::SubViewOp, memref::ExpandShapeOp, memref::CollapseShapeOp>(
+      op);
 }
 
 /// The type of `reshape` (an expand_shape or collapse_shape) on a source of
@@ -106,10 +106,10 @@ FailureOr<MemRefType> mlir::pk::detail::getReshapedType(Operation *reshape,
 /// `type` with a dynamic offset: what a view of one stage has.
 MemRefType mlir::pk::detail::withDynamicOffset(MemRefType type) {
   auto [strides, offset] = type.getStridesAndOffset();
-  return MemRefType::get(type.getShape(), type.getElementType(),
-                         StridedLayoutAttr::get(type.getContext(),
-                                                ShapedType::kDynamic, strides),
-                         type.getMemorySpace());
+  return MemRefType::get(
+      type.getShape(), type.getElementType(),
+      StridedLayoutAttr::get(type.getContext(), ShapedType::kDynamic, strides),
+      type.getMemorySpace());
 }
 
 Value mlir::pk::detail::createTileIndex(RewriterBase &rewriter, Location loc,
@@ -246,9 +246,9 @@ Value MultiBuffering::createStageView(Value newMemRef, Value stage,
   for (int64_t dim : shape)
     sizes.push_back(rewriter.getIndexAttr(dim));
   SmallVector<OpFoldResult> strides(rank, rewriter.getIndexAttr(1));
-  auto type = withDynamicOffset(MemRefType::get(
-      shape, newType.getElementType(), MemRefLayoutAttrInterface(),
-      newType.getMemorySpace()));
+  auto type = withDynamicOffset(MemRefType::get(shape, newType.getElementType(),
+                                                MemRefLayoutAttrInterface(),
+                                                newType.getMemorySpace()));
   rewriter.setInsertionPoint(before);
   return memref::SubViewOp::create(rewriter, before->getLoc(), type, newMemRef,
                                    offsets, sizes, strides);

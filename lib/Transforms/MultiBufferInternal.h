@@ -1,5 +1,4 @@
-//===- MultiBufferInternal.h - Shared by multi-buffering's files -*- C++
-//-*-===//
+//===- MultiBufferInternal.h - Multi-buffering internals --------*- C++ -*-===//
 //
 // Part of pk (Pipeline Kernel).
 //

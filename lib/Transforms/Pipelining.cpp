@@ -197,13 +197,13 @@ static DeclineOr<void> checkLoopArithmetic(scf::ForOp forOp) {
   llvm::raw_string_ostream os(typeName);
   os << type;
   LDBG() << "not pipelined: loop arithmetic overflows " << typeName;
-  return Decline(forOp, "the pipelined loop computes " +
-                            Twine(bad == &rounded ? "ub - lb + step - 1"
-                                                  : "-lb") +
-                            " = " + toString(*bad, 10, /*Signed=*/true) +
-                            ", which overflows " + typeName +
-                            ": loop bounds this close to the limits of the "
-                            "type are not supported");
+  return Decline(forOp,
+                 "the pipelined loop computes " +
+                     Twine(bad == &rounded ? "ub - lb + step - 1" : "-lb") +
+                     " = " + toString(*bad, 10, /*Signed=*/true) +
+                     ", which overflows " + typeName +
+                     ": loop bounds this close to the limits of the "
+                     "type are not supported");
 }
 
 /// The variants that keep the shared stores in place (register variants)
@@ -300,8 +300,8 @@ static DeclineOr<void> checkTmaPlan(const KLoopInfo &info,
 DeclineOr<void> mlir::pk::checkPipelinePlan(const KLoopInfo &info,
                                             const PipelinePlan &plan) {
   PipelineVariant variant = plan.variant;
-  if (DeclineOr<void> strategy = checkStrategyForLoop(
-          info, variant, plan.schedule, plan.buffers);
+  if (DeclineOr<void> strategy =
+          checkStrategyForLoop(info, variant, plan.schedule, plan.buffers);
       failed(strategy))
     return strategy;
   if (DeclineOr<void> arithmetic = checkLoopArithmetic(info.forOp);
@@ -409,12 +409,14 @@ void mlir::pk::detail::rotateBarrierFirst(RewriterBase &rewriter,
   rewriter.moveOpBefore(barrier, forOp.getBody()->getTerminator());
 }
 
-DeclineOr<PipelinedKLoop> mlir::pk::applyPipelinePlan(
-    RewriterBase &rewriter, const KLoopInfo &info, const PipelinePlan &plan,
-    const ApplyPlanOptions &options, bool *modifiedIR) {
+DeclineOr<PipelinedKLoop>
+mlir::pk::applyPipelinePlan(RewriterBase &rewriter, const KLoopInfo &info,
+                            const PipelinePlan &plan,
+                            const ApplyPlanOptions &options, bool *modifiedIR) {
   if (modifiedIR)
     *modifiedIR = false;
-  if (DeclineOr<void> checked = checkPipelinePlan(info, plan); failed(checked)) {
+  if (DeclineOr<void> checked = checkPipelinePlan(info, plan);
+      failed(checked)) {
     LDBG() << "not pipelining " << locationToString(info.forOp->getLoc())
            << ": " << checked.getDecline().getMessage() << " -> BAIL";
     return checked.takeDecline();

@@ -169,10 +169,10 @@ Schedule mlir::pk::detail::buildTmaSchedule(RewriterBase &rewriter,
 }
 
 Schedule mlir::pk::detail::buildTwoStageSchedule(RewriterBase &rewriter,
-                                             scf::ForOp forOp,
-                                             gpu::BarrierOp loadBarrier,
-                                             gpu::BarrierOp computeBarrier,
-                                             ArrayRef<Value> tokens) {
+                                                 scf::ForOp forOp,
+                                                 gpu::BarrierOp loadBarrier,
+                                                 gpu::BarrierOp computeBarrier,
+                                                 ArrayRef<Value> tokens) {
   Phases phases = splitPhases(forOp, loadBarrier, computeBarrier);
   auto [group, wait] = createGroupAndWait(rewriter, forOp, loadBarrier,
                                           computeBarrier, tokens, 0);

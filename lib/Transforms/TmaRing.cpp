@@ -141,12 +141,12 @@ DeclineOr<void> mlir::pk::detail::checkTmaRing(const KLoopInfo &info) {
       return Decline(
           wait,
           "the parity of this nvgpu.mbarrier.try_wait.parity " +
-              (parity ? "is not the tile index modulo 2 (tile " +
-                            std::to_string(tile) + " waits on parity " +
-                            std::to_string(parity.getValue().getZExtValue()) +
-                            ")"
-                      : "does not fold to a constant for tile " +
-                            std::to_string(tile)) +
+              (parity
+                   ? "is not the tile index modulo 2 (tile " +
+                         std::to_string(tile) + " waits on parity " +
+                         std::to_string(parity.getValue().getZExtValue()) + ")"
+                   : "does not fold to a constant for tile " +
+                         std::to_string(tile)) +
               "; pk pipelines the one-barrier protocol whose phase t "
               "completes with tile t");
   }

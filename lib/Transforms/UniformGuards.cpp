@@ -55,7 +55,8 @@ int64_t mlir::pk::foldUniformGuards(RewriterBase &rewriter,
   SmallVector<scf::IfOp> guards;
   kernel.walk([&](scf::IfOp guard) {
     if (guard->getParentOfType<scf::ForOp>() && guard.getNumResults() == 0 &&
-        guard.getElseRegion().empty() && isProvenTrue(solver, guard.getCondition()))
+        guard.getElseRegion().empty() &&
+        isProvenTrue(solver, guard.getCondition()))
       guards.push_back(guard);
   });
   for (scf::IfOp guard : guards) {

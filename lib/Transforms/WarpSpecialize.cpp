@@ -182,8 +182,7 @@ static Operation *findThreadDependence(Value value, DenseSet<Value> &visited) {
       SmallVector<Value> sources{ifOp.getCondition()};
       for (Region *region : {&ifOp.getThenRegion(), &ifOp.getElseRegion()})
         if (!region->empty())
-          sources.push_back(
-              region->front().getTerminator()->getOperand(index));
+          sources.push_back(region->front().getTerminator()->getOperand(index));
       return findThreadDependenceOfAny(sources, visited);
     }
     if (auto forOp = dyn_cast<scf::ForOp>(def))

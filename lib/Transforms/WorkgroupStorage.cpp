@@ -1,4 +1,4 @@
-//===- WorkgroupStorage.cpp - Workgroup allocations as attributions ------===//
+//===- WorkgroupStorage.cpp - Workgroup allocations as attributions -------===//
 //
 // Part of pk (Pipeline Kernel).
 //
@@ -181,8 +181,8 @@ static int64_t normalizeViewedGlobals(RewriterBase &rewriter,
 /// Whether `op` is a view of shared memory that sinking may clone: a
 /// memref.subview, expand_shape or collapse_shape.
 static bool isSinkableView(Operation *op) {
-  return isa<memref::SubViewOp, memref::ExpandShapeOp,
-             memref::CollapseShapeOp>(op) &&
+  return isa<memref::SubViewOp, memref::ExpandShapeOp, memref::CollapseShapeOp>(
+             op) &&
          isSharedMemory(cast<MemRefType>(op->getResult(0).getType()));
 }
 
@@ -193,8 +193,7 @@ static Value cloneViewChain(RewriterBase &rewriter, Value value,
   Operation *def = value.getDefiningOp();
   if (!def || !isSinkableView(def) || loop->isAncestor(def))
     return value;
-  Value source =
-      cloneViewChain(rewriter, def->getOperand(0), loop, before);
+  Value source = cloneViewChain(rewriter, def->getOperand(0), loop, before);
   IRMapping mapping;
   mapping.map(def->getOperand(0), source);
   rewriter.setInsertionPoint(before);
@@ -218,8 +217,7 @@ static scf::ForOp getEnclosingKLoopCandidate(Operation *op) {
 /// destinations excepted: the TMA ring sinks those itself).
 /// Views are pure, so this changes no behaviour; the hoisted ones left
 /// unused are erased.
-static int64_t sinkHoistedViews(RewriterBase &rewriter,
-                                gpu::GPUFuncOp kernel) {
+static int64_t sinkHoistedViews(RewriterBase &rewriter, gpu::GPUFuncOp kernel) {
   SmallVector<Operation *> views;
   kernel.walk([&](Operation *op) {
     if (isSinkableView(op))

@@ -55,8 +55,8 @@ static mlir::LogicalResult pipelineLoops(mlir::ModuleOp module,
     const mlir::pk::KLoopDecision &decision = *result->decision;
     const mlir::pk::KLoopNumbers &numbers = *result->numbers;
     llvm::outs() << "kernel " << numbers.kernel << ": variant "
-                 << mlir::pk::stringifyPipelineVariant(decision.getVariant()) << ", "
-                 << decision.getBuffers() << " buffer(s), "
+                 << mlir::pk::stringifyPipelineVariant(decision.getVariant())
+                 << ", " << decision.getBuffers() << " buffer(s), "
                  << decision.budget.smemMultiBytes << " bytes of shared memory"
                  << " (cliff " << decision.budget.cliffBytes << "), ratio "
                  << llvm::formatv("{0:F1}", numbers.ratio) << " FLOP/B\n";

@@ -1,4 +1,4 @@
-//===- TestPipelineSteps.cpp - One pipelining step per test pass ---------===//
+//===- TestPipelineSteps.cpp - One pipelining step per test pass ----------===//
 //
 // Part of pk (Pipeline Kernel).
 //

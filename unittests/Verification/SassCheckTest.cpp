@@ -984,16 +984,14 @@ static std::vector<std::string> tmaBody(unsigned ahead) {
   }
   std::string loop = formatv("{0:x}", 0x10 * body.size()).str();
   llvm::append_range(
-      body, std::vector<std::string>{
-                "@!P0 SYNCS.ARRIVE.TRANS64 RZ, [UR17], R2",
-                "@!UP0 UTMALDG.2D [UR16], [UR24]",
-                "SYNCS.PHASECHK.TRANS64.TRYWAIT P1, [R3+URZ], R2",
-                "WARPGROUP.ARRIVE",
-                "HGMMA.64x128x16.F32 R24, gdesc[UR32].tnspB, R24, gsb0",
-                "WARPGROUP.DEPBAR.LE gsb0, 0x0",
-                "BAR.SYNC.DEFER_BLOCKING 0x0",
-                "@P0 BRA 0x" + loop,
-                "EXIT"});
+      body,
+      std::vector<std::string>{
+          "@!P0 SYNCS.ARRIVE.TRANS64 RZ, [UR17], R2",
+          "@!UP0 UTMALDG.2D [UR16], [UR24]",
+          "SYNCS.PHASECHK.TRANS64.TRYWAIT P1, [R3+URZ], R2", "WARPGROUP.ARRIVE",
+          "HGMMA.64x128x16.F32 R24, gdesc[UR32].tnspB, R24, gsb0",
+          "WARPGROUP.DEPBAR.LE gsb0, 0x0", "BAR.SYNC.DEFER_BLOCKING 0x0",
+          "@P0 BRA 0x" + loop, "EXIT"});
   return body;
 }
 
