@@ -197,6 +197,7 @@ import sys
 KINDS = {
     # kind: (elem type, acc type, elem bytes, mma shape)
     "hgemm": ("f16", "f32", 2, (16, 8, 16)),
+    "bgemm": ("bf16", "f32", 2, (16, 8, 16)),
     "igemm": ("i8", "i32", 1, (16, 8, 32)),
     "sgemm": ("f32", "f32", 4, None),
 }
@@ -1116,7 +1117,8 @@ def main(argv=None):
                     "C[m][n] = sum_k A[m][k]*B[n][k]) as MLIR gpu.func.",
         formatter_class=argparse.ArgumentDefaultsHelpFormatter)
     p.add_argument("--kind", choices=sorted(KINDS), required=True,
-                   help="hgemm: f16 mma.sync m16n8k16 f32-acc; igemm: i8 mma.sync "
+                   help="hgemm: f16 mma.sync m16n8k16 f32-acc; bgemm: the same with bf16 "
+                        "operands; igemm: i8 mma.sync "
                         "m16n8k32 i32-acc; sgemm: f32 FMA")
     p.add_argument("--M", type=int, default=4096)
     p.add_argument("--N", type=int, default=4096)
@@ -1197,7 +1199,7 @@ def main(argv=None):
         big_wgmma = a.mma == "wgmma" and a.threads == 256 and a.BN == 256
         a.min_blocks = (1 if big_wgmma else 2) if mma_kind else 0
     if a.BK is None:
-        a.BK = 64 if a.mma == "wgmma" else {"hgemm": 32, "igemm": 64, "sgemm": 8}[a.kind]
+        a.BK = 64 if a.mma == "wgmma" else {"hgemm": 32, "bgemm": 32, "igemm": 64, "sgemm": 8}[a.kind]
     args = sys.argv[1:] if argv is None else argv
     a.cmdline = "python3 examples/gen_gemm.py " + " ".join(args)
     if a.copy == "tma":

@@ -18,9 +18,10 @@ import pkint  # noqa: E402
 
 VARIANTS = ["baseline", "cp-async", "ldg-register", "register-prefetch"]
 ARCHS = ["sm_90", "sm_86"]
-KINDS = ["hgemm", "igemm", "sgemm"]
+KINDS = ["hgemm", "bgemm", "igemm", "sgemm"]
 KIND_DESC = {
     "hgemm": "HGEMM f16 x f16 -> f32 (mma.sync m16n8k16), tile 128x128x32",
+    "bgemm": "BGEMM bf16 x bf16 -> f32 (mma.sync m16n8k16), tile 128x128x32",
     "igemm": "IGEMM i8 x i8 -> i32 (mma.sync m16n8k32), tile 128x128x64",
     "sgemm": "SGEMM f32 FMA, tile 128x128x8",
 }
@@ -218,7 +219,7 @@ def main():
              "sm_86 = PTX (`.target sm_86`, PTX ISA 8.0) JIT-compiled by the driver for the H200. "
              "Correctness: 512^3 every "
              "element, 4096^3 64 rows (row 0, row 4095, 62 random) x all columns, against a "
-             "double (int64) CPU reference; tolerance abs/rel igemm 0.5/0.1, hgemm 1e-2/1e-2, "
+             "double (int64) CPU reference; tolerance abs/rel igemm 0.5/0.1, hgemm and bgemm 1e-2/1e-2, "
              "sgemm 1e-3/1e-3. regs = registers reported by the driver for the loaded function. "
              "(rep x) = median of a second, independent timing run (same binary, --check none) "
              "to show run-to-run noise.")
@@ -279,8 +280,10 @@ def main():
         by = {}
         for s in sans:
             by.setdefault((s["kind"], s["variant"]), {})[s["tool"]] = s
+        # the known variants in their order, then the spec's others as run
+        extra = [v for _, v in by if v not in VARIANTS]
         for kind in KINDS:
-            for v in VARIANTS:
+            for v in VARIANTS + sorted(set(extra), key=extra.index):
                 row = by.get((kind, v))
                 if not row:
                     continue

@@ -36,7 +36,7 @@ Artefact directory (FORMAT "pk-artifacts/1"):
                        "git_commit", "git_dirty", ..., "entries": [ENTRY, ...]}
   ENTRY               "id" (unique, used in file names), "file" (cubin or PTX,
                       relative to DIR), "format" (cubin | ptx), "arch", "kind"
-                      (hgemm | igemm | sgemm), "kernel", "m", "n", "k", "bm",
+                      (hgemm | bgemm | igemm | sgemm), "kernel", "m", "n", "k", "bm",
                       "bn", "threads", "smem" (dynamic shared bytes), "ptxas"
                       (pk report keys), optional "check" (forces the runner's
                       check, e.g. "none"), optional "b_layout" (pk-runner's

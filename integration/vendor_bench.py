@@ -118,6 +118,11 @@ def main():
     ref5 = a5.float() @ b5.float()
     record("cublas torch.matmul f16", lambda: torch.matmul(A, B),
            lambda: (torch.matmul(a5, b5).float() - ref5).abs().max().item())
+    Ab, Bb = A.bfloat16(), B.bfloat16()
+    a5b, b5b = a5.bfloat16(), b5.bfloat16()
+    ref5b = a5b.float() @ b5b.float()
+    record("cublas torch.matmul bf16", lambda: torch.matmul(Ab, Bb),
+           lambda: (torch.matmul(a5b, b5b).float() - ref5b).abs().max().item())
     if triton is not None:
         for cfg in CONFIGS:
             name = "triton %dx%dx%d s%d w%d" % (cfg["BLOCK_M"], cfg["BLOCK_N"], cfg["BLOCK_K"],

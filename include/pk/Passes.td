@@ -316,13 +316,16 @@ def PKEmitBinaries : Pass<"pk-emit-binaries", "ModuleOp"> {
 
     ```
     nvvm-attach-target{chip=<arch> features=+ptx<NN> O=3},
-    gpu.module(convert-nvgpu-to-nvvm, convert-vector-to-scf{full-unroll},
-               expand-strided-metadata, lower-affine, convert-scf-to-cf,
-               convert-nvvm-to-llvm, convert-gpu-to-nvvm,
-               convert-vector-to-llvm, convert-arith-to-llvm,
-               convert-index-to-llvm, convert-ub-to-llvm,
+    gpu.module(pk-lower-bf16-mma-sync, convert-nvgpu-to-nvvm,
+               convert-vector-to-scf{full-unroll}, pk-lower-transfers,
+               pk-prove-shared-alignment, expand-strided-metadata,
+               lower-affine, convert-scf-to-cf, convert-nvvm-to-llvm,
+               convert-gpu-to-nvvm, convert-vector-to-llvm,
+               convert-arith-to-llvm, convert-index-to-llvm,
+               convert-ub-to-llvm, pk-allow-contraction,
                llvm-optimize-for-nvvm-target, canonicalize, cse,
-               reconcile-unrealized-casts),
+               reconcile-unrealized-casts, pk-dynamic-smem-base,
+               pk-required-block-size),
     gpu-module-to-binary{format=isa|llvm}
     ```
 

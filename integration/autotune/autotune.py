@@ -52,8 +52,8 @@ sys.path.insert(0, os.path.dirname(HERE))
 import pkint  # noqa: E402  (integration/pkint.py: tools, lowering, runner, manifests)
 from pkint import load_json, median, now_utc, san_zero, sha256, write_json  # noqa: E402,F401
 
-KIND_OF_ELT = {"f16": "hgemm", "i8": "igemm", "f32": "sgemm"}
-UNIT = {"hgemm": ("TFLOP/s", "GFLOP/s"), "igemm": ("TOP/s", "GOP/s"), "sgemm": ("TFLOP/s", "GFLOP/s")}
+KIND_OF_ELT = {"f16": "hgemm", "bf16": "bgemm", "i8": "igemm", "f32": "sgemm"}
+UNIT = {"hgemm": ("TFLOP/s", "GFLOP/s"), "bgemm": ("TFLOP/s", "GFLOP/s"), "igemm": ("TOP/s", "GOP/s"), "sgemm": ("TFLOP/s", "GFLOP/s")}
 
 
 # ---------------------------------------------------------- kernel parsing

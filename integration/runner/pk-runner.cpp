@@ -8,8 +8,9 @@
 //   (--b-layout kn: B is KxN row-major, C[m][n] = sum_k A[m][k] * B[k][n],
 //   the "NN" layout of gen_gemm.py's wgmma kernels)
 //   grid (N/BN, M/BM, 1), block (threads, 1, 1), three bare device pointers
-//   (A, B, C) as parameters (convert-gpu-to-nvvm use-bare-ptr-memref-call-conv).
-//   hgemm: f16 x f16 -> f32, igemm: i8 x i8 -> i32, sgemm: f32 x f32 -> f32.
+//   (A, B, C) as parameters (convert-gpu-to-nvvm
+//   use-bare-ptr-memref-call-conv). hgemm: f16 x f16 -> f32, bgemm: bf16 x bf16
+//   -> f32, igemm: i8 x i8 -> i32, sgemm: f32 x f32 -> f32.
 //   --tma ARG:BOX0xBOX1[:SWIZZLE] (repeatable; ARG is A or B): the runner
 //   encodes a 2-D tiled tensor map of that input (cuTensorMapEncodeTiled:
 //   its row-major device buffer, dims innermost first, box BOX0 x BOX1
@@ -19,18 +20,18 @@
 //   options (the TMA kernels of gen_gemm.py --copy tma).
 //
 // Usage:
-//   pk-runner --kind hgemm|igemm|sgemm --module FILE --kernel NAME
+//   pk-runner --kind hgemm|bgemm|igemm|sgemm --module FILE --kernel NAME
 //             --m M --n N --k K [--bm 128 --bn 128] [--threads 256]
 //             [--smem BYTES] [--check full|rows:N|none] [--warmup 3]
 //             [--iters 10] [--seed S] [--json OUT] [--label TEXT]
 //             [--b-layout nk|kn] [--tma ARG:BOX0xBOX1[:SWIZZLE] ...]
 //
 // The output buffer is poisoned (NaN / 0x7F7F7F7F) before the first launch, so
-// elements the kernel never writes fail the check. All launches (warmup + timed)
-// write the same C; the check reads C after the last launch. If warmup and
-// iters are both 0, the kernel is launched once (for correctness only).
+// elements the kernel never writes fail the check. All launches (warmup +
+// timed) write the same C; the check reads C after the last launch. If warmup
+// and iters are both 0, the kernel is launched once (for correctness only).
 // Tolerances (element passes if |got-ref| <= abs + rel*|ref|):
-//   igemm 0.5/0.1, hgemm 1e-2/1e-2, sgemm 1e-3/1e-3.
+//   igemm 0.5/0.1, hgemm and bgemm 1e-2/1e-2, sgemm 1e-3/1e-3.
 // Exit status: 0 pass, 1 wrong result, 2 usage / CUDA error.
 
 #include <cuda.h>
@@ -62,13 +63,17 @@ struct Options {
 
 [[noreturn]] void usage(const char *msg) {
   if (msg) std::fprintf(stderr, "pk-runner: %s\n", msg);
-  std::fprintf(stderr,
-               "usage: pk-runner --kind hgemm|igemm|sgemm --module FILE --kernel NAME\n"
-               "                 --m M --n N --k K [--bm 128 --bn 128] [--threads 256]\n"
-               "                 [--smem BYTES] [--check full|rows:N|none] [--warmup 3]\n"
-               "                 [--iters 10] [--seed S] [--json OUT] [--label TEXT]\n"
-               "                 [--b-layout nk|kn] [--tma ARG:BOX0xBOX1[:SWIZZLE] ...]\n"
-               "                 [--dump FILE]  (C after the last launch, raw bytes)\n");
+  std::fprintf(
+      stderr,
+      "usage: pk-runner --kind hgemm|bgemm|igemm|sgemm --module FILE --kernel "
+      "NAME\n"
+      "                 --m M --n N --k K [--bm 128 --bn 128] [--threads 256]\n"
+      "                 [--smem BYTES] [--check full|rows:N|none] [--warmup "
+      "3]\n"
+      "                 [--iters 10] [--seed S] [--json OUT] [--label TEXT]\n"
+      "                 [--b-layout nk|kn] [--tma ARG:BOX0xBOX1[:SWIZZLE] "
+      "...]\n"
+      "                 [--dump FILE]  (C after the last launch, raw bytes)\n");
   std::exit(2);
 }
 
@@ -363,7 +368,9 @@ int main(int argc, char **argv) {
     else if (a == "-h" || a == "--help") usage(nullptr);
     else usage(("unknown argument " + a).c_str());
   }
-  if (o.kind != "hgemm" && o.kind != "igemm" && o.kind != "sgemm") usage("--kind must be hgemm, igemm or sgemm");
+  if (o.kind != "hgemm" && o.kind != "bgemm" && o.kind != "igemm" &&
+      o.kind != "sgemm")
+    usage("--kind must be hgemm, bgemm, igemm or sgemm");
   if (o.module.empty() || o.kernel.empty()) usage("--module and --kernel are required");
   if (o.bLayout != "nk" && o.bLayout != "kn") usage("--b-layout must be nk or kn");
   if (o.m <= 0 || o.n <= 0 || o.k <= 0) usage("--m, --n, --k must be positive");
@@ -379,10 +386,11 @@ int main(int argc, char **argv) {
     if (!parseTma(o.tma[i], tmas[i])) usage(("bad --tma " + o.tma[i] + " (ARG:BOX0xBOX1[:0|32|64|128], ARG A or B)").c_str());
 
   Result r;
-  const bool isH = o.kind == "hgemm", isI = o.kind == "igemm";
-  r.tolAbs = isI ? 0.5 : isH ? 1e-2 : 1e-3;
-  r.tolRel = isI ? 0.1 : isH ? 1e-2 : 1e-3;
-  const size_t inElt = isH ? 2 : isI ? 1 : 4;
+  const bool isH = o.kind == "hgemm", isB = o.kind == "bgemm",
+             isI = o.kind == "igemm";
+  r.tolAbs = isI ? 0.5 : isH || isB ? 1e-2 : 1e-3;
+  r.tolRel = isI ? 0.1 : isH || isB ? 1e-2 : 1e-3;
+  const size_t inElt = isH || isB ? 2 : isI ? 1 : 4;
   const size_t M = o.m, N = o.n, K = o.k;
 
   // ---------------------------------------------------------- host inputs
@@ -398,6 +406,15 @@ int main(int argc, char **argv) {
           uint16_t h = floatToHalf(static_cast<float>(rng.range(-1024, 1024)) / 1024.0f);
           vf[i] = halfToFloat(h);
           std::memcpy(&vh[2 * i], &h, 2);
+        } else if (isB) {
+          // multiples of 1/128 in [-1, 1]: exact in bf16 (the upper half of
+          // the f32 bits)
+          float v = static_cast<float>(rng.range(-128, 128)) / 128.0f;
+          uint32_t bits;
+          std::memcpy(&bits, &v, 4);
+          uint16_t b = static_cast<uint16_t>(bits >> 16);
+          vf[i] = v;
+          std::memcpy(&vh[2 * i], &b, 2);
         } else if (isI) {
           int8_t v = static_cast<int8_t>(rng.range(-8, 8));
           vf[i] = v;
@@ -494,6 +511,7 @@ int main(int argc, char **argv) {
     // -------------------------------------------------------- tensor maps
     // A is M x K; B is N x K, or K x N with --b-layout kn (all row-major).
     const CUtensorMapDataType tmaType = isH   ? CU_TENSOR_MAP_DATA_TYPE_FLOAT16
+                                        : isB ? CU_TENSOR_MAP_DATA_TYPE_BFLOAT16
                                         : isI ? CU_TENSOR_MAP_DATA_TYPE_UINT8
                                               : CU_TENSOR_MAP_DATA_TYPE_FLOAT32;
     bool mapsOk = true;

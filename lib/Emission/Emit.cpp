@@ -114,6 +114,7 @@ void mlir::pk::buildLoweringPipeline(OpPassManager &pm,
   // (gpu-lower-to-nvvm-pipeline), in its order, without strip-debuginfo
   // (pk's diagnostics keep the kernel's locations).
   OpPassManager &gpuPm = pm.nest<gpu::GPUModuleOp>();
+  gpuPm.addPass(detail::createLowerBf16MmaSyncPass());
   gpuPm.addPass(createConvertNVGPUToNVVMPass());
   // Transfers with a permutation map (transposing or broadcasting reads and
   // writes) and of rank > 1 become 1-D transfers; fully unrolled, so that no
@@ -356,6 +357,11 @@ static std::string getUnsupportedReason(Operation *op,
     // arrived with sm_80.
     bool supported = (shape[0] == 16 && shape[1] == 8 && shape[2] == 8) ||
                      (shape[0] == 8 && shape[1] == 8 && shape[2] == 16);
+    if (mma.getMatrixA().getType().getElementType().isBF16())
+      return llvm::formatv("bf16 nvgpu.mma.sync needs sm_80 or later; {0} "
+                           "has no bf16 mma",
+                           target.arch)
+          .str();
     if (!supported)
       return llvm::formatv("nvgpu.mma.sync m{0}n{1}k{2} needs sm_80 or later; "
                            "{3} supports m16n8k8 (f16) and m8n8k16 (i8)",

@@ -189,4 +189,5 @@ void mlir::pk::registerLoweringPasses() {
   PassRegistration<LowerTransfersPass>();
   PassRegistration<ProveSharedAlignmentPass>();
   PassRegistration<AllowContractionPass>();
+  detail::registerLowerBf16MmaSyncPass();
 }

@@ -21,6 +21,11 @@ std::unique_ptr<Pass> createLowerTransfersPass();
 /// (after createLowerTransfersPass, before the strided metadata expands).
 std::unique_ptr<Pass> createProveSharedAlignmentPass();
 
+/// bf16 `nvgpu.mma.sync` as `nvvm.mma.sync`, before convert-nvgpu-to-nvvm
+/// (which has no bf16 operand type; MmaSyncBf16.cpp).
+std::unique_ptr<Pass> createLowerBf16MmaSyncPass();
+void registerLowerBf16MmaSyncPass();
+
 /// The `contract` fast-math flag on the LLVM dialect's floating-point adds,
 /// subtracts and multiplies, so that they lower to FMAs as nvcc's do.
 std::unique_ptr<Pass> createAllowContractionPass();
