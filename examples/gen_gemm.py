@@ -192,6 +192,7 @@ Lowering (tested with LLVM/MLIR 22 + CUDA 13 ptxas, sm_86 and sm_90)
 """
 
 import argparse
+import re
 import sys
 
 KINDS = {
@@ -825,7 +826,7 @@ def wgmma_types(rows, BN):
 def gen_wgmma(a):
     """The wgmma HGEMM kernel (WGMMA_NOTES)."""
     M, N, K, BM, BN, BK, T = a.M, a.N, a.K, a.BM, a.BN, a.BK, a.threads
-    assert a.kind == "hgemm", "--mma wgmma: hgemm only (f16 -> f32)"
+    assert a.kind in ("hgemm", "bgemm"), "--mma wgmma: hgemm or bgemm only (f16 / bf16 -> f32)"
     assert BK == 64, "--mma wgmma: BK must be 64 (128-byte rows, 128B swizzle)"
     assert T in (128, 256), "--mma wgmma: one or two consumer warpgroups (128 or 256 threads)"
     WG = T // 128
@@ -1006,7 +1007,8 @@ stages on a ring of N mbarriers (docs/hopper.md "TMA ring")."""
 def gen_wgmma_tma(a):
     """The wgmma HGEMM kernel with TMA + mbarrier input (WGMMA_TMA_NOTES)."""
     M, N, K, BM, BN, BK, T = a.M, a.N, a.K, a.BM, a.BN, a.BK, a.threads
-    assert a.kind == "hgemm" and a.mma == "wgmma", "--copy tma: --kind hgemm --mma wgmma only"
+    assert a.kind in ("hgemm", "bgemm") and a.mma == "wgmma", \
+        "--copy tma: --kind hgemm or bgemm --mma wgmma only"
     assert (BM, BN, BK, T) in ((128, 128, 64, 128), (128, 128, 64, 256), (128, 256, 64, 256)), \
         "--copy tma: 128x128x64 with one warpgroup (128 threads), or 128x128x64 / 128x256x64 " \
         "with two (256 threads, warpgroup w computes rows 64w..64w+63)"
@@ -1111,6 +1113,17 @@ def gen_wgmma_tma(a):
     return "\n".join(out) + "\n"
 
 
+def as_bf16_wgmma(text):
+    """The bf16 form of a wgmma kernel written for f16: the two element types
+    share everything the generator decides (2-byte elements, so the tiles,
+    the 128-byte swizzle, the TMA boxes and the wgmma shape m64nNk16), only
+    the type names differ. Rewrites them, and the kernel's name (hgemm_* ->
+    bgemm_*, _f16_ -> _bf16_) unless --name gave one."""
+    text = re.sub(r"(?<=[x ])f16\b", "bf16", text)
+    text = re.sub(r"\bhgemm_wgmma(\w*)_f16_", r"bgemm_wgmma\1_bf16_", text)
+    return text.replace("// HGEMM (wgmma", "// BGEMM (wgmma").replace("A(f16)", "A(bf16)")
+
+
 def main(argv=None):
     p = argparse.ArgumentParser(
         description="Generate an unpipelined tiled GEMM kernel (TN layout: "
@@ -1206,6 +1219,8 @@ def main(argv=None):
         text = gen_wgmma_tma(a)
     else:
         text = gen_wgmma(a) if a.mma == "wgmma" else gen(a)
+    if a.kind == "bgemm" and a.mma == "wgmma":
+        text = as_bf16_wgmma(text)
     if a.output == "-":
         sys.stdout.write(text)
     else:

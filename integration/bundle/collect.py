@@ -100,12 +100,16 @@ def summary(res):
         lines.append("| " + " | ".join(cells) + " |")
     vendor = sorted(f for f in os.listdir(res) if f.startswith("vendor") and f.endswith(".json"))
     if vendor:
-        lines += ["", "| vendor | device | size | check (512^3) | median ms | TFLOP/s |", "|---|---|---|---|---|---|"]
+        lines += ["", "| vendor | step | device | size | check (512^3) | median ms | TFLOP/s |",
+                  "|---|---|---|---|---|---|---|"]
         for name in vendor:
             v = _json(os.path.join(res, name)) or {}
+            # vendor-SIZE.json: the first vendor step; vendor-TAG-SIZE.json: a later one
+            parts = name[:-len(".json")].split("-")
+            when = parts[1] if len(parts) == 3 else "run"
             for r in v.get("results", []):
-                lines.append("| %s | %s | %s | %s | %s | %s |" % (
-                    r["name"], v.get("device"), v.get("size"),
+                lines.append("| %s | %s | %s | %s | %s | %s | %s |" % (
+                    r["name"], when, v.get("device"), v.get("size"),
                     "max err %.3g" % r["max_abs_err_512"] if "max_abs_err_512" in r else r.get("error", "-"),
                     "%.3f" % r["median_ms"] if "median_ms" in r else "-",
                     "%.1f" % r["tflops"] if "tflops" in r else "-"))

@@ -104,8 +104,10 @@ def run_step(step, d, res, man, runner, sanitizer, deadline, where):
         bad = 0
         for s in vendor_sizes(pkint.entries(man, filt), step):
             print("== vendor (cuBLAS, Triton) at %d^3" % s, flush=True)
+            # a second vendor step (e.g. after pk's timings) keeps its own file
+            name = "vendor-%d.json" % s if step.get("tag", "run") == "run" else "vendor-%s-%d.json" % (step["tag"], s)
             argv = [sys.executable, os.path.join(INTEG, "vendor_bench.py"), "--size", str(s),
-                    "--json", os.path.join(res, "vendor-%d.json" % s)]
+                    "--json", os.path.join(res, name)]
             try:
                 p = subprocess.run(argv, capture_output=True, text=True, timeout=step["timeout_s"])
                 print(p.stdout + p.stderr, end="", flush=True)

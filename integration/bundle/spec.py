@@ -55,7 +55,7 @@ STEP_DEFAULTS = {
     "check": dict(tag="check", where=["size=512"], check="full", warmup=0, iters=1, seed=1, timeout_s=60),
     "bench": dict(tag="bench", where=["size!=512"], check="rows:64", warmup=5, iters=20, seed=2, timeout_s=90),
     "run": dict(tag="run", warmup=3, iters=20, timeout_s=120),
-    "vendor": dict(timeout_s=150),
+    "vendor": dict(tag="run", timeout_s=150),
     "sanitize": dict(parallel=1, timeout_s=240, seed_base=5000, min_left_s=15),
     "sass": dict(name="{id}"),
     "dump": dict(tag="check", seed=1, timeout_s=60),

@@ -203,11 +203,15 @@ class Collect(unittest.TestCase):
             pkint.write_json(os.path.join(d, "san", "%s.a.status" % t), dict(status="clean"))
         with open(os.path.join(d, "vendor-4096.json"), "w") as f:
             json.dump(dict(device="H200", size=4096, results=[dict(name="cublas", median_ms=0.2, tflops=687.2)]), f)
+        # a second vendor step (tag "after") keeps its own file and row
+        with open(os.path.join(d, "vendor-after-4096.json"), "w") as f:
+            json.dump(dict(device="H200", size=4096, results=[dict(name="cublas", median_ms=0.21, tflops=654.5)]), f)
         collect.collect(d)
         text = open(os.path.join(d, "results.md")).read()
         self.assertIn("| a | sm_90 | 512x512x512 | pass | - | - | - | clean (memcheck, racecheck) | 128 |", text)
         self.assertIn("| b | sm_90 | 4096x4096x4096 | - | pass | 0.250 | 549.8 TFLOP/s | - | 90 |", text)
-        self.assertIn("| cublas | H200 | 4096 | - | 0.200 | 687.2 |", text)
+        self.assertIn("| cublas | run | H200 | 4096 | - | 0.200 | 687.2 |", text)
+        self.assertIn("| cublas | after | H200 | 4096 | - | 0.210 | 654.5 |", text)
 
 
 if __name__ == "__main__":
