@@ -18,6 +18,7 @@
 #include "pk/Alignment.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
@@ -81,6 +82,22 @@ bool ComputeCounter::count(Operation *op, int64_t executions) {
             .str(),
         saturatingMul(
             2, saturatingMul(shape[0], saturatingMul(shape[1], shape[2]))),
+        executions, /*perWarp=*/true);
+    return true;
+  }
+  // The NVVM form, as a kernel lowered part way (or written against NVVM)
+  // has it: the same per-warp MMA, its shape an attribute.
+  if (auto mma = dyn_cast<NVVM::MmaOp>(op)) {
+    NVVM::MMAShapeAttr shape = mma.getShape();
+    std::optional<NVVM::MMATypes> typeA = mma.getMultiplicandAPtxType();
+    if (typeA == NVVM::MMATypes::s8 || typeA == NVVM::MMATypes::u8)
+      info.mmaInt8 = true;
+    add(llvm::formatv("nvvm.mma.sync m{0}n{1}k{2}", shape.getM(), shape.getN(),
+                      shape.getK())
+            .str(),
+        saturatingMul(2, saturatingMul(int64_t(shape.getM()),
+                                       saturatingMul(int64_t(shape.getN()),
+                                                     int64_t(shape.getK())))),
         executions, /*perWarp=*/true);
     return true;
   }
