@@ -102,18 +102,22 @@ def run_step(step, d, res, man, runner, sanitizer, deadline, where):
         return sum(x["rc"] != 0 for x in r)
     if do == "vendor":
         bad = 0
-        for s in vendor_sizes(pkint.entries(man, filt), step):
-            print("== vendor (cuBLAS, Triton) at %d^3" % s, flush=True)
+        # cubes (sizes) and, with `shapes`, M x N x K problems (LLM layers)
+        problems = [(str(s), ["--size", str(s)]) for s in vendor_sizes(pkint.entries(man, filt), step)]
+        if step.get("shapes"):
+            problems = [("x".join(map(str, sh)), ["--shape", ",".join(map(str, sh))]) for sh in step["shapes"]]
+        for s, size_args in problems:
+            print("== vendor (cuBLAS, Triton) at %s" % (s + "^3" if "x" not in s else s), flush=True)
             # a second vendor step (e.g. after pk's timings) keeps its own file
-            name = "vendor-%d.json" % s if step.get("tag", "run") == "run" else "vendor-%s-%d.json" % (step["tag"], s)
-            argv = [sys.executable, os.path.join(INTEG, "vendor_bench.py"), "--size", str(s),
+            name = "vendor-%s.json" % s if step.get("tag", "run") == "run" else "vendor-%s-%s.json" % (step["tag"], s)
+            argv = [sys.executable, os.path.join(INTEG, "vendor_bench.py")] + size_args + [
                     "--json", os.path.join(res, name)]
             try:
                 p = subprocess.run(argv, capture_output=True, text=True, timeout=step["timeout_s"])
                 print(p.stdout + p.stderr, end="", flush=True)
                 bad += p.returncode != 0
             except subprocess.TimeoutExpired:
-                print("vendor %d: timeout after %d s" % (s, step["timeout_s"]), flush=True)
+                print("vendor %s: timeout after %d s" % (s, step["timeout_s"]), flush=True)
                 bad += 1
         return bad
     if do == "sanitize":

@@ -46,7 +46,7 @@ KERNEL_KEYS = {
 RUN_KEYS = {"deadline_s", "step", "collect", "sanitizer_where_env"}
 STEP_KEYS = {
     "do": str, "tag": str, "where": list, "check": str, "warmup": int, "iters": int, "seed": int,
-    "seed_base": int, "timeout_s": int, "sizes": list, "jobs": list, "parallel": int, "min_left_s": int,
+    "seed_base": int, "timeout_s": int, "sizes": list, "shapes": list, "jobs": list, "parallel": int, "min_left_s": int,
     "name": str, "deadline_s": int, "sets": list, "rounds": int, "tools": str, "select": str,
     "sanitizers_from": str,
 }
