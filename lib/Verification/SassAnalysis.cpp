@@ -203,6 +203,33 @@ static void findMainLoop(KernelAnalysis &result) {
   }
 }
 
+/// Collects the outermost loops with compute that lie outside the main loop
+/// (a versioned pipeline's fallback: the original loop).
+static void findOtherComputeLoops(KernelAnalysis &result) {
+  const std::vector<Instruction> &insts = result.kernel->insts;
+  const Loop &main = *result.loop;
+  auto disjoint = [](const Loop &a, const Loop &b) {
+    return a.end < b.begin || b.end < a.begin;
+  };
+  SmallVector<Loop> loops;
+  for (size_t i = 0, e = insts.size(); i < e; ++i)
+    if (isBackwardBranch(insts[i])) {
+      Loop loop = makeLoop(result, i);
+      if (loop.compute != 0 && disjoint(loop, main))
+        loops.push_back(loop);
+    }
+  // Outermost first, then drop the loops nested in one kept.
+  llvm::stable_sort(loops, [](const Loop &a, const Loop &b) {
+    return a.end - a.begin > b.end - b.begin;
+  });
+  for (const Loop &loop : loops)
+    if (llvm::all_of(result.otherComputeLoops,
+                     [&](const Loop &kept) { return disjoint(loop, kept); }))
+      result.otherComputeLoops.push_back(loop);
+  llvm::sort(result.otherComputeLoops,
+             [](const Loop &a, const Loop &b) { return a.begin < b.begin; });
+}
+
 /// Recognizes a warp-specialized kernel: a loop that issues TMA loads and
 /// computes nothing, and a disjoint loop that computes and loads nothing
 /// (the consumers'; the most compute, the smallest on ties). The main loop
@@ -338,6 +365,7 @@ KernelAnalysis pk::sass::analyzeKernel(const Kernel &kernel) {
   if (!result.loop)
     return result;
   findWarpSpecializedLoops(result);
+  findOtherComputeLoops(result);
   measureLoopBody(result);
   traceLoadToCompute(result);
   findBarrierAfterCompute(result);

@@ -320,14 +320,19 @@ CheckResult pk::sass::checkComputePerIteration(const KernelAnalysis &analysis,
 /// The detail of compute_total: how the `peeled` compute outside the loop
 /// splits into tiles and, unless `ok` with one expected count, which range
 /// [minTiles, maxTiles] was expected.
-static std::string describePeeled(unsigned outside,
+static std::string describePeeled(unsigned outside, unsigned fallback,
                                   const BaselineComparison &cmp, int64_t peeled,
                                   int64_t minTiles, int64_t maxTiles, bool ok,
                                   StringRef origin) {
   int64_t tile = cmp.computePerTile;
-  std::string detail = (Twine(outside) + " outside the loop - baseline " +
-                        Twine(cmp.outsideCompute) + " = " + Twine(peeled))
-                           .str();
+  std::string detail = (Twine(outside) + " outside the loop").str();
+  if (fallback)
+    detail += (" - " + Twine(fallback) +
+               " in the fallback loop (a versioned pipeline's original loop, "
+               "the baseline's loop again)")
+                  .str();
+  detail += (" - baseline " + Twine(cmp.outsideCompute) + " = " + Twine(peeled))
+                .str();
   if (peeled % tile == 0)
     detail += " = " + std::to_string(peeled / tile) + " x " +
               std::to_string(tile) + " per tile";
@@ -343,6 +348,24 @@ static std::string describePeeled(unsigned outside,
               " tiles (the epilogue, give or take the remainder of "
               "ptxas' unrolling)";
   return detail;
+}
+
+/// The compute of the pipelined kernel's fallback loops: loops outside its
+/// main loop that each compute what the baseline's main loop does, where the
+/// baseline has no such loop (pk versions a loop it cannot prove, e.g. a
+/// dynamic trip count, and keeps the original loop for the other case).
+static unsigned getFallbackCompute(const KernelAnalysis &analysis,
+                                   const KernelAnalysis &baseline) {
+  if (!baseline.otherComputeLoops.empty() ||
+      analysis.otherComputeLoops.empty() || baseline.loopCompute == 0)
+    return 0;
+  unsigned total = 0;
+  for (const Loop &loop : analysis.otherComputeLoops) {
+    if (loop.compute != baseline.loopCompute)
+      return 0;
+    total += loop.compute;
+  }
+  return total;
 }
 
 CheckResult pk::sass::checkComputeTotal(const KernelAnalysis &analysis,
@@ -373,7 +396,10 @@ CheckResult pk::sass::checkComputeTotal(const KernelAnalysis &analysis,
     return check;
   }
   int64_t tile = cmp.computePerTile;
-  int64_t peeled = int64_t(outside) - int64_t(cmp.outsideCompute);
+  unsigned fallback = getFallbackCompute(analysis, *baseline);
+  addValue(check, "fallback_loop_compute", fallback);
+  int64_t peeled =
+      int64_t(outside) - int64_t(fallback) - int64_t(cmp.outsideCompute);
   // The baseline's remainder tiles sit in its outside compute, so there are
   // at most min(baseline_unroll - 1, outside / tile) of them.
   int64_t baselineRemainder =
@@ -396,8 +422,8 @@ CheckResult pk::sass::checkComputeTotal(const KernelAnalysis &analysis,
     addValue(check, "peeled_tiles", tiles);
   bool ok = wholeTiles && minTiles <= tiles && tiles <= maxTiles;
   check.status = ok ? CheckResult::Pass : CheckResult::Fail;
-  check.detail =
-      describePeeled(outside, cmp, peeled, minTiles, maxTiles, ok, origin);
+  check.detail = describePeeled(outside, fallback, cmp, peeled, minTiles,
+                                maxTiles, ok, origin);
   return check;
 }
 

@@ -390,6 +390,9 @@ struct KernelAnalysis {
   unsigned computeBeforeLoop = 0;
   /// Compute instructions after the main loop.
   unsigned computeAfterLoop = 0;
+  /// The outermost loops with compute outside the main loop (e.g. the
+  /// original loop a versioned pipeline falls back to), in address order.
+  llvm::SmallVector<Loop> otherComputeLoops;
   /// STL instructions in the kernel.
   unsigned stlCount = 0;
   /// LDL instructions in the kernel.
