@@ -285,6 +285,36 @@ static std::optional<int64_t> getStaticSharedBytes(gpu::GPUFuncOp kernel) {
   return total;
 }
 
+/// What a target before sm_80 lacks for `op` (cp.async, bf16 and the larger
+/// mma.sync shapes), or the empty string.
+static std::string getPreAmpereUnsupportedReason(Operation *op,
+                                                 const TargetInfo &target) {
+  if (isa<nvgpu::DeviceAsyncCopyOp>(op))
+    return llvm::formatv("nvgpu.device_async_copy (cp.async) needs sm_80 or "
+                         "later; {0} has none: use variant=ldg-register",
+                         target.arch)
+        .str();
+  auto mma = dyn_cast<nvgpu::MmaSyncOp>(op);
+  if (!mma)
+    return "";
+  if (mma.getMatrixA().getType().getElementType().isBF16())
+    return llvm::formatv("bf16 nvgpu.mma.sync needs sm_80 or later; {0} has "
+                         "no bf16 mma",
+                         target.arch)
+        .str();
+  // sm_75 has m16n8k8 (f16) and m8n8k16 (i8); m16n8k16 and m16n8k32
+  // arrived with sm_80.
+  std::array<int64_t, 3> shape = mma.getMmaShapeAsArray();
+  bool supported = (shape[0] == 16 && shape[1] == 8 && shape[2] == 8) ||
+                   (shape[0] == 8 && shape[1] == 8 && shape[2] == 16);
+  if (supported)
+    return "";
+  return llvm::formatv("nvgpu.mma.sync m{0}n{1}k{2} needs sm_80 or later; {3} "
+                       "supports m16n8k8 (f16) and m8n8k16 (i8)",
+                       shape[0], shape[1], shape[2], target.arch)
+      .str();
+}
+
 /// Why `target` cannot lower `op`, or the empty string.
 static std::string getUnsupportedReason(Operation *op,
                                         const TargetInfo &target) {
@@ -346,29 +376,7 @@ static std::string getUnsupportedReason(Operation *op,
         .str();
   if (target.computeCapability >= 80)
     return "";
-  if (isa<nvgpu::DeviceAsyncCopyOp>(op))
-    return llvm::formatv("nvgpu.device_async_copy (cp.async) needs sm_80 or "
-                         "later; {0} has none: use variant=ldg-register",
-                         target.arch)
-        .str();
-  if (auto mma = dyn_cast<nvgpu::MmaSyncOp>(op)) {
-    std::array<int64_t, 3> shape = mma.getMmaShapeAsArray();
-    // sm_75 has m16n8k8 (f16) and m8n8k16 (i8); m16n8k16 and m16n8k32
-    // arrived with sm_80.
-    bool supported = (shape[0] == 16 && shape[1] == 8 && shape[2] == 8) ||
-                     (shape[0] == 8 && shape[1] == 8 && shape[2] == 16);
-    if (mma.getMatrixA().getType().getElementType().isBF16())
-      return llvm::formatv("bf16 nvgpu.mma.sync needs sm_80 or later; {0} "
-                           "has no bf16 mma",
-                           target.arch)
-          .str();
-    if (!supported)
-      return llvm::formatv("nvgpu.mma.sync m{0}n{1}k{2} needs sm_80 or later; "
-                           "{3} supports m16n8k8 (f16) and m8n8k16 (i8)",
-                           shape[0], shape[1], shape[2], target.arch)
-          .str();
-  }
-  return "";
+  return getPreAmpereUnsupportedReason(op, target);
 }
 
 std::optional<Decline> mlir::pk::findUnsupportedOp(Operation *root,
