@@ -390,7 +390,7 @@ def gen(a):
         out.append("      " + z)
     if a.partial_k:
         out.append("      %kpad = arith.constant {} : {}".format(
-            "0.0" if elt.startswith("f") else "0", elt))
+            "0.0" if elt.startswith(("f", "bf")) else "0", elt))
     out.extend(body.lines)
     out.append("    }")
     out.append("  }")

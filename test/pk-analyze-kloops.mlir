@@ -1,6 +1,11 @@
 // RUN: pk-opt %s -split-input-file --pk-analyze-kloops='report=-' -o /dev/null 2>&1 | grep '^{' | FileCheck %s
 // RUN: pk-opt %s -split-input-file --pk-analyze-kloops='report=- arch=sm_75' -o /dev/null 2>&1 | grep '^{' | FileCheck %s --check-prefix=SM75
 // RUN: pk-opt %s -split-input-file --pk-analyze-kloops='report=- arch=sm_90' -o /dev/null 2>&1 | grep '^{' | FileCheck %s --check-prefix=SM90
+// nvvm.mma.sync in the compute phase, counted per warp: m8n8k4 runs on
+// quad-pairs, four MMAs of 2*8*8*4 FLOPs per warp (32 threads: one warp).
+// RUN: pk-opt %S/Inputs/nvvm-mma-m8n8k4-kloop.mlir --pk-analyze-kloops='report=- arch=sm_90' -o /dev/null 2>&1 | grep '^{' | FileCheck %s --check-prefix=NVVM-M8N8K4
+// NVVM-M8N8K4: "compute_ops":[{"count":1,"op":"nvvm.mma.sync m8n8k4 per warp"}]
+// NVVM-M8N8K4-SAME: "flops_per_tile":2048
 // RUN: pk-opt %s -split-input-file --pk-analyze-kloops='report=- stages=3' -o /dev/null 2>&1 | grep '^{' | FileCheck %s --check-prefix=STAGES3
 // RUN: pk-opt %s -split-input-file --pk-analyze-kloops='report=- regs-per-thread=255' -o /dev/null 2>&1 | grep '^{' | FileCheck %s --check-prefix=REGS255
 // RUN: pk-opt %s -split-input-file --pk-analyze-kloops='report=- block-size=256' -o /dev/null 2>&1 | grep '^{' | FileCheck %s --check-prefix=BS256

@@ -23,8 +23,50 @@
 module attributes {gpu.container_module} {
   gpu.module @m {
     gpu.func @mma(%a: vector<4x2xf16>, %b: vector<2x2xf16>, %c: vector<2x2xf32>, %out: memref<2x2xf32>) kernel {
-      // expected-error @below {{nvgpu.mma.sync m16n8k16 needs sm_80 or later; sm_75 supports m16n8k8 (f16) and m8n8k16 (i8)}}
+      // expected-error @below {{nvgpu.mma.sync f16 m16n8k16 needs sm_80 or later; sm_75 has mma.sync m16n8k8 on f16 and m8n8k16 on 8-bit integers only}}
       %d = nvgpu.mma.sync (%a, %b, %c) {mmaShape = [16, 8, 16]} : (vector<4x2xf16>, vector<2x2xf16>, vector<2x2xf32>) -> vector<2x2xf32>
+      gpu.return
+    }
+  }
+}
+
+// -----
+
+// m16n8k8 on sm_75 is f16 only: tf32 (and bf16) need sm_80.
+module attributes {gpu.container_module} {
+  gpu.module @m {
+    gpu.func @tf32(%a: vector<4x1xf32>, %b: vector<2x1xf32>, %c: vector<2x2xf32>, %out: memref<2x2xf32>) kernel {
+      // expected-error @below {{nvgpu.mma.sync f32 m16n8k8 needs sm_80 or later}}
+      %d = nvgpu.mma.sync (%a, %b, %c) {mmaShape = [16, 8, 8], tf32Enabled} : (vector<4x1xf32>, vector<2x1xf32>, vector<2x2xf32>) -> vector<2x2xf32>
+      gpu.return
+    }
+  }
+}
+
+// -----
+
+// The NVVM form is checked as the nvgpu one (the back end would abort:
+// "Cannot select: intrinsic %llvm.nvvm.mma.m16n8k16.row.col.bf16").
+module attributes {gpu.container_module} {
+  gpu.module @m {
+    gpu.func @nvvm(%a0: i32, %a1: i32, %a2: i32, %a3: i32, %b0: i32, %b1: i32, %c0: f32, %c1: f32, %c2: f32, %c3: f32) kernel {
+      // expected-error @below {{nvvm.mma.sync bf16 m16n8k16 needs sm_80 or later}}
+      %d = nvvm.mma.sync A[%a0, %a1, %a2, %a3] B[%b0, %b1] C[%c0, %c1, %c2, %c3] {layoutA = #nvvm.mma_layout<row>, layoutB = #nvvm.mma_layout<col>, multiplicandAPtxType = #nvvm.mma_type<bf16>, multiplicandBPtxType = #nvvm.mma_type<bf16>, shape = #nvvm.shape<m = 16, n = 8, k = 16>} : (i32, i32, f32) -> !llvm.struct<(f32, f32, f32, f32)>
+      gpu.return
+    }
+  }
+}
+
+// -----
+
+// A bf16 form pk's lowering does not take (a bf16 accumulator): a located
+// error, on every target, instead of upstream's "failed to deduce operand
+// PTX types".
+module attributes {gpu.container_module} {
+  gpu.module @m {
+    gpu.func @bf16acc(%a: vector<4x2xbf16>, %b: vector<2x2xbf16>, %c: vector<2x2xbf16>) kernel {
+      // expected-error @below {{pk lowers bf16 nvgpu.mma.sync as m16n8k8 or m16n8k16, bf16 x bf16 with an f32 accumulator in rows of two (upstream's convert-nvgpu-to-nvvm has no bf16 form); this one is m16n8k16 vector<4x2xbf16> x vector<2x2xbf16> + vector<2x2xbf16>}}
+      %d = nvgpu.mma.sync (%a, %b, %c) {mmaShape = [16, 8, 16]} : (vector<4x2xbf16>, vector<2x2xbf16>, vector<2x2xbf16>) -> vector<2x2xbf16>
       gpu.return
     }
   }

@@ -9,6 +9,8 @@
 // Upstream's lowering alone refuses it (with an error, though it exits 0 and
 // leaves the op for a later step to fail on).
 // RUN: mlir-opt %s --convert-nvgpu-to-nvvm -o /dev/null 2>&1 | FileCheck %s --check-prefix=UPSTREAM
+// A form the step does not lower is a located error of the step itself.
+// RUN: not pk-opt %S/Inputs/bf16-mma-bad-form.mlir --pass-pipeline='builtin.module(gpu.module(pk-lower-bf16-mma-sync))' -o /dev/null 2>&1 | FileCheck %s --check-prefix=BADFORM
 // Before sm_80 pk says so at the op.
 // RUN: not pk-opt %s --pk-emit-binaries='arch=sm_75 emit=ptx out-dir=%t.75' -o /dev/null 2>&1 | FileCheck %s --check-prefix=SM75
 
@@ -41,6 +43,10 @@ gpu.module @m {
   }
   gpu.func @f16(%a: memref<8xf16>, %b: memref<4xf16>, %c: memref<4xf32>) kernel {
     %c0 = arith.constant 0 : index
+    // Dead and foldable: the step rewrites the bf16 ops only (no greedy
+    // driver), so this stays.
+    %c1 = arith.constant 1 : index
+    %unused = arith.addi %c0, %c1 : index
     %va_flat = vector.load %a[%c0] : memref<8xf16>, vector<8xf16>
     %va = vector.shape_cast %va_flat : vector<8xf16> to vector<4x2xf16>
     %vb_flat = vector.load %b[%c0] : memref<4xf16>, vector<4xf16>
@@ -68,6 +74,7 @@ gpu.module @m {
 // CHECK: nvvm.mma.sync A[%{{.*}}, %{{.*}}] B[%{{.*}}] C[
 // CHECK-SAME: shape = #nvvm.shape<m = 16, n = 8, k = 8>
 // CHECK-LABEL: gpu.func @f16
+// CHECK: arith.addi
 // CHECK-NOT: nvvm.mma.sync
 // CHECK: nvgpu.mma.sync
 
@@ -78,6 +85,7 @@ gpu.module @m {
 // PTX: .entry f16(
 // PTX: mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32
 
+// BADFORM: bf16-mma-bad-form.mlir:9:10: error: pk lowers bf16 nvgpu.mma.sync as m16n8k8 or m16n8k16, bf16 x bf16 with an f32 accumulator in rows of two
 // UPSTREAM: error: 'nvgpu.mma.sync' op failed to deduce operand PTX types
 
-// SM75: error: bf16 nvgpu.mma.sync needs sm_80 or later; sm_75 has no bf16 mma
+// SM75: error: nvgpu.mma.sync bf16 m16n8k16 needs sm_80 or later; sm_75 has mma.sync m16n8k8 on f16 and m8n8k16 on 8-bit integers only

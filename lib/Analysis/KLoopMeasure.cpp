@@ -92,12 +92,16 @@ bool ComputeCounter::count(Operation *op, int64_t executions) {
     std::optional<NVVM::MMATypes> typeA = mma.getMultiplicandAPtxType();
     if (typeA == NVVM::MMATypes::s8 || typeA == NVVM::MMATypes::u8)
       info.mmaInt8 = true;
+    // m8n8k4 (sm_70) runs on quad-pairs: four MMAs per warp.
+    int64_t mmasPerWarp =
+        shape.getM() == 8 && shape.getN() == 8 && shape.getK() == 4 ? 4 : 1;
     add(llvm::formatv("nvvm.mma.sync m{0}n{1}k{2}", shape.getM(), shape.getN(),
                       shape.getK())
             .str(),
-        saturatingMul(2, saturatingMul(int64_t(shape.getM()),
-                                       saturatingMul(int64_t(shape.getN()),
-                                                     int64_t(shape.getK())))),
+        saturatingMul(2 * mmasPerWarp,
+                      saturatingMul(int64_t(shape.getM()),
+                                    saturatingMul(int64_t(shape.getN()),
+                                                  int64_t(shape.getK())))),
         executions, /*perWarp=*/true);
     return true;
   }

@@ -294,23 +294,34 @@ static std::string getPreAmpereUnsupportedReason(Operation *op,
                          "later; {0} has none: use variant=ldg-register",
                          target.arch)
         .str();
-  auto mma = dyn_cast<nvgpu::MmaSyncOp>(op);
-  if (!mma)
+  // sm_75 has m16n8k8 on f16 and m8n8k16 on 8-bit integers (and the
+  // m8n8k4 f16 of sm_70); bf16, tf32 and the larger shapes arrived with
+  // sm_80. LLVM's NVPTX back end aborts on the others ("Cannot select").
+  std::array<int64_t, 3> shape;
+  std::string type;
+  if (auto mma = dyn_cast<nvgpu::MmaSyncOp>(op)) {
+    shape = mma.getMmaShapeAsArray();
+    llvm::raw_string_ostream os(type);
+    os << mma.getMatrixA().getType().getElementType();
+    if (type == "i8")
+      type = "s8";
+  } else if (auto mma = dyn_cast<NVVM::MmaOp>(op)) {
+    NVVM::MMAShapeAttr attr = mma.getShape();
+    shape = {attr.getM(), attr.getN(), attr.getK()};
+    if (std::optional<NVVM::MMATypes> ptx = mma.getMultiplicandAPtxType())
+      type = NVVM::stringifyMMATypes(*ptx).str();
+  } else {
     return "";
-  if (mma.getMatrixA().getType().getElementType().isBF16())
-    return llvm::formatv("bf16 nvgpu.mma.sync needs sm_80 or later; {0} has "
-                         "no bf16 mma",
-                         target.arch)
-        .str();
-  // sm_75 has m16n8k8 (f16) and m8n8k16 (i8); m16n8k16 and m16n8k32
-  // arrived with sm_80.
-  std::array<int64_t, 3> shape = mma.getMmaShapeAsArray();
-  bool supported = (shape[0] == 16 && shape[1] == 8 && shape[2] == 8) ||
-                   (shape[0] == 8 && shape[1] == 8 && shape[2] == 16);
-  if (supported)
+  }
+  bool f16 = type == "f16", i8 = type == "s8" || type == "u8";
+  if ((f16 && shape == std::array<int64_t, 3>{16, 8, 8}) ||
+      (f16 && shape == std::array<int64_t, 3>{8, 8, 4}) ||
+      (i8 && shape == std::array<int64_t, 3>{8, 8, 16}))
     return "";
-  return llvm::formatv("nvgpu.mma.sync m{0}n{1}k{2} needs sm_80 or later; {3} "
-                       "supports m16n8k8 (f16) and m8n8k16 (i8)",
+  return llvm::formatv("{0} {1} m{2}n{3}k{4} needs sm_80 or later; {5} has "
+                       "mma.sync m16n8k8 on f16 and m8n8k16 on 8-bit integers "
+                       "only",
+                       op->getName(), type.empty() ? "(untyped)" : type,
                        shape[0], shape[1], shape[2], target.arch)
       .str();
 }
@@ -357,6 +368,11 @@ static std::string getUnsupportedReason(Operation *op,
              "argument, or allocate it in #gpu.address_space<workgroup> for "
              "shared memory";
   }
+  if (auto mma = dyn_cast<nvgpu::MmaSyncOp>(op))
+    if (std::optional<std::string> problem =
+            pk::detail::getBf16MmaSyncLoweringProblem(mma);
+        problem && !problem->empty())
+      return *problem;
   if (!target.hasWgmma && isWarpgroupMmaOp(op))
     return llvm::formatv("{0} (wgmma) needs arch=sm_90a; {1} has none (MLIR "
                          "and ptxas accept wgmma only on the "

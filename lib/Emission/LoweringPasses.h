@@ -8,9 +8,14 @@
 #define PK_LIB_EMISSION_LOWERINGPASSES_H
 
 #include <memory>
+#include <optional>
+#include <string>
 
 namespace mlir {
 class Pass;
+namespace nvgpu {
+class MmaSyncOp;
+} // namespace nvgpu
 namespace pk::detail {
 
 /// 1-D vector transfers to vector.load / vector.store, before
@@ -24,6 +29,10 @@ std::unique_ptr<Pass> createProveSharedAlignmentPass();
 /// bf16 `nvgpu.mma.sync` as `nvvm.mma.sync`, before convert-nvgpu-to-nvvm
 /// (which has no bf16 operand type; MmaSyncBf16.cpp).
 std::unique_ptr<Pass> createLowerBf16MmaSyncPass();
+/// Whether that step lowers `op`: std::nullopt when it has no bf16 operand,
+/// the empty string when it lowers it, else why not (a located error of
+/// emission's target check and of the step).
+std::optional<std::string> getBf16MmaSyncLoweringProblem(nvgpu::MmaSyncOp op);
 void registerLowerBf16MmaSyncPass();
 
 /// The `contract` fast-math flag on the LLVM dialect's floating-point adds,

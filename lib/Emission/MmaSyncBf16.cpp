@@ -26,7 +26,6 @@
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/IR/PatternMatch.h"
 #include "mlir/Pass/Pass.h"
-#include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 #include "llvm/Support/DebugLog.h"
 
 #define DEBUG_TYPE "pk-lower-bf16-mma-sync"
@@ -35,7 +34,7 @@ using namespace mlir;
 
 /// The 32-bit registers of an mma.sync operand `value` of type
 /// vector<R x 2 x bf16>: one per row, the row's two bf16 bit-cast to i32.
-static SmallVector<Value> packBf16Rows(PatternRewriter &rewriter, Location loc,
+static SmallVector<Value> packBf16Rows(RewriterBase &rewriter, Location loc,
                                        Value value) {
   auto type = cast<VectorType>(value.getType());
   auto pairType = VectorType::get({1}, rewriter.getI32Type());
@@ -49,8 +48,8 @@ static SmallVector<Value> packBf16Rows(PatternRewriter &rewriter, Location loc,
 }
 
 /// Every element of `value`, row by row.
-static SmallVector<Value> unpackElements(PatternRewriter &rewriter,
-                                         Location loc, Value value) {
+static SmallVector<Value> unpackElements(RewriterBase &rewriter, Location loc,
+                                         Value value) {
   auto type = cast<VectorType>(value.getType());
   SmallVector<Value> elements;
   for (int64_t row = 0; row < type.getDimSize(0); ++row)
@@ -60,50 +59,57 @@ static SmallVector<Value> unpackElements(PatternRewriter &rewriter,
   return elements;
 }
 
+std::optional<std::string>
+mlir::pk::detail::getBf16MmaSyncLoweringProblem(nvgpu::MmaSyncOp op) {
+  VectorType aType = op.getMatrixA().getType();
+  VectorType bType = op.getMatrixB().getType();
+  VectorType cType = op.getMatrixC().getType();
+  if (!aType.getElementType().isBF16() && !bType.getElementType().isBF16())
+    return std::nullopt;
+  std::array<int64_t, 3> shape = op.getMmaShapeAsArray();
+  bool shapeOk =
+      shape[0] == 16 && shape[1] == 8 && (shape[2] == 8 || shape[2] == 16);
+  auto rowsOfTwo = [](VectorType type) {
+    return type.getRank() == 2 && type.getDimSize(1) == 2;
+  };
+  if (aType.getElementType().isBF16() && bType.getElementType().isBF16() &&
+      cType.getElementType().isF32() && shapeOk && rowsOfTwo(aType) &&
+      rowsOfTwo(bType) && rowsOfTwo(cType))
+    return std::string();
+  std::string problem;
+  llvm::raw_string_ostream os(problem);
+  os << "pk lowers bf16 nvgpu.mma.sync as m16n8k8 or m16n8k16, bf16 x bf16 "
+        "with an f32 accumulator in rows of two (upstream's "
+        "convert-nvgpu-to-nvvm has no bf16 form); this one is m"
+     << shape[0] << "n" << shape[1] << "k" << shape[2] << " " << aType << " x "
+     << bType << " + " << cType;
+  return problem;
+}
+
+/// `op` (getBf16MmaSyncLoweringProblem says it lowers) as `nvvm.mma.sync`.
+static void lowerBf16MmaSync(RewriterBase &rewriter, nvgpu::MmaSyncOp op) {
+  rewriter.setInsertionPoint(op);
+  Location loc = op.getLoc();
+  SmallVector<Value> a = packBf16Rows(rewriter, loc, op.getMatrixA());
+  SmallVector<Value> b = packBf16Rows(rewriter, loc, op.getMatrixB());
+  SmallVector<Value> c = unpackElements(rewriter, loc, op.getMatrixC());
+  Type f32 = rewriter.getF32Type();
+  auto resultType = LLVM::LLVMStructType::getLiteral(
+      rewriter.getContext(), SmallVector<Type>(c.size(), f32));
+  Value mma = NVVM::MmaOp::create(
+      rewriter, loc, resultType, a, b, c, op.getMmaShapeAsArray(),
+      /*b1Op=*/std::nullopt, /*intOverflow=*/std::nullopt,
+      std::array<NVVM::MMATypes, 2>{NVVM::MMATypes::bf16, NVVM::MMATypes::bf16},
+      std::array<NVVM::MMALayout, 2>{NVVM::MMALayout::row,
+                                     NVVM::MMALayout::col});
+  SmallVector<Value> d;
+  for (int64_t i = 0, e = c.size(); i < e; ++i)
+    d.push_back(LLVM::ExtractValueOp::create(rewriter, loc, mma, i));
+  rewriter.replaceOpWithNewOp<vector::FromElementsOp>(
+      op, op.getMatrixC().getType(), d);
+}
+
 namespace {
-/// A bf16 x bf16 + f32 `nvgpu.mma.sync` as `nvvm.mma.sync`.
-struct Bf16MmaSyncToNVVM : OpRewritePattern<nvgpu::MmaSyncOp> {
-  using OpRewritePattern::OpRewritePattern;
-
-  LogicalResult matchAndRewrite(nvgpu::MmaSyncOp op,
-                                PatternRewriter &rewriter) const override {
-    VectorType aType = op.getMatrixA().getType();
-    VectorType bType = op.getMatrixB().getType();
-    VectorType cType = op.getMatrixC().getType();
-    if (!aType.getElementType().isBF16() || !bType.getElementType().isBF16())
-      return rewriter.notifyMatchFailure(op, "operands are not bf16");
-    if (!cType.getElementType().isF32())
-      return rewriter.notifyMatchFailure(op, "accumulator is not f32");
-    std::array<int64_t, 3> shape = op.getMmaShapeAsArray();
-    if (shape[0] != 16 || shape[1] != 8 || (shape[2] != 8 && shape[2] != 16))
-      return rewriter.notifyMatchFailure(op, "not m16n8k8 or m16n8k16");
-    if (aType.getRank() != 2 || aType.getDimSize(1) != 2 ||
-        bType.getRank() != 2 || bType.getDimSize(1) != 2 ||
-        cType.getRank() != 2 || cType.getDimSize(1) != 2)
-      return rewriter.notifyMatchFailure(op, "fragments are not Rx2");
-
-    Location loc = op.getLoc();
-    SmallVector<Value> a = packBf16Rows(rewriter, loc, op.getMatrixA());
-    SmallVector<Value> b = packBf16Rows(rewriter, loc, op.getMatrixB());
-    SmallVector<Value> c = unpackElements(rewriter, loc, op.getMatrixC());
-    Type f32 = rewriter.getF32Type();
-    auto resultType = LLVM::LLVMStructType::getLiteral(
-        rewriter.getContext(), SmallVector<Type>(c.size(), f32));
-    Value mma = NVVM::MmaOp::create(
-        rewriter, loc, resultType, a, b, c, shape, /*b1Op=*/std::nullopt,
-        /*intOverflow=*/std::nullopt,
-        std::array<NVVM::MMATypes, 2>{NVVM::MMATypes::bf16,
-                                      NVVM::MMATypes::bf16},
-        std::array<NVVM::MMALayout, 2>{NVVM::MMALayout::row,
-                                       NVVM::MMALayout::col});
-    SmallVector<Value> d;
-    for (int64_t i = 0, e = c.size(); i < e; ++i)
-      d.push_back(LLVM::ExtractValueOp::create(rewriter, loc, mma, i));
-    rewriter.replaceOpWithNewOp<vector::FromElementsOp>(op, cType, d);
-    return success();
-  }
-};
-
 struct LowerBf16MmaSyncPass
     : PassWrapper<LowerBf16MmaSyncPass, OperationPass<gpu::GPUModuleOp>> {
   MLIR_DEFINE_EXPLICIT_INTERNAL_INLINE_TYPE_ID(LowerBf16MmaSyncPass)
@@ -118,10 +124,27 @@ struct LowerBf16MmaSyncPass
         .insert<LLVM::LLVMDialect, NVVM::NVVMDialect, vector::VectorDialect>();
   }
 
+  /// Rewrites each bf16 op in place (no greedy driver: nothing else in the
+  /// module is folded); a form it cannot lower is a located error.
   void runOnOperation() override {
-    RewritePatternSet patterns(&getContext());
-    patterns.add<Bf16MmaSyncToNVVM>(&getContext());
-    if (failed(applyPatternsGreedily(getOperation(), std::move(patterns))))
+    SmallVector<nvgpu::MmaSyncOp> ops;
+    getOperation().walk([&](nvgpu::MmaSyncOp op) { ops.push_back(op); });
+    IRRewriter rewriter(&getContext());
+    bool failedAny = false;
+    for (nvgpu::MmaSyncOp op : ops) {
+      std::optional<std::string> problem =
+          pk::detail::getBf16MmaSyncLoweringProblem(op);
+      if (!problem)
+        continue;
+      if (!problem->empty()) {
+        LDBG() << "not lowered: " << *problem << " -> BAIL";
+        op.emitError() << *problem;
+        failedAny = true;
+        continue;
+      }
+      lowerBf16MmaSync(rewriter, op);
+    }
+    if (failedAny)
       signalPassFailure();
   }
 };

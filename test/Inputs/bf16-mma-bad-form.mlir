@@ -1,0 +1,12 @@
+// A bf16 nvgpu.mma.sync with a bf16 accumulator: it verifies, but neither
+// upstream's convert-nvgpu-to-nvvm nor pk-lower-bf16-mma-sync lowers it
+// (test/pk-lower-bf16-mma-sync.mlir, BADFORM).
+gpu.module @m {
+  gpu.func @k(%a: vector<4x2xbf16>, %b: vector<2x2xbf16>, %c: vector<2x2xbf16>) kernel {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %unused = arith.addi %c0, %c1 : index
+    %d = nvgpu.mma.sync(%a, %b, %c) {mmaShape = [16, 8, 16]} : (vector<4x2xbf16>, vector<2x2xbf16>, vector<2x2xbf16>) -> vector<2x2xbf16>
+    gpu.return
+  }
+}
