@@ -93,8 +93,9 @@ def seeds(rng_gen_count, rng):
 def gen_args(rng, small_k=True):
     """Random gen_gemm.py arguments (tiles, K not a multiple of BK allowed
     where the generator accepts it, small trip counts)."""
-    kind = rng.choice(["hgemm", "igemm", "sgemm"])
-    bk = {"hgemm": rng.choice([16, 32, 64]), "igemm": rng.choice([32, 64]), "sgemm": rng.choice([8, 16])}[kind]
+    kind = rng.choice(["hgemm", "igemm", "sgemm", "bgemm"])
+    bk = {"hgemm": rng.choice([16, 32, 64]), "bgemm": rng.choice([16, 32, 64]), "igemm": rng.choice([32, 64]),
+          "sgemm": rng.choice([8, 16])}[kind]
     bm = rng.choice([32, 64, 128])
     bn = rng.choice([32, 64, 128])
     trips = rng.randint(1, 9)
