@@ -1215,10 +1215,15 @@ def main(argv=None):
         a.BK = 64 if a.mma == "wgmma" else {"hgemm": 32, "bgemm": 32, "igemm": 64, "sgemm": 8}[a.kind]
     args = sys.argv[1:] if argv is None else argv
     a.cmdline = "python3 examples/gen_gemm.py " + " ".join(args)
-    if a.copy == "tma":
-        text = gen_wgmma_tma(a)
-    else:
-        text = gen_wgmma(a) if a.mma == "wgmma" else gen(a)
+    # The generators state what they cannot generate as assertions: a
+    # message, not a traceback.
+    try:
+        if a.copy == "tma":
+            text = gen_wgmma_tma(a)
+        else:
+            text = gen_wgmma(a) if a.mma == "wgmma" else gen(a)
+    except AssertionError as ex:
+        sys.exit("gen_gemm.py: error: %s" % ex)
     if a.kind == "bgemm" and a.mma == "wgmma":
         text = as_bf16_wgmma(text)
     if a.output == "-":
