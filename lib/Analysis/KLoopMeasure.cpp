@@ -73,36 +73,28 @@ static bool feedsAdd(Value value) {
 }
 
 bool ComputeCounter::count(Operation *op, int64_t executions) {
+  // One warp-wide MMA (mma.sync, in the nvgpu or the NVVM form): 2*m*n*k
+  // FLOPs per warp, four times that for m8n8k4 (sm_70), which runs on
+  // quad-pairs.
+  auto addMma = [&](StringRef opName, int64_t m, int64_t n, int64_t k) {
+    int64_t mmasPerWarp = m == 8 && n == 8 && k == 4 ? 4 : 1;
+    add(llvm::formatv("{0} m{1}n{2}k{3}", opName, m, n, k).str(),
+        saturatingMul(2 * mmasPerWarp, saturatingMul(m, saturatingMul(n, k))),
+        executions, /*perWarp=*/true);
+  };
   if (auto mma = dyn_cast<nvgpu::MmaSyncOp>(op)) {
     std::array<int64_t, 3> shape = mma.getMmaShapeAsArray();
     if (getElementTypeOrSelf(mma.getMatrixA().getType()).isInteger(8))
       info.mmaInt8 = true;
-    add(llvm::formatv("nvgpu.mma.sync m{0}n{1}k{2}", shape[0], shape[1],
-                      shape[2])
-            .str(),
-        saturatingMul(
-            2, saturatingMul(shape[0], saturatingMul(shape[1], shape[2]))),
-        executions, /*perWarp=*/true);
+    addMma("nvgpu.mma.sync", shape[0], shape[1], shape[2]);
     return true;
   }
-  // The NVVM form, as a kernel lowered part way (or written against NVVM)
-  // has it: the same per-warp MMA, its shape an attribute.
   if (auto mma = dyn_cast<NVVM::MmaOp>(op)) {
     NVVM::MMAShapeAttr shape = mma.getShape();
     std::optional<NVVM::MMATypes> typeA = mma.getMultiplicandAPtxType();
     if (typeA == NVVM::MMATypes::s8 || typeA == NVVM::MMATypes::u8)
       info.mmaInt8 = true;
-    // m8n8k4 (sm_70) runs on quad-pairs: four MMAs per warp.
-    int64_t mmasPerWarp =
-        shape.getM() == 8 && shape.getN() == 8 && shape.getK() == 4 ? 4 : 1;
-    add(llvm::formatv("nvvm.mma.sync m{0}n{1}k{2}", shape.getM(), shape.getN(),
-                      shape.getK())
-            .str(),
-        saturatingMul(2 * mmasPerWarp,
-                      saturatingMul(int64_t(shape.getM()),
-                                    saturatingMul(int64_t(shape.getN()),
-                                                  int64_t(shape.getK())))),
-        executions, /*perWarp=*/true);
+    addMma("nvvm.mma.sync", shape.getM(), shape.getN(), shape.getK());
     return true;
   }
   if (auto contract = dyn_cast<vector::ContractionOp>(op)) {

@@ -264,57 +264,61 @@ struct EmitBinariesPass final
           });
       if (info == kernels->end())
         continue;
-      reportKernel(gpuModule, *info, target);
       EmittedKernel &entry = emitted.emplace_back();
       entry.key = (gpuModule.getName() + "::" + info->name).str();
       entry.info = *info;
       entry.info.dynamicSharedBytes = getDynamicSharedBytes(func);
       entry.threads = getKernelBlockSize(func);
       entry.blocksThreshold = getBlocksThreshold(func, minBlocksPerSM);
+      if (entry.threads > 0)
+        entry.occupancy =
+            computeOccupancy(target, entry.threads, info->registers,
+                             info->sharedBytes + entry.info.dynamicSharedBytes);
+      reportKernel(func.getLoc(), entry, target);
     }
     return success();
   }
 
+  /// What ptxas said about one kernel and the occupancy it implies (with a
+  /// known block size), for the remark and the report.
+  struct EmittedKernel {
+    std::string key; ///< "<module>::<kernel>"
+    PtxasKernelInfo info;
+    int64_t threads = 0;
+    int64_t blocksThreshold = 0;
+    std::optional<Occupancy> occupancy;
+  };
+
   /// Remark with ptxas' numbers and the occupancy they imply; a warning when
   /// that occupancy is below min-blocks-per-sm.
-  void reportKernel(gpu::GPUModuleOp gpuModule, const PtxasKernelInfo &info,
+  void reportKernel(Location loc, const EmittedKernel &kernel,
                     const TargetInfo &target) {
-    auto func = gpuModule.lookupSymbol<gpu::GPUFuncOp>(info.name);
-    Location loc = func ? func.getLoc() : gpuModule.getLoc();
+    const PtxasKernelInfo &info = kernel.info;
     InFlightDiagnostic remark = emitRemark(loc);
     remark << "ptxas (" << target.arch << "): " << info.registers
            << " registers, " << info.spillStores << " bytes spill stores, "
            << info.spillLoads << " bytes spill loads, " << info.stackFrame
            << " bytes stack frame, " << info.sharedBytes
            << " bytes shared memory";
-    int64_t dynamicBytes = getDynamicSharedBytes(func);
-    if (dynamicBytes)
-      remark << " + " << dynamicBytes << " bytes dynamic shared memory";
-    int64_t threads = func ? getKernelBlockSize(func) : 0;
-    if (threads <= 0)
+    if (info.dynamicSharedBytes)
+      remark << " + " << info.dynamicSharedBytes
+             << " bytes dynamic shared memory";
+    if (!kernel.occupancy)
       return;
-    Occupancy occ = computeOccupancy(target, threads, info.registers,
-                                     info.sharedBytes + dynamicBytes);
+    const Occupancy &occ = *kernel.occupancy;
     remark << "; " << occ.blocksPerSM << " blocks/SM (limited by "
            << stringifyOccupancyLimit(occ.limit) << ")";
     remark.report();
-    int64_t threshold = getBlocksThreshold(func, minBlocksPerSM);
-    if (occ.blocksPerSM < threshold)
+    if (occ.blocksPerSM < kernel.blocksThreshold)
       emitWarning(loc) << "with ptxas' " << info.registers
                        << " registers per thread the kernel keeps "
                        << occ.blocksPerSM << " blocks/SM on " << target.arch
                        << " (limited by " << stringifyOccupancyLimit(occ.limit)
-                       << "), below min-blocks-per-sm=" << threshold
+                       << "), below min-blocks-per-sm="
+                       << kernel.blocksThreshold
                        << ": the occupancy cliff is crossed after the fact";
   }
 
-  /// What ptxas said about one kernel, for the report.
-  struct EmittedKernel {
-    std::string key; ///< "<module>::<kernel>"
-    PtxasKernelInfo info;
-    int64_t threads = 0;
-    int64_t blocksThreshold = 0;
-  };
   SmallVector<EmittedKernel> emitted;
 
   /// The report's lines of this pass: one per emitted kernel, in the
@@ -324,9 +328,6 @@ struct EmitBinariesPass final
     std::string out;
     for (const EmittedKernel &kernel : emitted) {
       const PtxasKernelInfo &info = kernel.info;
-      Occupancy occ =
-          computeOccupancy(target, kernel.threads, info.registers,
-                           info.sharedBytes + info.dynamicSharedBytes);
       llvm::json::Object ptxas{
           {"dynamic_shared_bytes", info.dynamicSharedBytes},
           {"registers", info.registers},
@@ -335,10 +336,10 @@ struct EmitBinariesPass final
           {"stack_frame_bytes", info.stackFrame},
           {"shared_bytes", info.sharedBytes},
       };
-      if (kernel.threads > 0) {
-        ptxas["blocks_per_sm"] = occ.blocksPerSM;
-        ptxas["limit"] = stringifyOccupancyLimit(occ.limit);
-        ptxas["below_target"] = occ.blocksPerSM < kernel.blocksThreshold;
+      if (const std::optional<Occupancy> &occ = kernel.occupancy) {
+        ptxas["blocks_per_sm"] = occ->blocksPerSM;
+        ptxas["limit"] = stringifyOccupancyLimit(occ->limit);
+        ptxas["below_target"] = occ->blocksPerSM < kernel.blocksThreshold;
       }
       llvm::json::Object line{
           {"kernel", kernel.key},

@@ -35,30 +35,25 @@ static const TargetInfo kTargets[] = {
     // regs/SM, reg unit, max regs/thread, threads/SM, warps/SM, blocks/SM,
     // threads/block, cp.async, wgmma, PTX version, mma / FMA FLOPs per cycle
     // per SM, memory latency (cycles), L2 bytes per cycle per SM
-    {"sm_75", "TU102", 75,   64 * KiB, 64 * KiB, 48 * KiB, 0,    256,
-     65536,   256,     255,  1024,     32,       16,       1024, false,
-     false,   63,      1024, 128,      500,      32},
-    {"sm_80", "GA100", 80,   164 * KiB, 163 * KiB, 48 * KiB, 1 * KiB, 128,
-     65536,   256,     255,  2048,      64,        32,       1024,    true,
-     false,   78,      2048, 128,       600,       48},
-    {"sm_86", "GA104", 86,  100 * KiB, 99 * KiB, 48 * KiB, 1 * KiB, 128,
-     65536,   256,     255, 1536,      48,       16,       1024,    true,
-     false,   78,      512, 256,       500,      32},
-    {"sm_87", "GA10B", 87,   164 * KiB, 163 * KiB, 48 * KiB, 1 * KiB, 128,
-     65536,   256,     255,  1536,      48,        16,       1024,    true,
-     false,   78,      1024, 256,       500,       32},
-    {"sm_89", "AD102", 89,  100 * KiB, 99 * KiB, 48 * KiB, 1 * KiB, 128,
-     65536,   256,     255, 1536,      48,       24,       1024,    true,
-     false,   78,      512, 256,       500,      32},
-    {"sm_90", "GH100", 90,   228 * KiB, 227 * KiB, 48 * KiB, 1 * KiB, 128,
-     65536,   256,     255,  2048,      64,        32,       1024,    true,
-     false,   80,      2048, 256,       3000,      36},
+    // clang-format off
+    {"sm_75",  "TU102", 75,  64 * KiB,  64 * KiB, 48 * KiB,       0, 256,
+    65536, 256, 255, 1024, 32, 16, 1024, false, false, 63, 1024, 128,  500, 32},
+    {"sm_80",  "GA100", 80, 164 * KiB, 163 * KiB, 48 * KiB, 1 * KiB, 128,
+    65536, 256, 255, 2048, 64, 32, 1024,  true, false, 78, 2048, 128,  600, 48},
+    {"sm_86",  "GA104", 86, 100 * KiB,  99 * KiB, 48 * KiB, 1 * KiB, 128,
+    65536, 256, 255, 1536, 48, 16, 1024,  true, false, 78,  512, 256,  500, 32},
+    {"sm_87",  "GA10B", 87, 164 * KiB, 163 * KiB, 48 * KiB, 1 * KiB, 128,
+    65536, 256, 255, 1536, 48, 16, 1024,  true, false, 78, 1024, 256,  500, 32},
+    {"sm_89",  "AD102", 89, 100 * KiB,  99 * KiB, 48 * KiB, 1 * KiB, 128,
+    65536, 256, 255, 1536, 48, 24, 1024,  true, false, 78,  512, 256,  500, 32},
+    {"sm_90",  "GH100", 90, 228 * KiB, 227 * KiB, 48 * KiB, 1 * KiB, 128,
+    65536, 256, 255, 2048, 64, 32, 1024,  true, false, 80, 2048, 256, 3000, 36},
     // sm_90a: the same GPU and limits as sm_90, with the architecture-
     // specific features (wgmma, setmaxnreg); its cubins and PTX run only on
     // compute capability 9.0 (docs/target-table.md).
-    {"sm_90a", "GH100", 90,   228 * KiB, 227 * KiB, 48 * KiB, 1 * KiB, 128,
-     65536,    256,     255,  2048,      64,        32,       1024,    true,
-     true,     80,      2048, 256,       3000,      36},
+    {"sm_90a", "GH100", 90, 228 * KiB, 227 * KiB, 48 * KiB, 1 * KiB, 128,
+    65536, 256, 255, 2048, 64, 32, 1024,  true,  true, 80, 2048, 256, 3000, 36},
+    // clang-format on
 };
 
 /// Number of SM sub-partitions (warp schedulers), each with a quarter of the
