@@ -3,6 +3,7 @@
 // RUN: not pk-opt %s -split-input-file --pk-emit-binaries='emit=cubin cuda-path=%t/no-cuda out-dir=%t' -o /dev/null 2>&1 | FileCheck %s --check-prefix=NOPTXAS -DDIR=%t
 // RUN: not pk-opt %s -split-input-file --pk-emit-binaries='arch=sm_100 out-dir=%t' -o /dev/null 2>&1 | FileCheck %s --check-prefix=ARCH
 // RUN: not pk-opt %s -split-input-file --pk-emit-binaries='min-blocks-per-sm=-1 out-dir=%t' -o /dev/null 2>&1 | FileCheck %s --check-prefix=MINBLOCKS
+// RUN: not pk-opt %s -split-input-file --pk-emit-binaries='report-append=maybe out-dir=%t' -o /dev/null 2>&1 | FileCheck %s --check-prefix=APPEND
 // wgmma needs sm_90a: MLIR's NVVM verifier would stop the lowering on sm_90
 // ("'nvvm.wgmma.fence.aligned' op is not supported on sm_90"), pk says so at
 // the operation first (also through pipeline-kernel's emission).
@@ -16,6 +17,8 @@
 // FORMAT: for the --emit option: Cannot find option named 'sass'!
 // NOPTXAS: error: ptxas not found at '[[DIR]]/no-cuda/bin/ptxas': pass cuda-path=<CUDA toolkit root> or set CUDA_HOME
 // ARCH: error: unknown arch 'sm_100'; pk knows: sm_75, sm_80, sm_86, sm_87, sm_89, sm_90, sm_90a
+// APPEND: for the --report-append option: 'maybe' is invalid value for boolean argument!
+// APPEND: error: pk-emit-binaries: cannot parse the options 'report-append=maybe out-dir={{.*}}'
 // MINBLOCKS: error: min-blocks-per-sm must be at least 1 (or 0: each kernel's nvvm.minctasm), got -1
 
 // sm_75 has no m16n8k16 mma.sync: LLVM's NVPTX back end would abort, pk

@@ -11,6 +11,7 @@
 // RUN: mlir-opt %s --convert-nvgpu-to-nvvm -o /dev/null 2>&1 | FileCheck %s --check-prefix=UPSTREAM
 // A form the step does not lower is a located error of the step itself.
 // RUN: not pk-opt %S/Inputs/bf16-mma-bad-form.mlir --pass-pipeline='builtin.module(gpu.module(pk-lower-bf16-mma-sync))' -o /dev/null 2>&1 | FileCheck %s --check-prefix=BADFORM
+// RUN: pk-opt %S/Inputs/bf16-mma-bad-form.mlir --pass-pipeline='builtin.module(gpu.module(pk-lower-bf16-mma-sync))' -verify-diagnostics -o /dev/null
 // Before sm_80 pk says so at the op.
 // RUN: not pk-opt %s --pk-emit-binaries='arch=sm_75 emit=ptx out-dir=%t.75' -o /dev/null 2>&1 | FileCheck %s --check-prefix=SM75
 
@@ -85,7 +86,7 @@ gpu.module @m {
 // PTX: .entry f16(
 // PTX: mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32
 
-// BADFORM: bf16-mma-bad-form.mlir:9:10: error: pk lowers bf16 nvgpu.mma.sync as m16n8k8 or m16n8k16, bf16 x bf16 with an f32 accumulator in rows of two
+// BADFORM: bf16-mma-bad-form.mlir:10:10: error: pk lowers bf16 nvgpu.mma.sync as m16n8k8 or m16n8k16, bf16 x bf16 with an f32 accumulator in rows of two
 // UPSTREAM: error: 'nvgpu.mma.sync' op failed to deduce operand PTX types
 
 // SM75: error: nvgpu.mma.sync bf16 m16n8k16 needs sm_80 or later; sm_75 has mma.sync m16n8k8 on f16 and m8n8k16 on 8-bit integers only
