@@ -101,6 +101,29 @@ def PKNormalizeWorkgroupStorage
   let dependentDialects = ["::mlir::gpu::GPUDialect"];
 }
 
+def PKUseLdmatrix : Pass<"pk-use-ldmatrix", "ModuleOp"> {
+  let summary = "Load mma.sync operands from shared memory with ldmatrix";
+  let description = [{
+    Rewrites each kernel's 16-bit shared `vector.transfer_read`s whose lanes
+    read the ldmatrix layout (each lane two elements of a row of an 8x8
+    matrix, or of a column: the transposed B operand), checked for every
+    thread of the kernel's `known_block_size` in warp-uniform control flow,
+    into `nvgpu.ldmatrix` ops (four matrices each where the read has them)
+    and a `vector.from_elements` of their elements. ldmatrix needs 16-byte
+    aligned rows: a workgroup attribution whose rows are not is re-padded
+    to an odd number of 16-byte chunks first, when no use depends on its
+    row size. IREE's TileAndFuse matmuls read their operands this way with
+    2- and 4-byte loads from rows padded to 8 bytes. One remark per kernel
+    it changes; a read it cannot prove stays as it is.
+    `pipeline-kernel` runs it after `pk-normalize-workgroup-storage`
+    (`ldmatrix=false` skips it).
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::gpu::GPUDialect",
+                           "::mlir::nvgpu::NVGPUDialect",
+                           "::mlir::vector::VectorDialect"];
+}
+
 def PKAnalyzeKLoops : Pass<"pk-analyze-kloops"> {
   let summary = "Analyze tiled GPU K-loops: shared memory, occupancy, "
                 "compute/load ratio and pipelining variant";
@@ -386,6 +409,8 @@ def PKPipelineKernel : Pass<"pipeline-kernel", "ModuleOp"> {
            /*default=*/"::mlir::pk::EmitKind::MLIR",
            "Artefacts to write besides the IR: mlir (none), llvm, ptx or "
            "cubin", PKOptionValues<PK_EmitKind>.values>,
+    Option<"ldmatrix", "ldmatrix", "bool", /*default=*/"true",
+           "Load mma.sync operands with ldmatrix first (pk-use-ldmatrix)">,
     PKVerboseOption<"false">,
   ], pkEmitOptions);
 }

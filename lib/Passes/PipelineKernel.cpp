@@ -80,6 +80,10 @@ void mlir::pk::buildPipelineKernelPipeline(
   pm.addPass(createGpuLaunchSinkIndexComputationsPass());
   pm.addPass(createGpuKernelOutliningPass());
   pm.addPass(createPKNormalizeWorkgroupStorage());
+  // IREE-style operand reads (2- and 4-byte shared loads per mma.sync)
+  // become ldmatrix before the analysis measures the compute phase.
+  if (options.ldmatrix)
+    pm.addPass(createPKUseLdmatrix());
   auto analyze = withTargetOptions<PKAnalyzeKLoopsOptions>(options);
   // The analysis decides each loop as pk-pipeline-kloops will, which then
   // applies those decisions (KLoopAnalysisCache): one match and one
@@ -178,6 +182,7 @@ struct PipelineKernelPass final
     options.cudaPath = cudaPath;
     options.barePtr = barePtr;
     options.verbose = verbose;
+    options.ldmatrix = ldmatrix;
     return options;
   }
 

@@ -1,0 +1,249 @@
+//===- ThreadValues.cpp - Index values thread by thread -------------------===//
+//
+// Part of pk (Pipeline Kernel).
+//
+//===----------------------------------------------------------------------===//
+//
+// Evaluates the integer computations between thread ids and an index for one
+// thread at a time (ThreadValues.h). Used by pk-use-ldmatrix to check that a
+// warp's lanes read the 8x8 matrices ldmatrix loads. Tests:
+// test/pk-use-ldmatrix.mlir.
+//
+//===----------------------------------------------------------------------===//
+
+#include "pk/ThreadValues.h"
+
+#include "mlir/Dialect/Affine/IR/AffineOps.h"
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/IR/BuiltinAttributes.h"
+#include "mlir/IR/Matchers.h"
+#include "llvm/ADT/TypeSwitch.h"
+#include "llvm/Support/DebugLog.h"
+
+#define DEBUG_TYPE "pk-thread-values"
+
+using namespace mlir;
+using namespace mlir::pk;
+
+/// Deeper chains than this are not index computations pk evaluates.
+static constexpr unsigned kMaxDepth = 64;
+
+std::optional<std::array<int64_t, 3>>
+mlir::pk::getKnownBlockDims(gpu::GPUFuncOp kernel) {
+  std::optional<ArrayRef<int32_t>> known = kernel.getKnownBlockSize();
+  if (!known || known->size() != 3)
+    return std::nullopt;
+  std::array<int64_t, 3> dims;
+  for (unsigned i = 0; i < 3; ++i) {
+    dims[i] = (*known)[i];
+    if (dims[i] <= 0)
+      return std::nullopt;
+  }
+  return dims;
+}
+
+static bool isThreadUniformImpl(Value v, unsigned depth) {
+  if (depth > kMaxDepth)
+    return false;
+  if (auto arg = dyn_cast<BlockArgument>(v)) {
+    Operation *owner = arg.getOwner()->getParentOp();
+    if (isa<gpu::GPUFuncOp>(owner))
+      return true;
+    auto loop = dyn_cast<scf::ForOp>(owner);
+    if (!loop || arg != loop.getInductionVar())
+      return false;
+    return isThreadUniformImpl(loop.getLowerBound(), depth + 1) &&
+           isThreadUniformImpl(loop.getUpperBound(), depth + 1) &&
+           isThreadUniformImpl(loop.getStep(), depth + 1);
+  }
+  Operation *op = v.getDefiningOp();
+  if (isa<gpu::ThreadIdOp, gpu::LaneIdOp>(op) || op->getNumRegions() != 0)
+    return false;
+  if (isa<gpu::BlockIdOp, gpu::BlockDimOp, gpu::GridDimOp>(op))
+    return true;
+  return llvm::all_of(op->getOperands(), [&](Value operand) {
+    return isThreadUniformImpl(operand, depth + 1);
+  });
+}
+
+bool mlir::pk::isThreadUniform(Value v) { return isThreadUniformImpl(v, 0); }
+
+std::optional<int64_t> ThreadValues::evaluate(Value v, int64_t linearTid) {
+  if (linearTid != linearId) {
+    cache.clear();
+    linearId = linearTid;
+    threadId = {linearTid % blockDims[0],
+                (linearTid / blockDims[0]) % blockDims[1],
+                linearTid / (blockDims[0] * blockDims[1])};
+  }
+  return eval(v, 0);
+}
+
+std::optional<int64_t> ThreadValues::eval(Value v, unsigned depth) {
+  if (auto it = cache.find(v); it != cache.end())
+    return it->second;
+  if (depth > kMaxDepth)
+    return std::nullopt;
+  Operation *op = v.getDefiningOp();
+  if (!op) {
+    LDBG() << "not evaluated per thread: block argument " << v;
+    return std::nullopt;
+  }
+  std::optional<int64_t> result = evalOp(op, v, depth);
+  if (result)
+    cache[v] = *result;
+  return result;
+}
+
+/// Floor division, nullopt for a non-positive divisor.
+static std::optional<int64_t> floorDiv(int64_t a, int64_t b) {
+  if (b <= 0)
+    return std::nullopt;
+  int64_t q = a / b;
+  return (a % b != 0 && a < 0) ? q - 1 : q;
+}
+
+/// The basis of a linearize/delinearize op as integers (dynamic elements
+/// evaluated through `evalFn`).
+template <typename EvalFn>
+static std::optional<SmallVector<int64_t>>
+evalBasis(ArrayRef<OpFoldResult> basis, EvalFn evalFn) {
+  SmallVector<int64_t> values;
+  for (OpFoldResult element : basis) {
+    std::optional<int64_t> value = getConstantIntValue(element);
+    if (!value)
+      value = evalFn(cast<Value>(element));
+    if (!value || *value <= 0)
+      return std::nullopt;
+    values.push_back(*value);
+  }
+  return values;
+}
+
+std::optional<int64_t> ThreadValues::evalOp(Operation *op, Value v,
+                                            unsigned depth) {
+  auto operand = [&](unsigned i) { return eval(op->getOperand(i), depth + 1); };
+  auto binary = [&](auto fn) -> std::optional<int64_t> {
+    std::optional<int64_t> a = operand(0), b = operand(1);
+    if (!a || !b)
+      return std::nullopt;
+    return fn(*a, *b);
+  };
+  auto evalFn = [&](Value value) { return eval(value, depth + 1); };
+  return llvm::TypeSwitch<Operation *, std::optional<int64_t>>(op)
+      .Case([&](arith::ConstantOp c) -> std::optional<int64_t> {
+        if (auto attr = dyn_cast<IntegerAttr>(c.getValue()))
+          return attr.getValue().getSExtValue();
+        return std::nullopt;
+      })
+      .Case([&](gpu::ThreadIdOp t) -> std::optional<int64_t> {
+        return threadId[static_cast<unsigned>(t.getDimension())];
+      })
+      .Case([&](gpu::BlockDimOp d) -> std::optional<int64_t> {
+        return blockDims[static_cast<unsigned>(d.getDimension())];
+      })
+      .Case([&](gpu::LaneIdOp) -> std::optional<int64_t> {
+        return linearId % 32;
+      })
+      .Case<arith::IndexCastOp, arith::IndexCastUIOp>(
+          [&](Operation *) { return operand(0); })
+      .Case([&](arith::AddIOp) { return binary(std::plus<int64_t>()); })
+      .Case([&](arith::SubIOp) { return binary(std::minus<int64_t>()); })
+      .Case([&](arith::MulIOp) { return binary(std::multiplies<int64_t>()); })
+      .Case<arith::DivSIOp, arith::DivUIOp>([&](Operation *) {
+        return binary([](int64_t a, int64_t b) -> std::optional<int64_t> {
+          if (b <= 0 || a < 0)
+            return std::nullopt;
+          return a / b;
+        });
+      })
+      .Case<arith::RemSIOp, arith::RemUIOp>([&](Operation *) {
+        return binary([](int64_t a, int64_t b) -> std::optional<int64_t> {
+          if (b <= 0 || a < 0)
+            return std::nullopt;
+          return a % b;
+        });
+      })
+      .Case([&](arith::FloorDivSIOp) {
+        return binary([](int64_t a, int64_t b) { return floorDiv(a, b); });
+      })
+      .Case([&](arith::AndIOp) { return binary(std::bit_and<int64_t>()); })
+      .Case([&](arith::OrIOp) { return binary(std::bit_or<int64_t>()); })
+      .Case([&](arith::ShLIOp) {
+        return binary([](int64_t a, int64_t b) -> std::optional<int64_t> {
+          if (b < 0 || b > 32 || a < 0)
+            return std::nullopt;
+          return a << b;
+        });
+      })
+      .Case<arith::ShRUIOp, arith::ShRSIOp>([&](Operation *) {
+        return binary([](int64_t a, int64_t b) -> std::optional<int64_t> {
+          if (b < 0 || b > 62 || a < 0)
+            return std::nullopt;
+          return a >> b;
+        });
+      })
+      .Case<arith::MinSIOp, arith::MinUIOp>([&](Operation *) {
+        return binary([](int64_t a, int64_t b) { return std::min(a, b); });
+      })
+      .Case<arith::MaxSIOp, arith::MaxUIOp>([&](Operation *) {
+        return binary([](int64_t a, int64_t b) { return std::max(a, b); });
+      })
+      .Case([&](affine::AffineApplyOp apply) -> std::optional<int64_t> {
+        SmallVector<Attribute> operands;
+        Builder b(op->getContext());
+        for (Value value : apply.getMapOperands()) {
+          std::optional<int64_t> x = evalFn(value);
+          if (!x)
+            return std::nullopt;
+          operands.push_back(b.getIndexAttr(*x));
+        }
+        SmallVector<Attribute> results;
+        if (failed(apply.getAffineMap().constantFold(operands, results)) ||
+            results.size() != 1)
+          return std::nullopt;
+        auto attr = dyn_cast<IntegerAttr>(results.front());
+        return attr ? std::optional<int64_t>(attr.getInt()) : std::nullopt;
+      })
+      .Case([&](affine::AffineDelinearizeIndexOp delin)
+                -> std::optional<int64_t> {
+        std::optional<int64_t> x = evalFn(delin.getLinearIndex());
+        std::optional<SmallVector<int64_t>> basis =
+            evalBasis(delin.getEffectiveBasis(), evalFn);
+        if (!x || !basis || *x < 0)
+          return std::nullopt;
+        // Results from the innermost; the first takes what is left.
+        unsigned n = delin.getNumResults();
+        int64_t rest = *x;
+        for (unsigned i = n; i-- > 1;) {
+          int64_t size = (*basis)[basis->size() - (n - i)];
+          cache[delin.getResult(i)] = rest % size;
+          rest /= size;
+        }
+        cache[delin.getResult(0)] = rest;
+        return cache[v];
+      })
+      .Case([&](affine::AffineLinearizeIndexOp lin) -> std::optional<int64_t> {
+        std::optional<SmallVector<int64_t>> basis =
+            evalBasis(lin.getEffectiveBasis(), evalFn);
+        if (!basis)
+          return std::nullopt;
+        ValueRange inputs = lin.getMultiIndex();
+        int64_t result = 0;
+        // The effective basis has one element per input but the first.
+        for (auto [i, input] : llvm::enumerate(inputs)) {
+          std::optional<int64_t> x = evalFn(input);
+          if (!x)
+            return std::nullopt;
+          int64_t size = i == 0 ? 1 : (*basis)[i - 1];
+          result = result * size + *x;
+        }
+        return result;
+      })
+      .Default([&](Operation *) -> std::optional<int64_t> {
+        LDBG() << "not evaluated per thread: " << op->getName();
+        return std::nullopt;
+      });
+}
