@@ -141,3 +141,110 @@ gpu.module @m {
     gpu.return
   }
 }
+
+// -----
+
+// More reads pk leaves alone (an adversarial review's kernels): a read
+// outside the kernel's entry block (after a thread-dependent cf.cond_br), a
+// read in a loop whose bound comes from gpu.global_id or from memory, an
+// unsigned min of a negative row (the lanes read rows 104 and g, not g),
+// and index elements (no bit width: no crash). None becomes ldmatrix.
+// CHECK-LABEL: gpu.func @divergent_or_unproven
+// CHECK-NOT: nvgpu.ldmatrix
+// CHECK: gpu.return
+// CHECK-NOT: remark: kernel @divergent_or_unproven
+gpu.module @m {
+  gpu.func @divergent_or_unproven(%out: memref<32x8xf16>, %n: memref<1xindex>) kernel attributes {known_block_size = array<i32: 32, 1, 1>} {
+    %T = memref.alloc() : memref<112x40xf16, #gpu.address_space<workgroup>>
+    %I = memref.alloc() : memref<16x8xindex, #gpu.address_space<workgroup>>
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %c2 = arith.constant 2 : index
+    %c4 = arith.constant 4 : index
+    %c100 = arith.constant 100 : index
+    %p = ub.poison : f16
+    %tid = gpu.thread_id x
+    %g = arith.divui %tid, %c4 : index
+    %t = arith.remui %tid, %c4 : index
+    %col = arith.muli %t, %c2 : index
+    %gid = gpu.global_id x
+    %gn = arith.remui %gid, %c2 : index
+    scf.for %i = %c0 to %gn step %c1 {
+      %a = vector.transfer_read %T[%g, %col], %p {in_bounds = [true, true]} : memref<112x40xf16, #gpu.address_space<workgroup>>, vector<1x2xf16>
+      vector.transfer_write %a, %out[%tid, %c0] {in_bounds = [true, true]} : vector<1x2xf16>, memref<32x8xf16>
+    }
+    %ld = memref.load %n[%c0] : memref<1xindex>
+    scf.for %i = %c0 to %ld step %c1 {
+      %b = vector.transfer_read %T[%g, %col], %p {in_bounds = [true, true]} : memref<112x40xf16, #gpu.address_space<workgroup>>, vector<1x2xf16>
+      vector.transfer_write %b, %out[%tid, %c2] {in_bounds = [true, true]} : vector<1x2xf16>, memref<32x8xf16>
+    }
+    %m4 = arith.subi %g, %c4 : index
+    %mu = arith.minui %m4, %c100 : index
+    %row = arith.addi %mu, %c4 : index
+    %c = vector.transfer_read %T[%row, %col], %p {in_bounds = [true, true]} : memref<112x40xf16, #gpu.address_space<workgroup>>, vector<1x2xf16>
+    vector.transfer_write %c, %out[%tid, %c4] {in_bounds = [true, true]} : vector<1x2xf16>, memref<32x8xf16>
+    %x = vector.transfer_read %I[%c0, %c0], %c0 {in_bounds = [true, true]} : memref<16x8xindex, #gpu.address_space<workgroup>>, vector<1x2xindex>
+    %x0 = vector.extract %x[0, 0] : index from vector<1x2xindex>
+    memref.store %x0, %n[%c0] : memref<1xindex>
+    %h = arith.cmpi ult, %tid, %c4 : index
+    cf.cond_br %h, ^bb1, ^bb2
+  ^bb1:
+    %d = vector.transfer_read %T[%g, %col], %p {in_bounds = [true, true]} : memref<112x40xf16, #gpu.address_space<workgroup>>, vector<1x2xf16>
+    vector.transfer_write %d, %out[%tid, %c4] {in_bounds = [true, true]} : vector<1x2xf16>, memref<32x8xf16>
+    cf.br ^bb2
+  ^bb2:
+    gpu.return
+  }
+}
+
+// -----
+
+// Buffers pk does not re-pad, so their misaligned reads stay: a vector.load
+// of the buffer that runs past the end of its row (re-padding would change
+// what it reads), and a re-pad that would take the kernel's static shared
+// memory (46080 B) above the 48 KB ptxas takes. An attribution without
+// llvm.align is not assumed 16-byte aligned either.
+// CHECK-LABEL: gpu.func @not_repadded
+// CHECK-SAME: workgroup(%{{.*}} : memref<16x36xf16, #gpu.address_space<workgroup>>, %{{.*}} : memref<16x40xf16, #gpu.address_space<workgroup>>)
+// CHECK-NOT: nvgpu.ldmatrix
+// CHECK: gpu.return
+// CHECK-LABEL: gpu.func @over_48k
+// CHECK-SAME: workgroup(%{{.*}} : memref<384x60xf16, #gpu.address_space<workgroup>> {llvm.align = 16 : i64})
+// CHECK-NOT: nvgpu.ldmatrix
+// CHECK: gpu.return
+// REMARK-NOT: remark: kernel @not_repadded
+// REMARK-NOT: remark: kernel @over_48k
+gpu.module @m {
+  gpu.func @not_repadded(%out: memref<32x8xf16>) workgroup(%T : memref<16x36xf16, #gpu.address_space<workgroup>>, %U : memref<16x40xf16, #gpu.address_space<workgroup>>) kernel attributes {known_block_size = array<i32: 32, 1, 1>} {
+    %c0 = arith.constant 0 : index
+    %c2 = arith.constant 2 : index
+    %c4 = arith.constant 4 : index
+    %c32 = arith.constant 32 : index
+    %p = ub.poison : f16
+    %tid = gpu.thread_id x
+    %g = arith.divui %tid, %c4 : index
+    %t = arith.remui %tid, %c4 : index
+    %col = arith.muli %t, %c2 : index
+    %past = vector.load %T[%g, %c32] : memref<16x36xf16, #gpu.address_space<workgroup>>, vector<8xf16>
+    vector.store %past, %out[%tid, %c0] : memref<32x8xf16>, vector<8xf16>
+    %v = vector.transfer_read %T[%g, %col], %p {in_bounds = [true, true]} : memref<16x36xf16, #gpu.address_space<workgroup>>, vector<1x2xf16>
+    vector.transfer_write %v, %out[%tid, %c0] {in_bounds = [true, true]} : vector<1x2xf16>, memref<32x8xf16>
+    %u = vector.transfer_read %U[%g, %col], %p {in_bounds = [true, true]} : memref<16x40xf16, #gpu.address_space<workgroup>>, vector<1x2xf16>
+    vector.transfer_write %u, %out[%tid, %c2] {in_bounds = [true, true]} : vector<1x2xf16>, memref<32x8xf16>
+    gpu.return
+  }
+  gpu.func @over_48k(%out: memref<32x2xf16>) kernel attributes {known_block_size = array<i32: 32, 1, 1>} {
+    %T = memref.alloc() : memref<384x60xf16, #gpu.address_space<workgroup>>
+    %c0 = arith.constant 0 : index
+    %c2 = arith.constant 2 : index
+    %c4 = arith.constant 4 : index
+    %p = ub.poison : f16
+    %tid = gpu.thread_id x
+    %g = arith.divui %tid, %c4 : index
+    %t = arith.remui %tid, %c4 : index
+    %col = arith.muli %t, %c2 : index
+    %v = vector.transfer_read %T[%g, %col], %p {in_bounds = [true, true]} : memref<384x60xf16, #gpu.address_space<workgroup>>, vector<1x2xf16>
+    vector.transfer_write %v, %out[%tid, %c0] {in_bounds = [true, true]} : vector<1x2xf16>, memref<32x2xf16>
+    gpu.return
+  }
+}

@@ -29,6 +29,10 @@ class GPUFuncOp;
 
 namespace pk {
 
+/// Blocks larger than this (CUDA's limit) are not evaluated thread by
+/// thread.
+constexpr int64_t kMaxEvaluatedThreads = 1024;
+
 /// The block size `kernel` declares (`known_block_size`), or nullopt.
 std::optional<std::array<int64_t, 3>> getKnownBlockDims(gpu::GPUFuncOp kernel);
 

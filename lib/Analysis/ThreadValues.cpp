@@ -19,8 +19,10 @@
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/BuiltinAttributes.h"
 #include "mlir/IR/Matchers.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "llvm/ADT/TypeSwitch.h"
 #include "llvm/Support/DebugLog.h"
+#include "llvm/Support/MathExtras.h"
 
 #define DEBUG_TYPE "pk-thread-values"
 
@@ -49,8 +51,10 @@ static bool isThreadUniformImpl(Value v, unsigned depth) {
     return false;
   if (auto arg = dyn_cast<BlockArgument>(v)) {
     Operation *owner = arg.getOwner()->getParentOp();
-    if (isa<gpu::GPUFuncOp>(owner))
-      return true;
+    // Kernel arguments and attributions; not the arguments of other blocks
+    // of the kernel (a branch may pass each thread its own value).
+    if (auto func = dyn_cast<gpu::GPUFuncOp>(owner))
+      return arg.getOwner() == &func.getBody().front();
     auto loop = dyn_cast<scf::ForOp>(owner);
     if (!loop || arg != loop.getInductionVar())
       return false;
@@ -59,10 +63,14 @@ static bool isThreadUniformImpl(Value v, unsigned depth) {
            isThreadUniformImpl(loop.getStep(), depth + 1);
   }
   Operation *op = v.getDefiningOp();
-  if (isa<gpu::ThreadIdOp, gpu::LaneIdOp>(op) || op->getNumRegions() != 0)
-    return false;
-  if (isa<gpu::BlockIdOp, gpu::BlockDimOp, gpu::GridDimOp>(op))
+  if (matchPattern(v, m_Constant()) ||
+      isa<gpu::BlockIdOp, gpu::BlockDimOp, gpu::GridDimOp>(op))
     return true;
+  // Thread and lane ids, other ids and special registers (operand-less),
+  // loads and atomics (memory), region results: per thread.
+  if (op->getNumOperands() == 0 || op->getNumRegions() != 0 ||
+      !isMemoryEffectFree(op))
+    return false;
   return llvm::all_of(op->getOperands(), [&](Value operand) {
     return isThreadUniformImpl(operand, depth + 1);
   });
@@ -105,6 +113,20 @@ static std::optional<int64_t> floorDiv(int64_t a, int64_t b) {
   return (a % b != 0 && a < 0) ? q - 1 : q;
 }
 
+/// Index arithmetic that overflows int64 is not evaluated.
+static std::optional<int64_t> checkedAdd(int64_t a, int64_t b) {
+  int64_t r;
+  return llvm::AddOverflow(a, b, r) ? std::nullopt : std::optional(r);
+}
+static std::optional<int64_t> checkedSub(int64_t a, int64_t b) {
+  int64_t r;
+  return llvm::SubOverflow(a, b, r) ? std::nullopt : std::optional(r);
+}
+static std::optional<int64_t> checkedMul(int64_t a, int64_t b) {
+  int64_t r;
+  return llvm::MulOverflow(a, b, r) ? std::nullopt : std::optional(r);
+}
+
 /// The basis of a linearize/delinearize op as integers (dynamic elements
 /// evaluated through `evalFn`).
 template <typename EvalFn>
@@ -124,6 +146,12 @@ evalBasis(ArrayRef<OpFoldResult> basis, EvalFn evalFn) {
 
 std::optional<int64_t> ThreadValues::evalOp(Operation *op, Value v,
                                             unsigned depth) {
+  // Index arithmetic only: other integer types wrap at their width, which
+  // this evaluator does not model.
+  if (!v.getType().isIndex()) {
+    LDBG() << "not evaluated per thread: not an index: " << v;
+    return std::nullopt;
+  }
   auto operand = [&](unsigned i) { return eval(op->getOperand(i), depth + 1); };
   auto binary = [&](auto fn) -> std::optional<int64_t> {
     std::optional<int64_t> a = operand(0), b = operand(1);
@@ -147,11 +175,9 @@ std::optional<int64_t> ThreadValues::evalOp(Operation *op, Value v,
       .Case([&](gpu::LaneIdOp) -> std::optional<int64_t> {
         return linearId % 32;
       })
-      .Case<arith::IndexCastOp, arith::IndexCastUIOp>(
-          [&](Operation *) { return operand(0); })
-      .Case([&](arith::AddIOp) { return binary(std::plus<int64_t>()); })
-      .Case([&](arith::SubIOp) { return binary(std::minus<int64_t>()); })
-      .Case([&](arith::MulIOp) { return binary(std::multiplies<int64_t>()); })
+      .Case([&](arith::AddIOp) { return binary(checkedAdd); })
+      .Case([&](arith::SubIOp) { return binary(checkedSub); })
+      .Case([&](arith::MulIOp) { return binary(checkedMul); })
       .Case<arith::DivSIOp, arith::DivUIOp>([&](Operation *) {
         return binary([](int64_t a, int64_t b) -> std::optional<int64_t> {
           if (b <= 0 || a < 0)
@@ -173,7 +199,7 @@ std::optional<int64_t> ThreadValues::evalOp(Operation *op, Value v,
       .Case([&](arith::OrIOp) { return binary(std::bit_or<int64_t>()); })
       .Case([&](arith::ShLIOp) {
         return binary([](int64_t a, int64_t b) -> std::optional<int64_t> {
-          if (b < 0 || b > 32 || a < 0)
+          if (b < 0 || b > 32 || a < 0 || a >= (int64_t(1) << 30))
             return std::nullopt;
           return a << b;
         });
@@ -185,11 +211,20 @@ std::optional<int64_t> ThreadValues::evalOp(Operation *op, Value v,
           return a >> b;
         });
       })
-      .Case<arith::MinSIOp, arith::MinUIOp>([&](Operation *) {
+      .Case([&](arith::MinSIOp) {
         return binary([](int64_t a, int64_t b) { return std::min(a, b); });
       })
-      .Case<arith::MaxSIOp, arith::MaxUIOp>([&](Operation *) {
+      .Case([&](arith::MaxSIOp) {
         return binary([](int64_t a, int64_t b) { return std::max(a, b); });
+      })
+      // Unsigned: a negative operand is a huge value pk does not model.
+      .Case<arith::MinUIOp, arith::MaxUIOp>([&](Operation *) {
+        bool isMin = isa<arith::MinUIOp>(op);
+        return binary([&](int64_t a, int64_t b) -> std::optional<int64_t> {
+          if (a < 0 || b < 0)
+            return std::nullopt;
+          return isMin ? std::min(a, b) : std::max(a, b);
+        });
       })
       .Case([&](affine::AffineApplyOp apply) -> std::optional<int64_t> {
         SmallVector<Attribute> operands;
@@ -238,7 +273,12 @@ std::optional<int64_t> ThreadValues::evalOp(Operation *op, Value v,
           if (!x)
             return std::nullopt;
           int64_t size = i == 0 ? 1 : (*basis)[i - 1];
-          result = result * size + *x;
+          std::optional<int64_t> scaled = checkedMul(result, size);
+          std::optional<int64_t> next =
+              scaled ? checkedAdd(*scaled, *x) : std::nullopt;
+          if (!next)
+            return std::nullopt;
+          result = *next;
         }
         return result;
       })

@@ -83,22 +83,31 @@ static int64_t vectorExtent(vector::TransferReadOp read, unsigned dim) {
 static bool isCandidateRead(vector::TransferReadOp read) {
   auto type = dyn_cast<MemRefType>(read.getShapedType());
   if (!type || !gpu::GPUDialect::hasWorkgroupMemoryAddressSpace(type) ||
-      type.getElementTypeBitWidth() != 16 || read.getMask() ||
+      type.getRank() < 2 || !type.getElementType().isIntOrFloat() ||
+      type.getElementTypeBitWidth() != 16 ||
+      read.getVectorType().isScalable() || read.getMask() ||
       !read.getPermutationMap().isMinorIdentity() ||
       !llvm::all_of(read.getInBoundsValues(), [](bool b) { return b; })) {
     LDBG() << "not a 16-bit in-bounds shared read: " << read;
     return false;
   }
-  for (Operation *op = read->getParentOp(); !isa<gpu::GPUFuncOp>(op);
-       op = op->getParentOp()) {
-    auto loop = dyn_cast<scf::ForOp>(op);
+  // ldmatrix is .aligned: every lane of the warp must execute it. Only the
+  // kernel's entry block and scf.for loops with uniform bounds nested in it
+  // are run by every thread.
+  Operation *op = read;
+  for (; !isa<gpu::GPUFuncOp>(op->getParentOp()); op = op->getParentOp()) {
+    auto loop = dyn_cast<scf::ForOp>(op->getParentOp());
     if (!loop || !isThreadUniform(loop.getLowerBound()) ||
         !isThreadUniform(loop.getUpperBound()) ||
         !isThreadUniform(loop.getStep())) {
-      LDBG() << "not in warp-uniform control flow (" << op->getName()
-             << "): " << read;
+      LDBG() << "not in warp-uniform control flow ("
+             << op->getParentOp()->getName() << "): " << read;
       return false;
     }
+  }
+  if (op->getBlock() != &op->getParentRegion()->front()) {
+    LDBG() << "not in the kernel's entry block: " << read;
+    return false;
   }
   return true;
 }
@@ -245,7 +254,7 @@ static bool rowsAligned(vector::TransferReadOp read, const LanePattern &pattern,
                         MemRefType type, int64_t rootAlign) {
   SmallVector<int64_t> strides;
   int64_t offset;
-  if (rootAlign % kRowBytes != 0 ||
+  if (rootAlign < kRowBytes || rootAlign % kRowBytes != 0 ||
       failed(type.getStridesAndOffset(strides, offset)) ||
       ShapedType::isDynamic(offset) ||
       llvm::any_of(strides, ShapedType::isDynamic))
@@ -284,6 +293,21 @@ static int64_t getAttributionAlignment(gpu::GPUFuncOp kernel, Value root) {
       index, LLVM::LLVMDialect::getAlignAttrName());
   auto attr = dyn_cast_or_null<IntegerAttr>(align);
   return attr ? attr.getInt() : 0;
+}
+
+/// Static shared memory ptxas takes per block on every architecture.
+static constexpr int64_t kStaticSharedLimit = 48 * 1024;
+
+/// The bytes of `kernel`'s workgroup attributions.
+static int64_t getAttributionBytes(gpu::GPUFuncOp kernel) {
+  int64_t bytes = 0;
+  for (BlockArgument arg : kernel.getWorkgroupAttributions()) {
+    auto type = cast<MemRefType>(arg.getType());
+    if (type.hasStaticShape() && type.getElementType().isIntOrFloat())
+      bytes += type.getNumElements() *
+               llvm::divideCeil(type.getElementTypeBitWidth(), 8);
+  }
+  return bytes;
 }
 
 /// The row size (elements) pk re-pads `root` to: the next one of an odd
@@ -447,9 +471,24 @@ static int64_t alignCandidateRows(gpu::GPUFuncOp kernel,
                     plan->lookup(candidate.read.getBase()), align))
       newRowSize[candidate.root] = size;
   }
-  for (auto [root, size] : newRowSize)
-    if (succeeded(repadSharedRows(root, size)))
+  int64_t staticBytes = getAttributionBytes(kernel);
+  for (auto [root, size] : newRowSize) {
+    auto type = cast<MemRefType>(root.getType());
+    int64_t growth = type.getNumElements() / type.getShape().back() *
+                     (size - type.getShape().back()) *
+                     (type.getElementTypeBitWidth() / 8);
+    // The kernel's own static shared memory stays within what ptxas takes.
+    if (staticBytes <= kStaticSharedLimit &&
+        staticBytes + growth > kStaticSharedLimit) {
+      LDBG() << "not re-padded: " << staticBytes + growth
+             << " bytes of static shared memory: " << root;
+      continue;
+    }
+    if (succeeded(repadSharedRows(root, size))) {
+      staticBytes += growth;
       ++repadded;
+    }
+  }
   llvm::erase_if(candidates, [&](const Candidate &candidate) {
     auto type = cast<MemRefType>(candidate.read.getBase().getType());
     bool aligned = rowsAligned(candidate.read, candidate.pattern, type,
@@ -470,8 +509,10 @@ LdmatrixRewrite mlir::pk::useLdmatrixForSharedReads(RewriterBase &rewriter,
     return result;
   }
   ThreadValues values(*blockDims);
-  if (values.getNumThreads() % kWarpSize != 0) {
-    LDBG() << "kernel " << kernel.getName() << ": partial warps";
+  if (values.getNumThreads() % kWarpSize != 0 ||
+      values.getNumThreads() > kMaxEvaluatedThreads) {
+    LDBG() << "kernel " << kernel.getName()
+           << ": partial warps or more than 1024 threads";
     return result;
   }
   SmallVector<Candidate> candidates = collectCandidates(kernel, values);

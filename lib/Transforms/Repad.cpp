@@ -9,8 +9,9 @@
 // Accesses go through indices, so each element keeps its index and only its
 // address moves; the padding columns stay unread. A use whose meaning
 // depends on the innermost size (an expand_shape or collapse_shape of the
-// buffer itself, an access of the buffer that may run past a row, an op pk
-// does not know) makes the plan fail before anything changes.
+// buffer itself, a masked transfer of the buffer, a vector load or store or
+// a copy that may run past a row in some thread, an op pk does not know)
+// makes the plan fail before anything changes.
 // pk-use-ldmatrix (Ldmatrix.cpp) re-pads IREE's 8-byte rows to 16 bytes.
 // Tests: test/pk-use-ldmatrix.mlir.
 //
@@ -19,7 +20,9 @@
 #include "RepadInternal.h"
 
 #include "pk/Ldmatrix.h"
+#include "pk/ThreadValues.h"
 
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
@@ -38,23 +41,83 @@ static bool allInBounds(VectorTransferOpInterface op) {
                       [&](unsigned i) { return op.isDimInBounds(i); });
 }
 
+/// Whether the `count` contiguous elements an access of `memref` (a view of
+/// a buffer with rows of `rowSize` elements) makes at `indices` stay inside
+/// one row of the buffer in every thread of the kernel's known block size:
+/// vector.load / store and copies may run past a row, which re-padding
+/// would change. Indices pk cannot evaluate per thread prove nothing.
+static bool staysInRow(Operation *op, Value memref, ValueRange indices,
+                       int64_t count, int64_t rowSize) {
+  auto kernel = op->getParentOfType<gpu::GPUFuncOp>();
+  std::optional<std::array<int64_t, 3>> dims =
+      kernel ? getKnownBlockDims(kernel) : std::nullopt;
+  SmallVector<int64_t> strides;
+  int64_t offset;
+  auto type = cast<MemRefType>(memref.getType());
+  if (!dims || failed(type.getStridesAndOffset(strides, offset)) ||
+      ShapedType::isDynamic(offset) ||
+      llvm::any_of(strides, ShapedType::isDynamic))
+    return false;
+  ThreadValues values(*dims);
+  if (values.getNumThreads() > kMaxEvaluatedThreads)
+    return false;
+  for (int64_t tid = 0; tid < values.getNumThreads(); ++tid) {
+    int64_t element = offset;
+    for (auto [index, stride] : llvm::zip(indices, strides)) {
+      std::optional<int64_t> value = values.evaluate(index, tid);
+      if (!value)
+        return false;
+      element += *value * stride;
+    }
+    if (element < 0 || element % rowSize + count > rowSize)
+      return false;
+  }
+  return true;
+}
+
+/// The elements along the innermost dimension a vector access of type
+/// `type` makes, or 0 when it spans several rows (an n-D vector).
+static int64_t getRowElements(VectorType type) {
+  ArrayRef<int64_t> shape = type.getShape();
+  if (type.isScalable() ||
+      llvm::any_of(shape.drop_back(), [](int64_t d) { return d != 1; }))
+    return 0;
+  return shape.empty() ? 1 : shape.back();
+}
+
 /// Whether `user` only accesses `value` through indices that do not depend
-/// on its innermost size: loads, stores, copies, ldmatrix, dealloc.
-/// Accesses of the buffer itself must stay in bounds (a masked access past
-/// the old row would now reach the padding).
-static bool isIndexedAccess(Operation *user, Value value, bool isRoot) {
+/// on its innermost size (`rowSize` elements): transfers in bounds (of the
+/// buffer itself: on every dimension; a masked access past the old row
+/// would reach the padding), scalar loads and stores, vector loads and
+/// stores, copies and ldmatrix that stay inside a row, deallocs.
+static bool isIndexedAccess(Operation *user, Value value, bool isRoot,
+                            int64_t rowSize) {
+  auto inRow = [&](ValueRange indices, int64_t count) {
+    return count > 0 && staysInRow(user, value, indices, count, rowSize);
+  };
   return llvm::TypeSwitch<Operation *, bool>(user)
       .Case<vector::TransferReadOp, vector::TransferWriteOp>([&](auto op) {
         return op.getBase() == value &&
                (!isRoot || allInBounds(cast<VectorTransferOpInterface>(
                                op.getOperation())));
       })
-      .Case([&](vector::LoadOp op) { return op.getBase() == value; })
-      .Case([&](vector::StoreOp op) { return op.getBase() == value; })
-      .Case([&](memref::LoadOp op) { return op.getMemRef() == value; })
-      .Case([&](memref::StoreOp op) { return op.getMemRef() == value; })
-      .Case<nvgpu::LdMatrixOp, nvgpu::DeviceAsyncCopyOp, memref::DeallocOp>(
-          [](Operation *) { return true; })
+      .Case<vector::LoadOp, vector::StoreOp>([&](auto op) {
+        return op.getBase() == value &&
+               inRow(op.getIndices(), getRowElements(op.getVectorType()));
+      })
+      .Case([&](nvgpu::LdMatrixOp op) {
+        return inRow(op.getIndices(),
+                     128 /
+                         op.getSrcMemref().getType().getElementTypeBitWidth());
+      })
+      .Case([&](nvgpu::DeviceAsyncCopyOp op) {
+        int64_t count = op.getDstElements().getSExtValue();
+        return op.getDst() == value ? inRow(op.getDstIndices(), count)
+                                    : inRow(op.getSrcIndices(), count);
+      })
+      .Case<memref::LoadOp, memref::StoreOp>(
+          [&](auto op) { return op.getMemRef() == value; })
+      .Case([](memref::DeallocOp) { return true; })
       .Default([](Operation *) { return false; });
 }
 
@@ -106,7 +169,7 @@ mlir::pk::detail::planRepad(Value root, int64_t newSize) {
     Value value = worklist.pop_back_val();
     bool isRoot = value == root;
     for (Operation *user : value.getUsers()) {
-      if (isIndexedAccess(user, value, isRoot))
+      if (isIndexedAccess(user, value, isRoot, type.getShape().back()))
         continue;
       MemRefType viewType = retypeView(user, plan[value], isRoot);
       if (!viewType) {
