@@ -36,10 +36,14 @@ struct AsyncCopyPlan {
   /// Bytes per nvgpu.device_async_copy (4, 8 or 16).
   int64_t width = 4;
   int64_t elemBytes = 1;
-  /// The global read is a `vector.transfer_read` that may run past the end of
-  /// the innermost dimension (a partial tile) with a zero padding: each copy
-  /// then reads only the in-bounds elements and zero-fills the rest.
+  /// The global read is a `vector.transfer_read` with a zero padding that
+  /// may run past the end of the innermost dimension (a partial tile) or
+  /// whose elements from `maskSize` on are masked off: each copy then reads
+  /// only the in-bounds, unmasked elements and zero-fills the rest.
   bool masked = false;
+  /// The size of the read's 1-D `vector.create_mask` (a masked im2col or
+  /// halo read), or null: a copy with no element below it reads nothing.
+  Value maskSize;
   /// The copy is already an `nvgpu.device_async_copy` (load == store): the
   /// transform keeps it.
   bool alreadyAsync = false;

@@ -51,12 +51,24 @@ static bool hasUnitInnermostStride(Value memref) {
           strides.back() == 1);
 }
 
-/// Whether `read` is a 1-D, unmasked, minor-identity transfer_read whose
-/// out-of-bounds elements are padded with zero: exactly what cp.async with a
-/// source size does.
+/// The size of the 1-D `vector.create_mask` that masks `op` (a
+/// transfer_read), or null.
+static Value getCreateMaskSize(Operation *op) {
+  auto read = dyn_cast<vector::TransferReadOp>(op);
+  auto mask = read && read.getMask()
+                  ? read.getMask().getDefiningOp<vector::CreateMaskOp>()
+                  : vector::CreateMaskOp();
+  return mask && mask.getNumOperands() == 1 ? mask.getOperand(0) : Value();
+}
+
+/// Whether `read` is a 1-D, minor-identity transfer_read padded with zero
+/// whose elements past the end of the innermost dimension or past the size
+/// of its 1-D `vector.create_mask` are that padding: exactly what cp.async
+/// with a source size does.
 static bool isZeroPaddedPartialRead(Operation *op) {
   auto read = dyn_cast<vector::TransferReadOp>(op);
-  if (!read || read.getVectorType().getRank() != 1 || read.getMask() ||
+  if (!read || read.getVectorType().getRank() != 1 ||
+      (read.getMask() && !getCreateMaskSize(op)) ||
       !read.getPermutationMap().isMinorIdentity() ||
       !hasUnitInnermostStride(read.getBase()))
     return false;
@@ -177,6 +189,8 @@ static DeclineOr<AsyncCopyPlan> planCopyStore(const KLoopInfo &info,
                                               bool masked) {
   AsyncCopyPlan plan{load, store};
   plan.masked = masked;
+  if (masked)
+    plan.maskSize = getCreateMaskSize(load);
   Value loaded = getAccessValue(load);
   Value stored = getAccessValue(store);
   Type elemType = getElementTypeOrSelf(loaded.getType());
@@ -219,7 +233,8 @@ mlir::pk::planAsyncCopies(const KLoopInfo &info) {
     if (!isContiguousAccess(load) && !masked)
       return declineAsyncCopy(load, "cp.async needs a 1-D contiguous, "
                                     "unmasked global read, in bounds or "
-                                    "zero-padded");
+                                    "zero-padded (out of bounds or past a "
+                                    "1-D vector.create_mask)");
     for (Operation *store : copy.stores) {
       DeclineOr<AsyncCopyPlan> plan = planCopyStore(info, load, store, masked);
       if (failed(plan))

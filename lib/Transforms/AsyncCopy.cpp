@@ -24,12 +24,16 @@ using namespace mlir::pk;
 
 /// Partial tile: copy min(max(dim - index, 0), perCopy) elements, zero the
 /// rest; a copy entirely out of bounds reads nothing (and points at column 0
-/// so that its address stays inside the row). Updates the innermost source
-/// index and returns the source size.
+/// so that its address stays inside the row). A masked read (plan.maskSize)
+/// also copies no element at or past the mask size (`firstElement` is the
+/// copy's first element in the read's vector), and a copy that reads
+/// nothing points at element 0 of the buffer: its indices may be anywhere
+/// (an im2col row in the padding). Updates the source indices and returns
+/// the source size.
 static Value clampPartialCopy(RewriterBase &rewriter, Location loc,
                               const AsyncCopyPlan &plan,
                               SmallVectorImpl<Value> &srcIndices,
-                              int64_t perCopy) {
+                              int64_t firstElement, int64_t perCopy) {
   Value memref = getAccessedMemRef(plan.load);
   unsigned innermost = cast<MemRefType>(memref.getType()).getRank() - 1;
   Value dim = memref::DimOp::create(rewriter, loc, memref, innermost);
@@ -37,12 +41,19 @@ static Value clampPartialCopy(RewriterBase &rewriter, Location loc,
   Value left = arith::SubIOp::create(rewriter, loc, dim, index);
   Value zero = arith::ConstantIndexOp::create(rewriter, loc, 0);
   Value full = arith::ConstantIndexOp::create(rewriter, loc, perCopy);
-  Value srcElements = arith::MaxSIOp::create(
-      rewriter, loc, arith::MinSIOp::create(rewriter, loc, left, full), zero);
+  Value count = arith::MinSIOp::create(rewriter, loc, left, full);
+  if (plan.maskSize) {
+    Value first = arith::ConstantIndexOp::create(rewriter, loc, firstElement);
+    Value unmasked = arith::SubIOp::create(rewriter, loc, plan.maskSize, first);
+    count = arith::MinSIOp::create(rewriter, loc, count, unmasked);
+  }
+  Value srcElements = arith::MaxSIOp::create(rewriter, loc, count, zero);
   Value inside = arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::sgt,
-                                       left, zero);
-  srcIndices.back() =
-      arith::SelectOp::create(rewriter, loc, inside, index, zero);
+                                       plan.maskSize ? count : left, zero);
+  for (Value &srcIndex : plan.maskSize
+                             ? MutableArrayRef<Value>(srcIndices)
+                             : MutableArrayRef<Value>(srcIndices).take_back())
+    srcIndex = arith::SelectOp::create(rewriter, loc, inside, srcIndex, zero);
   return srcElements;
 }
 
@@ -95,8 +106,8 @@ SmallVector<Value> mlir::pk::detail::convertToAsyncCopies(
           shifted(getAccessIndices(store), piece * perCopy);
       Value srcElements;
       if (plan.masked)
-        srcElements =
-            clampPartialCopy(rewriter, loc, plan, srcIndices, perCopy);
+        srcElements = clampPartialCopy(rewriter, loc, plan, srcIndices,
+                                       piece * perCopy, perCopy);
       auto copy = nvgpu::DeviceAsyncCopyOp::create(
           rewriter, loc, tokenType, getAccessedMemRef(store), dstIndices,
           getAccessedMemRef(plan.load), srcIndices,
