@@ -75,8 +75,9 @@ static bool isZeroPaddedPartialRead(Operation *op) {
   Attribute pad;
   if (!matchPattern(read.getPadding(), m_Constant(&pad)))
     return false;
+  // +0.0 only: cp.async zero-fills with +0.0, not -0.0.
   if (auto f = dyn_cast<FloatAttr>(pad))
-    return f.getValue().isZero();
+    return f.getValue().isPosZero();
   if (auto i = dyn_cast<IntegerAttr>(pad))
     return i.getValue().isZero();
   return false;

@@ -43,8 +43,15 @@ static Value clampPartialCopy(RewriterBase &rewriter, Location loc,
   Value full = arith::ConstantIndexOp::create(rewriter, loc, perCopy);
   Value count = arith::MinSIOp::create(rewriter, loc, left, full);
   if (plan.maskSize) {
+    // The mask's size clamped to [0, vector length] first, as create_mask
+    // does: subtracting from an extreme size would wrap.
+    Value length =
+        arith::ConstantIndexOp::create(rewriter, loc, plan.numElements);
+    Value size = arith::MaxSIOp::create(
+        rewriter, loc,
+        arith::MinSIOp::create(rewriter, loc, plan.maskSize, length), zero);
     Value first = arith::ConstantIndexOp::create(rewriter, loc, firstElement);
-    Value unmasked = arith::SubIOp::create(rewriter, loc, plan.maskSize, first);
+    Value unmasked = arith::SubIOp::create(rewriter, loc, size, first);
     count = arith::MinSIOp::create(rewriter, loc, count, unmasked);
   }
   Value srcElements = arith::MaxSIOp::create(rewriter, loc, count, zero);
