@@ -23,6 +23,11 @@
 #include <optional>
 
 namespace mlir {
+namespace affine {
+class AffineApplyOp;
+class AffineDelinearizeIndexOp;
+class AffineLinearizeIndexOp;
+} // namespace affine
 namespace gpu {
 class GPUFuncOp;
 } // namespace gpu
@@ -61,6 +66,13 @@ public:
 private:
   std::optional<int64_t> eval(Value v, unsigned depth);
   std::optional<int64_t> evalOp(Operation *op, Value v, unsigned depth);
+  std::optional<int64_t> evalAffineApply(affine::AffineApplyOp apply,
+                                         unsigned depth);
+  /// Evaluates (and caches) every result; returns `v`'s.
+  std::optional<int64_t> evalDelinearize(affine::AffineDelinearizeIndexOp op,
+                                         Value v, unsigned depth);
+  std::optional<int64_t> evalLinearize(affine::AffineLinearizeIndexOp op,
+                                       unsigned depth);
 
   std::array<int64_t, 3> blockDims;
   std::array<int64_t, 3> threadId = {0, 0, 0};

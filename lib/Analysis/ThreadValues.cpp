@@ -144,6 +144,50 @@ evalBasis(ArrayRef<OpFoldResult> basis, EvalFn evalFn) {
   return values;
 }
 
+/// The integer arith op `op` applied to its evaluated operands `a`, `b`;
+/// nullopt for an op this evaluator does not know or a value it does not
+/// model (overflow, division by a non-positive value, unsigned operations
+/// on negative values).
+static std::optional<int64_t> evalArithBinary(Operation *op, int64_t a,
+                                              int64_t b) {
+  auto nonNegative = [&](auto fn) -> std::optional<int64_t> {
+    if (a < 0 || b < 0)
+      return std::nullopt;
+    return fn();
+  };
+  return llvm::TypeSwitch<Operation *, std::optional<int64_t>>(op)
+      .Case([&](arith::AddIOp) { return checkedAdd(a, b); })
+      .Case([&](arith::SubIOp) { return checkedSub(a, b); })
+      .Case([&](arith::MulIOp) { return checkedMul(a, b); })
+      .Case<arith::DivSIOp, arith::DivUIOp>([&](Operation *) {
+        return b == 0 ? std::nullopt : nonNegative([&] { return a / b; });
+      })
+      .Case<arith::RemSIOp, arith::RemUIOp>([&](Operation *) {
+        return b == 0 ? std::nullopt : nonNegative([&] { return a % b; });
+      })
+      .Case([&](arith::FloorDivSIOp) { return floorDiv(a, b); })
+      .Case([&](arith::AndIOp) { return a & b; })
+      .Case([&](arith::OrIOp) { return a | b; })
+      .Case([&](arith::ShLIOp) -> std::optional<int64_t> {
+        if (b > 32 || a >= (int64_t(1) << 30))
+          return std::nullopt;
+        return nonNegative([&] { return a << b; });
+      })
+      .Case<arith::ShRUIOp, arith::ShRSIOp>([&](Operation *) {
+        return b > 62 ? std::nullopt : nonNegative([&] { return a >> b; });
+      })
+      .Case([&](arith::MinSIOp) { return std::min(a, b); })
+      .Case([&](arith::MaxSIOp) { return std::max(a, b); })
+      // Unsigned: a negative operand is a huge value pk does not model.
+      .Case([&](arith::MinUIOp) {
+        return nonNegative([&] { return std::min(a, b); });
+      })
+      .Case([&](arith::MaxUIOp) {
+        return nonNegative([&] { return std::max(a, b); });
+      })
+      .Default([](Operation *) { return std::nullopt; });
+}
+
 std::optional<int64_t> ThreadValues::evalOp(Operation *op, Value v,
                                             unsigned depth) {
   // Index arithmetic only: other integer types wrap at their width, which
@@ -152,138 +196,92 @@ std::optional<int64_t> ThreadValues::evalOp(Operation *op, Value v,
     LDBG() << "not evaluated per thread: not an index: " << v;
     return std::nullopt;
   }
-  auto operand = [&](unsigned i) { return eval(op->getOperand(i), depth + 1); };
-  auto binary = [&](auto fn) -> std::optional<int64_t> {
-    std::optional<int64_t> a = operand(0), b = operand(1);
-    if (!a || !b)
+  if (auto c = dyn_cast<arith::ConstantOp>(op)) {
+    auto attr = dyn_cast<IntegerAttr>(c.getValue());
+    return attr ? std::optional(attr.getValue().getSExtValue()) : std::nullopt;
+  }
+  if (auto t = dyn_cast<gpu::ThreadIdOp>(op))
+    return threadId[static_cast<unsigned>(t.getDimension())];
+  if (auto d = dyn_cast<gpu::BlockDimOp>(op))
+    return blockDims[static_cast<unsigned>(d.getDimension())];
+  if (isa<gpu::LaneIdOp>(op))
+    return linearId % 32;
+  if (auto apply = dyn_cast<affine::AffineApplyOp>(op))
+    return evalAffineApply(apply, depth);
+  if (auto delin = dyn_cast<affine::AffineDelinearizeIndexOp>(op))
+    return evalDelinearize(delin, v, depth);
+  if (auto lin = dyn_cast<affine::AffineLinearizeIndexOp>(op))
+    return evalLinearize(lin, depth);
+  if (isa<arith::ArithDialect>(op->getDialect()) && op->getNumOperands() == 2) {
+    std::optional<int64_t> a = eval(op->getOperand(0), depth + 1);
+    std::optional<int64_t> b =
+        a ? eval(op->getOperand(1), depth + 1) : std::nullopt;
+    if (std::optional<int64_t> r =
+            b ? evalArithBinary(op, *a, *b) : std::nullopt)
+      return r;
+  }
+  LDBG() << "not evaluated per thread: " << op->getName();
+  return std::nullopt;
+}
+
+std::optional<int64_t>
+ThreadValues::evalAffineApply(affine::AffineApplyOp apply, unsigned depth) {
+  SmallVector<Attribute> operands;
+  Builder b(apply.getContext());
+  for (Value value : apply.getMapOperands()) {
+    std::optional<int64_t> x = eval(value, depth + 1);
+    if (!x)
       return std::nullopt;
-    return fn(*a, *b);
-  };
+    operands.push_back(b.getIndexAttr(*x));
+  }
+  SmallVector<Attribute> results;
+  if (failed(apply.getAffineMap().constantFold(operands, results)) ||
+      results.size() != 1)
+    return std::nullopt;
+  auto attr = dyn_cast<IntegerAttr>(results.front());
+  return attr ? std::optional<int64_t>(attr.getInt()) : std::nullopt;
+}
+
+std::optional<int64_t>
+ThreadValues::evalDelinearize(affine::AffineDelinearizeIndexOp delin, Value v,
+                              unsigned depth) {
   auto evalFn = [&](Value value) { return eval(value, depth + 1); };
-  return llvm::TypeSwitch<Operation *, std::optional<int64_t>>(op)
-      .Case([&](arith::ConstantOp c) -> std::optional<int64_t> {
-        if (auto attr = dyn_cast<IntegerAttr>(c.getValue()))
-          return attr.getValue().getSExtValue();
-        return std::nullopt;
-      })
-      .Case([&](gpu::ThreadIdOp t) -> std::optional<int64_t> {
-        return threadId[static_cast<unsigned>(t.getDimension())];
-      })
-      .Case([&](gpu::BlockDimOp d) -> std::optional<int64_t> {
-        return blockDims[static_cast<unsigned>(d.getDimension())];
-      })
-      .Case([&](gpu::LaneIdOp) -> std::optional<int64_t> {
-        return linearId % 32;
-      })
-      .Case([&](arith::AddIOp) { return binary(checkedAdd); })
-      .Case([&](arith::SubIOp) { return binary(checkedSub); })
-      .Case([&](arith::MulIOp) { return binary(checkedMul); })
-      .Case<arith::DivSIOp, arith::DivUIOp>([&](Operation *) {
-        return binary([](int64_t a, int64_t b) -> std::optional<int64_t> {
-          if (b <= 0 || a < 0)
-            return std::nullopt;
-          return a / b;
-        });
-      })
-      .Case<arith::RemSIOp, arith::RemUIOp>([&](Operation *) {
-        return binary([](int64_t a, int64_t b) -> std::optional<int64_t> {
-          if (b <= 0 || a < 0)
-            return std::nullopt;
-          return a % b;
-        });
-      })
-      .Case([&](arith::FloorDivSIOp) {
-        return binary([](int64_t a, int64_t b) { return floorDiv(a, b); });
-      })
-      .Case([&](arith::AndIOp) { return binary(std::bit_and<int64_t>()); })
-      .Case([&](arith::OrIOp) { return binary(std::bit_or<int64_t>()); })
-      .Case([&](arith::ShLIOp) {
-        return binary([](int64_t a, int64_t b) -> std::optional<int64_t> {
-          if (b < 0 || b > 32 || a < 0 || a >= (int64_t(1) << 30))
-            return std::nullopt;
-          return a << b;
-        });
-      })
-      .Case<arith::ShRUIOp, arith::ShRSIOp>([&](Operation *) {
-        return binary([](int64_t a, int64_t b) -> std::optional<int64_t> {
-          if (b < 0 || b > 62 || a < 0)
-            return std::nullopt;
-          return a >> b;
-        });
-      })
-      .Case([&](arith::MinSIOp) {
-        return binary([](int64_t a, int64_t b) { return std::min(a, b); });
-      })
-      .Case([&](arith::MaxSIOp) {
-        return binary([](int64_t a, int64_t b) { return std::max(a, b); });
-      })
-      // Unsigned: a negative operand is a huge value pk does not model.
-      .Case<arith::MinUIOp, arith::MaxUIOp>([&](Operation *) {
-        bool isMin = isa<arith::MinUIOp>(op);
-        return binary([&](int64_t a, int64_t b) -> std::optional<int64_t> {
-          if (a < 0 || b < 0)
-            return std::nullopt;
-          return isMin ? std::min(a, b) : std::max(a, b);
-        });
-      })
-      .Case([&](affine::AffineApplyOp apply) -> std::optional<int64_t> {
-        SmallVector<Attribute> operands;
-        Builder b(op->getContext());
-        for (Value value : apply.getMapOperands()) {
-          std::optional<int64_t> x = evalFn(value);
-          if (!x)
-            return std::nullopt;
-          operands.push_back(b.getIndexAttr(*x));
-        }
-        SmallVector<Attribute> results;
-        if (failed(apply.getAffineMap().constantFold(operands, results)) ||
-            results.size() != 1)
-          return std::nullopt;
-        auto attr = dyn_cast<IntegerAttr>(results.front());
-        return attr ? std::optional<int64_t>(attr.getInt()) : std::nullopt;
-      })
-      .Case([&](affine::AffineDelinearizeIndexOp delin)
-                -> std::optional<int64_t> {
-        std::optional<int64_t> x = evalFn(delin.getLinearIndex());
-        std::optional<SmallVector<int64_t>> basis =
-            evalBasis(delin.getEffectiveBasis(), evalFn);
-        if (!x || !basis || *x < 0)
-          return std::nullopt;
-        // Results from the innermost; the first takes what is left.
-        unsigned n = delin.getNumResults();
-        int64_t rest = *x;
-        for (unsigned i = n; i-- > 1;) {
-          int64_t size = (*basis)[basis->size() - (n - i)];
-          cache[delin.getResult(i)] = rest % size;
-          rest /= size;
-        }
-        cache[delin.getResult(0)] = rest;
-        return cache[v];
-      })
-      .Case([&](affine::AffineLinearizeIndexOp lin) -> std::optional<int64_t> {
-        std::optional<SmallVector<int64_t>> basis =
-            evalBasis(lin.getEffectiveBasis(), evalFn);
-        if (!basis)
-          return std::nullopt;
-        ValueRange inputs = lin.getMultiIndex();
-        int64_t result = 0;
-        // The effective basis has one element per input but the first.
-        for (auto [i, input] : llvm::enumerate(inputs)) {
-          std::optional<int64_t> x = evalFn(input);
-          if (!x)
-            return std::nullopt;
-          int64_t size = i == 0 ? 1 : (*basis)[i - 1];
-          std::optional<int64_t> scaled = checkedMul(result, size);
-          std::optional<int64_t> next =
-              scaled ? checkedAdd(*scaled, *x) : std::nullopt;
-          if (!next)
-            return std::nullopt;
-          result = *next;
-        }
-        return result;
-      })
-      .Default([&](Operation *) -> std::optional<int64_t> {
-        LDBG() << "not evaluated per thread: " << op->getName();
-        return std::nullopt;
-      });
+  std::optional<int64_t> x = evalFn(delin.getLinearIndex());
+  std::optional<SmallVector<int64_t>> basis =
+      evalBasis(delin.getEffectiveBasis(), evalFn);
+  if (!x || !basis || *x < 0)
+    return std::nullopt;
+  // Results from the innermost; the first takes what is left.
+  unsigned n = delin.getNumResults();
+  int64_t rest = *x;
+  for (unsigned i = n; i-- > 1;) {
+    int64_t size = (*basis)[basis->size() - (n - i)];
+    cache[delin.getResult(i)] = rest % size;
+    rest /= size;
+  }
+  cache[delin.getResult(0)] = rest;
+  return cache[v];
+}
+
+std::optional<int64_t>
+ThreadValues::evalLinearize(affine::AffineLinearizeIndexOp lin,
+                            unsigned depth) {
+  auto evalFn = [&](Value value) { return eval(value, depth + 1); };
+  std::optional<SmallVector<int64_t>> basis =
+      evalBasis(lin.getEffectiveBasis(), evalFn);
+  if (!basis)
+    return std::nullopt;
+  int64_t result = 0;
+  // The effective basis has one element per input but the first.
+  for (auto [i, input] : llvm::enumerate(lin.getMultiIndex())) {
+    std::optional<int64_t> x = evalFn(input);
+    std::optional<int64_t> scaled =
+        x ? checkedMul(result, i == 0 ? 1 : (*basis)[i - 1]) : std::nullopt;
+    std::optional<int64_t> next =
+        scaled ? checkedAdd(*scaled, *x) : std::nullopt;
+    if (!next)
+      return std::nullopt;
+    result = *next;
+  }
+  return result;
 }

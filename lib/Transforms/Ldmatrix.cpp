@@ -341,6 +341,38 @@ static Value buildLaneId(OpBuilder &b, Location loc,
   return arith::RemUIOp::create(b, loc, linear, cst(kWarpSize));
 }
 
+/// The elements of `read`'s vector in row-major order, each extracted from
+/// the ldmatrix of `loads` (`numTiles` matrices each, numbered as
+/// `matrices`) that holds it: its matrix, then its element of the lane's
+/// pair.
+static SmallVector<Value>
+extractReadElements(RewriterBase &rewriter, vector::TransferReadOp read,
+                    const LanePattern &pattern,
+                    ArrayRef<SmallVector<int64_t>> matrices,
+                    ArrayRef<Value> loads, int64_t numTiles) {
+  VectorType vectorType = read.getVectorType();
+  unsigned rank = read.getShapedType().getRank();
+  int64_t lead = rank - vectorType.getRank();
+  unsigned pairDim = pattern.transpose ? pattern.rowDim : pattern.colDim;
+  SmallVector<Value> elements;
+  for (int64_t linear = 0; linear < vectorType.getNumElements(); ++linear) {
+    SmallVector<int64_t> position(rank, 0);
+    int64_t rest = linear;
+    for (unsigned dim = rank; dim-- > lead;) {
+      int64_t extent = vectorExtent(read, dim);
+      position[dim] = rest % extent;
+      rest /= extent;
+    }
+    int64_t pair = position[pairDim];
+    position[pattern.rowDim] = position[pattern.colDim] = 0;
+    int64_t matrix = llvm::find(matrices, position) - matrices.begin();
+    elements.push_back(vector::ExtractOp::create(
+        rewriter, read.getLoc(), loads[matrix / numTiles],
+        ArrayRef<int64_t>{matrix % numTiles, pair}));
+  }
+  return elements;
+}
+
 /// Replaces `read` by ldmatrix ops of `numTiles` matrices each and a
 /// vector.from_elements of their elements; returns the ldmatrix count.
 static int64_t rewriteRead(RewriterBase &rewriter, const Candidate &candidate,
@@ -355,7 +387,6 @@ static int64_t rewriteRead(RewriterBase &rewriter, const Candidate &candidate,
   SmallVector<SmallVector<int64_t>> matrices = enumerateMatrices(read, pattern);
   int64_t count = matrices.size();
   int64_t numTiles = count % 4 == 0 ? 4 : count % 2 == 0 ? 2 : 1;
-  unsigned rank = read.getShapedType().getRank();
 
   // Lane terms: the read's row/column terms come out, ldmatrix's go in.
   Value lane = buildLaneId(rewriter, loc, blockDims);
@@ -403,28 +434,9 @@ static int64_t rewriteRead(RewriterBase &rewriter, const Candidate &candidate,
                                               pattern.transpose, numTiles));
   }
 
-  // The read's elements in row-major order: matrix, then pair element.
-  VectorType vectorType = read.getVectorType();
-  int64_t lead = rank - vectorType.getRank();
-  unsigned pairDim = pattern.transpose ? pattern.rowDim : pattern.colDim;
-  SmallVector<Value> elements;
-  for (int64_t linear = 0; linear < vectorType.getNumElements(); ++linear) {
-    SmallVector<int64_t> position(rank, 0);
-    int64_t rest = linear;
-    for (unsigned dim = rank; dim-- > lead;) {
-      int64_t extent = vectorExtent(read, dim);
-      position[dim] = rest % extent;
-      rest /= extent;
-    }
-    int64_t pair = position[pairDim];
-    position[pattern.rowDim] = position[pattern.colDim] = 0;
-    int64_t matrix = llvm::find(matrices, position) - matrices.begin();
-    elements.push_back(
-        vector::ExtractOp::create(rewriter, loc, loads[matrix / numTiles],
-                                  ArrayRef<int64_t>{matrix % numTiles, pair}));
-  }
-  rewriter.replaceOpWithNewOp<vector::FromElementsOp>(read, vectorType,
-                                                      elements);
+  rewriter.replaceOpWithNewOp<vector::FromElementsOp>(
+      read, read.getVectorType(),
+      extractReadElements(rewriter, read, pattern, matrices, loads, numTiles));
   return loads.size();
 }
 
