@@ -54,6 +54,11 @@ AlignmentProof proveAlignment(Value memref, ValueRange indices,
                               int64_t extraElements = 0, int64_t stageBytes = 0,
                               bool allowRuntimeCheck = false);
 
+/// The alignment in bytes the NVVM lowering gives the shared buffer `root`
+/// (a workgroup attribution or memref.global: its alignment attribute, else
+/// its element's; dynamic shared memory: 16), 0 if unknown.
+int64_t getSharedRootAlignment(Value root);
+
 } // namespace pk
 } // namespace mlir
 

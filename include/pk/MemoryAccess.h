@@ -19,6 +19,10 @@
 #include <optional>
 
 namespace mlir {
+namespace gpu {
+class GPUFuncOp;
+} // namespace gpu
+
 namespace pk {
 
 /// How an operation pk recognizes touches memory: vector.load/store,
@@ -66,6 +70,11 @@ constexpr int64_t kMaxSharedBufferBytes = int64_t(1) << 32;
 
 /// Elements of a vector type; 1 for a scalar.
 int64_t getNumElements(Type type);
+
+/// The bytes of static shared memory `kernel` declares: its workgroup
+/// attributions and the workgroup memref.globals it reads (each once);
+/// nullopt when one has no static size.
+std::optional<int64_t> getStaticSharedBytes(gpu::GPUFuncOp kernel);
 
 /// Follows view-like operations (subview, cast, expand_shape, ...) back to
 /// the memref that owns the storage.

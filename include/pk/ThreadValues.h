@@ -17,6 +17,7 @@
 #define PK_THREADVALUES_H
 
 #include "mlir/IR/Value.h"
+#include "mlir/IR/ValueRange.h"
 #include "llvm/ADT/DenseMap.h"
 
 #include <array>
@@ -62,6 +63,10 @@ public:
   /// or nullopt when `v` depends on anything but constants and thread ids
   /// or on an operation this evaluator does not know.
   std::optional<int64_t> evaluate(Value v, int64_t linearTid);
+
+  /// The values of `values` in that thread, or nullopt when one is unknown.
+  std::optional<SmallVector<int64_t>> evaluate(ValueRange values,
+                                               int64_t linearTid);
 
 private:
   std::optional<int64_t> eval(Value v, unsigned depth);

@@ -17,10 +17,12 @@
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "mlir/IR/AffineExprVisitor.h"
+#include "mlir/IR/SymbolTable.h"
 #include "mlir/Interfaces/ViewLikeInterface.h"
 #include "llvm/ADT/SmallBitVector.h"
 
@@ -305,4 +307,33 @@ AlignmentProof mlir::pk::proveAlignment(Value memref, ValueRange indices,
       combine(bytesOf(capped(capped(divisor) * capped(stride))));
   proof.bytes = align;
   return proof;
+}
+
+int64_t mlir::pk::getSharedRootAlignment(Value root) {
+  auto type = cast<MemRefType>(root.getType());
+  int64_t natural = llvm::divideCeil(type.getElementTypeBitWidth(), 8);
+  auto fromAttr = [&](Attribute attr) {
+    auto align = dyn_cast_or_null<IntegerAttr>(attr);
+    return align && align.getInt() > 0 ? align.getInt() : natural;
+  };
+  if (auto arg = dyn_cast<BlockArgument>(root)) {
+    auto func = dyn_cast<gpu::GPUFuncOp>(arg.getOwner()->getParentOp());
+    if (!func || arg.getOwner() != &func.getBody().front() ||
+        arg.getArgNumber() < func.getNumArguments())
+      return 0;
+    unsigned index = arg.getArgNumber() - func.getNumArguments();
+    if (index >= func.getNumWorkgroupAttributions())
+      return 0;
+    return fromAttr(func.getWorkgroupAttributionAttr(
+        index, LLVM::LLVMDialect::getAlignAttrName()));
+  }
+  if (auto get = root.getDefiningOp<memref::GetGlobalOp>()) {
+    auto global = SymbolTable::lookupNearestSymbolFrom<memref::GlobalOp>(
+        get, get.getNameAttr());
+    return global ? fromAttr(global.getAlignmentAttr()) : 0;
+  }
+  // convert-gpu-to-nvvm's dynamic shared-memory base is 16-byte aligned.
+  if (root.getDefiningOp<gpu::DynamicSharedMemoryOp>())
+    return 16;
+  return 0;
 }

@@ -147,3 +147,29 @@ SmallVector<Value, 4> mlir::pk::getAccessIndices(Operation *op) {
 Value mlir::pk::getAccessValue(Operation *op) {
   return getMemoryAccess(op)->value;
 }
+
+std::optional<int64_t> mlir::pk::getStaticSharedBytes(gpu::GPUFuncOp kernel) {
+  int64_t total = 0;
+  auto add = [&](Type type) {
+    std::optional<int64_t> bytes = getSizeInBytes(type);
+    if (bytes)
+      total = saturatingAdd(total, *bytes);
+    return bytes.has_value();
+  };
+  for (BlockArgument attribution : kernel.getWorkgroupAttributions())
+    if (!add(attribution.getType()))
+      return std::nullopt;
+  llvm::SmallDenseSet<StringAttr> globals;
+  WalkResult walk = kernel.walk([&](memref::GetGlobalOp get) {
+    MemRefType type = get.getType();
+    if (!gpu::GPUDialect::hasWorkgroupMemoryAddressSpace(type) &&
+        !nvgpu::NVGPUDialect::hasSharedMemoryAddressSpace(type))
+      return WalkResult::advance();
+    if (!globals.insert(get.getNameAttr().getAttr()).second)
+      return WalkResult::advance();
+    return add(type) ? WalkResult::advance() : WalkResult::interrupt();
+  });
+  if (walk.wasInterrupted())
+    return std::nullopt;
+  return total;
+}

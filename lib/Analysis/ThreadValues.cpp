@@ -89,6 +89,18 @@ std::optional<int64_t> ThreadValues::evaluate(Value v, int64_t linearTid) {
   return eval(v, 0);
 }
 
+std::optional<SmallVector<int64_t>> ThreadValues::evaluate(ValueRange values,
+                                                           int64_t linearTid) {
+  SmallVector<int64_t> result;
+  for (Value v : values) {
+    std::optional<int64_t> value = evaluate(v, linearTid);
+    if (!value)
+      return std::nullopt;
+    result.push_back(*value);
+  }
+  return result;
+}
+
 std::optional<int64_t> ThreadValues::eval(Value v, unsigned depth) {
   if (auto it = cache.find(v); it != cache.end())
     return it->second;

@@ -256,35 +256,6 @@ static bool isWarpgroupMmaOp(Operation *op) {
          op->getName().getStringRef().starts_with("nvvm.wgmma.");
 }
 
-/// The bytes of static shared memory `kernel` declares: its workgroup
-/// attributions and the workgroup memref.globals it reads (each once);
-/// nullopt when one has no static size.
-static std::optional<int64_t> getStaticSharedBytes(gpu::GPUFuncOp kernel) {
-  int64_t total = 0;
-  auto add = [&](Type type) {
-    std::optional<int64_t> bytes = getSizeInBytes(type);
-    if (bytes)
-      total = saturatingAdd(total, *bytes);
-    return bytes.has_value();
-  };
-  for (BlockArgument attribution : kernel.getWorkgroupAttributions())
-    if (!add(attribution.getType()))
-      return std::nullopt;
-  llvm::SmallDenseSet<StringAttr> globals;
-  WalkResult walk = kernel.walk([&](memref::GetGlobalOp get) {
-    MemRefType type = get.getType();
-    if (!gpu::GPUDialect::hasWorkgroupMemoryAddressSpace(type) &&
-        !nvgpu::NVGPUDialect::hasSharedMemoryAddressSpace(type))
-      return WalkResult::advance();
-    if (!globals.insert(get.getNameAttr().getAttr()).second)
-      return WalkResult::advance();
-    return add(type) ? WalkResult::advance() : WalkResult::interrupt();
-  });
-  if (walk.wasInterrupted())
-    return std::nullopt;
-  return total;
-}
-
 /// What a target before sm_80 lacks for `op` (cp.async, bf16 and the larger
 /// mma.sync shapes), or the empty string.
 static std::string getPreAmpereUnsupportedReason(Operation *op,

@@ -44,37 +44,6 @@
 using namespace mlir;
 using namespace mlir::pk;
 
-/// The alignment in bytes the NVVM lowering gives the shared buffer `root`
-/// (an attribution, a memref.global, dynamic shared memory), 0 if unknown.
-static int64_t getSharedRootAlignment(Value root) {
-  auto type = cast<MemRefType>(root.getType());
-  int64_t natural = llvm::divideCeil(type.getElementTypeBitWidth(), 8);
-  auto fromAttr = [&](Attribute attr) {
-    auto align = dyn_cast_or_null<IntegerAttr>(attr);
-    return align && align.getInt() > 0 ? align.getInt() : natural;
-  };
-  if (auto arg = dyn_cast<BlockArgument>(root)) {
-    auto func = dyn_cast<gpu::GPUFuncOp>(arg.getOwner()->getParentOp());
-    if (!func || arg.getOwner() != &func.getBody().front() ||
-        arg.getArgNumber() < func.getNumArguments())
-      return 0;
-    unsigned index = arg.getArgNumber() - func.getNumArguments();
-    if (index >= func.getNumWorkgroupAttributions())
-      return 0;
-    return fromAttr(func.getWorkgroupAttributionAttr(
-        index, LLVM::LLVMDialect::getAlignAttrName()));
-  }
-  if (auto get = root.getDefiningOp<memref::GetGlobalOp>()) {
-    auto global = SymbolTable::lookupNearestSymbolFrom<memref::GlobalOp>(
-        get, get.getNameAttr());
-    return global ? fromAttr(global.getAlignmentAttr()) : 0;
-  }
-  // convert-gpu-to-nvvm's dynamic shared-memory base is 16-byte aligned.
-  if (root.getDefiningOp<gpu::DynamicSharedMemoryOp>())
-    return 16;
-  return 0;
-}
-
 /// The alignment pk proves for the shared `vector.load` / `vector.store`
 /// `op` (`memref`, `indices`), capped at its width; 0 if it proves no more
 /// than the element's.

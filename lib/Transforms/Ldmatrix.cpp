@@ -26,7 +26,9 @@
 
 #include "RepadInternal.h"
 
+#include "pk/Alignment.h"
 #include "pk/Ldmatrix.h"
+#include "pk/MemoryAccess.h"
 #include "pk/ThreadValues.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -117,15 +119,13 @@ static std::optional<SmallVector<SmallVector<int64_t>>>
 evaluateIndices(vector::TransferReadOp read, ThreadValues &values) {
   SmallVector<SmallVector<int64_t>> result;
   for (int64_t tid = 0; tid < values.getNumThreads(); ++tid) {
-    SmallVector<int64_t> &indices = result.emplace_back();
-    for (Value index : read.getIndices()) {
-      std::optional<int64_t> value = values.evaluate(index, tid);
-      if (!value) {
-        LDBG() << "index not evaluated per thread: " << index;
-        return std::nullopt;
-      }
-      indices.push_back(*value);
+    std::optional<SmallVector<int64_t>> indices =
+        values.evaluate(read.getIndices(), tid);
+    if (!indices) {
+      LDBG() << "indices not evaluated per thread: " << read;
+      return std::nullopt;
     }
+    result.push_back(std::move(*indices));
   }
   return result;
 }
@@ -260,8 +260,9 @@ static bool rowsAligned(vector::TransferReadOp read, const LanePattern &pattern,
       llvm::any_of(strides, ShapedType::isDynamic))
     return false;
   int64_t elemBytes = type.getElementTypeBitWidth() / 8;
+  SmallVector<SmallVector<int64_t>> matrices = enumerateMatrices(read, pattern);
   for (const SmallVector<int64_t> &base : pattern.warpBase)
-    for (const SmallVector<int64_t> &matrix : enumerateMatrices(read, pattern))
+    for (const SmallVector<int64_t> &matrix : matrices)
       for (int64_t row = 0; row < 8; ++row) {
         int64_t element = offset + strides[pattern.rowDim] * row;
         for (unsigned dim = 0; dim < strides.size(); ++dim)
@@ -272,7 +273,11 @@ static bool rowsAligned(vector::TransferReadOp read, const LanePattern &pattern,
   return true;
 }
 
-/// The workgroup attribution `memref` views, or null.
+/// The workgroup attribution `memref` views, or null. Unlike getRootMemRef
+/// (MemoryAccess.h), only through views that keep the base pointer and
+/// whose static offsets are in their types (subview, expand_shape,
+/// collapse_shape), so that the read's layout offset is an offset into the
+/// attribution.
 static Value getAttributionRoot(Value memref, gpu::GPUFuncOp kernel) {
   while (Operation *op = memref.getDefiningOp()) {
     if (!isa<memref::SubViewOp, memref::ExpandShapeOp, memref::CollapseShapeOp>(
@@ -285,30 +290,8 @@ static Value getAttributionRoot(Value memref, gpu::GPUFuncOp kernel) {
              : Value();
 }
 
-/// The alignment in bytes the kernel gives attribution `root`.
-static int64_t getAttributionAlignment(gpu::GPUFuncOp kernel, Value root) {
-  unsigned index =
-      cast<BlockArgument>(root).getArgNumber() - kernel.getNumArguments();
-  auto align = kernel.getWorkgroupAttributionAttr(
-      index, LLVM::LLVMDialect::getAlignAttrName());
-  auto attr = dyn_cast_or_null<IntegerAttr>(align);
-  return attr ? attr.getInt() : 0;
-}
-
 /// Static shared memory ptxas takes per block on every architecture.
 static constexpr int64_t kStaticSharedLimit = 48 * 1024;
-
-/// The bytes of `kernel`'s workgroup attributions.
-static int64_t getAttributionBytes(gpu::GPUFuncOp kernel) {
-  int64_t bytes = 0;
-  for (BlockArgument arg : kernel.getWorkgroupAttributions()) {
-    auto type = cast<MemRefType>(arg.getType());
-    if (type.hasStaticShape() && type.getElementType().isIntOrFloat())
-      bytes += type.getNumElements() *
-               llvm::divideCeil(type.getElementTypeBitWidth(), 8);
-  }
-  return bytes;
-}
 
 /// The row size (elements) pk re-pads `root` to: the next one of an odd
 /// number of 16-byte chunks, so that ldmatrix's eight rows fall in eight
@@ -470,7 +453,7 @@ static int64_t alignCandidateRows(gpu::GPUFuncOp kernel,
   int64_t repadded = 0;
   DenseMap<Value, int64_t> newRowSize;
   for (const Candidate &candidate : candidates) {
-    int64_t align = getAttributionAlignment(kernel, candidate.root);
+    int64_t align = getSharedRootAlignment(candidate.root);
     auto type = cast<MemRefType>(candidate.read.getBase().getType());
     if (rowsAligned(candidate.read, candidate.pattern, type, align) ||
         newRowSize.count(candidate.root))
@@ -483,7 +466,7 @@ static int64_t alignCandidateRows(gpu::GPUFuncOp kernel,
                     plan->lookup(candidate.read.getBase()), align))
       newRowSize[candidate.root] = size;
   }
-  int64_t staticBytes = getAttributionBytes(kernel);
+  int64_t staticBytes = getStaticSharedBytes(kernel).value_or(0);
   for (auto [root, size] : newRowSize) {
     auto type = cast<MemRefType>(root.getType());
     int64_t growth = type.getNumElements() / type.getShape().back() *
@@ -504,7 +487,7 @@ static int64_t alignCandidateRows(gpu::GPUFuncOp kernel,
   llvm::erase_if(candidates, [&](const Candidate &candidate) {
     auto type = cast<MemRefType>(candidate.read.getBase().getType());
     bool aligned = rowsAligned(candidate.read, candidate.pattern, type,
-                               getAttributionAlignment(kernel, candidate.root));
+                               getSharedRootAlignment(candidate.root));
     if (!aligned)
       LDBG() << "rows not 16-byte aligned: " << candidate.read;
     return !aligned;

@@ -62,13 +62,13 @@ static bool staysInRow(Operation *op, Value memref, ValueRange indices,
   if (values.getNumThreads() > kMaxEvaluatedThreads)
     return false;
   for (int64_t tid = 0; tid < values.getNumThreads(); ++tid) {
+    std::optional<SmallVector<int64_t>> threadIndices =
+        values.evaluate(indices, tid);
+    if (!threadIndices)
+      return false;
     int64_t element = offset;
-    for (auto [index, stride] : llvm::zip(indices, strides)) {
-      std::optional<int64_t> value = values.evaluate(index, tid);
-      if (!value)
-        return false;
-      element += *value * stride;
-    }
+    for (auto [index, stride] : llvm::zip(*threadIndices, strides))
+      element += index * stride;
     if (element < 0 || element % rowSize + count > rowSize)
       return false;
   }
