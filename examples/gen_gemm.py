@@ -305,10 +305,14 @@ def gen(a):
     a.k_end = a.k_tiles * BK
     a.partial_k = K % BK != 0
     assert T % 32 == 0
-    name = a.name or "{}_{}_{}x{}x{}".format(a.kind, elt, BM, BN, BK)
+    name = a.name or "{}_{}{}_{}x{}x{}".format(a.kind, elt, "_w8" if a.b_int8 else "", BM, BN, BK)
     vec = 16 // ebytes  # elements per 16-byte vector
     assert BK % vec == 0
     gA, gB, gC = memref([M, K], elt), memref([N, K], elt), memref([M, N], acc_t)
+    if a.b_int8:
+        assert a.kind in ("hgemm", "bgemm") and not a.partial_k, \
+            "--b-int8: hgemm or bgemm with K a multiple of BK"
+        gB = memref([N, K], "i8")
 
     if a.kind == "sgemm":
         pad = a.pad if a.pad is not None else 4
@@ -525,7 +529,15 @@ def gen_mma(e, a, info, tid, lane, warp, bm, bn, gA, gB, gC, sA_t, sB_t,
     e.emit("// a. load phase: global -> shared, 16-byte vectors")
     kc = e.op("k_col", "arith.addi %k, {} : index".format(ld_col))
     va = [e.op("ga{}".format(i), global_read(a, "%A", gArows[i], kc, gA, vt)) for i in range(nA)]
-    vb = [e.op("gb{}".format(i), global_read(a, "%B", gBrows[i], kc, gB, vt)) for i in range(nB)]
+    if a.b_int8:
+        # Weight-only int8 B: 8-byte loads, converted on their way into shared
+        # memory (exact: |q| <= 128), which cp.async cannot do.
+        vq = "vector<{}xi8>".format(vec)
+        vb = [e.op("gbf{}".format(i), "arith.sitofp {} : {} to {}".format(
+            e.op("gb{}".format(i), "vector.load %B[{}, {}] {{alignment = 8 : i64}} : {}, {}".format(
+                gBrows[i], kc, gB, vq)), vq, vt)) for i in range(nB)]
+    else:
+        vb = [e.op("gb{}".format(i), global_read(a, "%B", gBrows[i], kc, gB, vt)) for i in range(nB)]
     for i in range(nA):
         e.emit("vector.store {}, %sA[{}, {}] {{alignment = 16 : i64}} : {}, {}".format(
             va[i], sArows[i], st_col, sA_t, vt))
@@ -1147,6 +1159,10 @@ def main(argv=None):
     p.add_argument("--pad", type=int, default=None,
                    help="shared row padding in elements with --layout pad (default: 16 "
                         "bytes for mma kernels, 4 floats for sgemm)")
+    p.add_argument("--b-int8", action="store_true",
+                   help="hgemm / bgemm: B is int8 in global memory (weight-only "
+                        "quantization), converted to the operand type in the load "
+                        "phase (8-byte loads + arith.sitofp + 16-byte shared stores)")
     p.add_argument("--copy-map", choices=["row", "col8"], default="row",
                    help="mma kernels: global->shared copy mapping. row: CH = BK*bytes/16 "
                         "consecutive threads copy the CH 16-byte chunks of one tile row; "
@@ -1218,6 +1234,7 @@ def main(argv=None):
     # The generators state what they cannot generate as assertions: a
     # message, not a traceback.
     try:
+        assert not (a.b_int8 and a.mma == "wgmma"), "--b-int8: mma.sync kernels only"
         if a.copy == "tma":
             text = gen_wgmma_tma(a)
         else:

@@ -129,6 +129,7 @@ def main():
         r = load_json(os.path.join(a.runs, "run.%s.json" % ident))
         rec = {k: e[k] for k in ("kind", "size", "variant", "arch", "format", "file", "kernel")}
         rec["id"] = ident
+        rec["b_int8"] = bool(e.get("b_int8"))
         rec["ptxas"] = e.get("ptxas")
         if "ptxas_sm90_from_ptx" in e:
             rec["ptxas_sm90_from_ptx"] = e["ptxas_sm90_from_ptx"]
@@ -234,7 +235,11 @@ def main():
             if not sel:
                 continue
             unit = "GOPS" if kind == "igemm" else "GFLOPS"
-            L.append("## %s, %dx%dx%d" % (KIND_DESC[kind], size, size, size))
+            desc = KIND_DESC[kind]
+            if any(r.get("b_int8") for r in sel):
+                # gen_gemm.py --b-int8: B is int8, converted in the load phase
+                desc = re.sub(r" x \S+ ->", " x int8 (B, converted in the load phase) ->", desc, count=1)
+            L.append("## %s, %dx%dx%d" % (desc, size, size, size))
             L.append("")
             L.append("| Variant | arch | %s | Speedup vs Baseline | correctness | median ms | max abs err | regs |" % unit)
             L.append("|---|---|---:|---:|---|---:|---:|---:|")

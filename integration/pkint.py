@@ -41,6 +41,8 @@ Artefact directory (FORMAT "pk-artifacts/1"):
                       (pk report keys), optional "check" (forces the runner's
                       check, e.g. "none"), optional "b_layout" (pk-runner's
                       --b-layout: "kn" for the NN wgmma kernels), optional
+                      "b_int8" (true: pk-runner --b-int8, B is int8, for
+                      gen_gemm.py --b-int8 kernels), optional
                       "tma" (a list of {"arg": "A"|"B", "box": [inner,
                       outer], "swizzle": 128}: pk-runner --tma, one tensor
                       map per item passed after C in list order), plus the
@@ -524,6 +526,8 @@ def runner_argv(runner, art_dir, e, check, warmup, iters, seed, json_out=None, l
             "--check", check, "--warmup", str(warmup), "--iters", str(iters), "--seed", str(seed)]
     if e.get("b_layout"):
         argv += ["--b-layout", e["b_layout"]]
+    if e.get("b_int8"):
+        argv += ["--b-int8"]
     for t in e.get("tma") or []:
         argv += ["--tma", tma_spec(t)]
     if label:

@@ -19,6 +19,7 @@
 #include "pk/Decline.h"
 #include "pk/KLoopInfo.h"
 
+#include <optional>
 #include <string>
 
 namespace mlir {
@@ -44,6 +45,12 @@ struct AsyncCopyPlan {
   /// The size of the read's 1-D `vector.create_mask` (a masked im2col or
   /// halo read), or null: a copy with no element below it reads nothing.
   Value maskSize;
+  /// The stored value is an `scf.if` (a halo or bounds guard) that yields
+  /// the loaded value when `guard` holds (is false, with `guardNegated`) and
+  /// zero otherwise: the copy reads nothing and zero-fills when the guard
+  /// fails. Null: no guard.
+  Value guard;
+  bool guardNegated = false;
   /// The copy is already an `nvgpu.device_async_copy` (load == store): the
   /// transform keeps it.
   bool alreadyAsync = false;
@@ -52,14 +59,33 @@ struct AsyncCopyPlan {
   /// prove: pipelining versions the loop on that at run time. Null when the
   /// width is proven.
   Value runtimeAligned;
+  /// The copy stays a global load and a shared store (per-copy variants,
+  /// rule `per-copy`): some copy into its buffer cannot be cp.async, for
+  /// `registerReason`. The pipelined loop issues its load with the tile's
+  /// cp.async copies and moves its store after the compute.
+  bool registerPath = false;
+  std::optional<Decline> registerReason;
 };
 
-/// Plans every copy of `info` as cp.async, or declines at the copy that
-/// cannot be converted. Changes nothing.
+/// Plans the copies of `info` as cp.async. A shared buffer some copy into
+/// which cannot be cp.async (masked, converted, selected, narrow) keeps the
+/// register path for all its copies (AsyncCopyPlan::registerPath) when its
+/// stores lie directly in the loop body and at least one cp.async copy
+/// remains there; otherwise declines at the copy that cannot be converted.
+/// Changes nothing.
 DeclineOr<SmallVector<AsyncCopyPlan>> planAsyncCopies(const KLoopInfo &info);
 
-/// The narrowest width of `plans` (16 when empty).
+/// The narrowest width of the cp.async copies of `plans` (16 when none).
 int64_t getNarrowestWidth(ArrayRef<AsyncCopyPlan> plans);
+
+/// The plans of `plans` that keep the register path (per-copy variants).
+SmallVector<const AsyncCopyPlan *>
+getRegisterPathCopies(ArrayRef<AsyncCopyPlan> plans);
+
+/// Bytes per thread per K-iteration the register-path copies of `plans`
+/// hold in registers across the compute (their loads' bytes).
+int64_t getRegisterPathBytes(const KLoopInfo &info,
+                             ArrayRef<AsyncCopyPlan> plans);
 
 /// The distinct AsyncCopyPlan::runtimeAligned buffers of `plans`, in order.
 void getRuntimeAlignedMemRefs(ArrayRef<AsyncCopyPlan> plans,

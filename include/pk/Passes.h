@@ -46,10 +46,13 @@ namespace pk {
 /// target, decision and emission option sets with the individual passes.
 using PipelineKernelOptions = PKPipelineKernelOptions;
 
-/// Adds pk's pipeline to `pm`: K-loop analysis (remarks), the shared-memory
-/// budget check (explicit doubling variants), pipelining (decision remarks
-/// and the JSON report), canonicalize and CSE, then (emit != mlir) the
-/// emission of LLVM IR / PTX / cubins with ptxas' resource usage.
+/// Adds pk's pipeline to `pm` (the `pipeline-kernel` pass): kernel
+/// outlining and workgroup-storage normalization, ldmatrix, K-loop analysis
+/// (remarks), the shared-memory budget check (explicit doubling variants),
+/// pipelining (decision remarks and the JSON report), the kernels whose
+/// loops were not pipelined restored from before the ldmatrix rewrite,
+/// canonicalize and CSE, then (emit != mlir) the emission of LLVM IR / PTX /
+/// cubins with ptxas' resource usage.
 void buildPipelineKernelPipeline(OpPassManager &pm,
                                  const PipelineKernelOptions &options);
 

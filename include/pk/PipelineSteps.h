@@ -122,12 +122,15 @@ struct Schedule {
 /// The CUDA guide's multistage cp-async order with `stages` buffers; with
 /// `mmaGroupsInFlight` > 0 (schedule=mma-in-flight) the wgmma ops of `forOp`
 /// leave that many groups in flight and the copies run
-/// `stages - 1 - mmaGroupsInFlight` tiles ahead.
+/// `stages - 1 - mmaGroupsInFlight` tiles ahead. `registerStores`: the
+/// shared stores of register-path copies (per-copy variants), which move
+/// after the compute of the iteration that loads their tile.
 Schedule buildMultistageSchedule(RewriterBase &rewriter, scf::ForOp forOp,
                                  gpu::BarrierOp loadBarrier,
                                  gpu::BarrierOp computeBarrier, int64_t stages,
                                  int64_t mmaGroupsInFlight,
-                                 ArrayRef<Value> tokens);
+                                 ArrayRef<Value> tokens,
+                                 ArrayRef<Operation *> registerStores);
 
 /// The TMA ring's order: the load phase (everything before `waitStart`)
 /// runs `stages - 1 - mmaGroupsInFlight` tiles ahead of the wait, compute
@@ -137,11 +140,13 @@ Schedule buildTmaSchedule(RewriterBase &rewriter, scf::ForOp forOp,
                           Operation *waitStart, int64_t stages,
                           int64_t mmaGroupsInFlight);
 
-/// The two-stage cp-async order.
+/// The two-stage cp-async order (`registerStores` as in the multistage
+/// order).
 Schedule buildTwoStageSchedule(RewriterBase &rewriter, scf::ForOp forOp,
                                gpu::BarrierOp loadBarrier,
                                gpu::BarrierOp computeBarrier,
-                               ArrayRef<Value> tokens);
+                               ArrayRef<Value> tokens,
+                               ArrayRef<Operation *> registerStores);
 
 /// The order of the register variants (ldg-register, register-prefetch).
 Schedule buildRegisterSchedule(scf::ForOp forOp, gpu::BarrierOp loadBarrier,

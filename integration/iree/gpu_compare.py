@@ -125,6 +125,22 @@ def row(out):
         {True: "pass", False: "FAIL", None: "-"}[r.get("pass")]))
 
 
+def reprow(out):
+    """The row of the *_rep modules (pk-iree --dispatch-repeat N): the mean
+    time per call divided by N, i.e. per dispatch (one dispatch per call)."""
+    case = load_case(out)
+    r = _result(out)
+    n = case.get("dispatch_repeat") or 0
+    i, p = r.get("iree_rep_ms"), r.get("pk_rep_ms")
+    i, p = (i / n if i and n else None), (p / n if p and n else None)
+    sp = (i / p) if i and p else None
+    fl = case.get("flop")
+    cell = lambda v, f: (f % v) if v is not None else "-"
+    print("| %s | %d | %s | %s | %s | %s | %s |" % (
+        case["program"], n, cell(i, "%.3f"), cell(p, "%.3f"), cell(sp, "%.2fx"),
+        cell(fl / i / 1e9 if fl and i else None, "%.0f"), cell(fl / p / 1e9 if fl and p else None, "%.0f")))
+
+
 def _result(out):
     p = os.path.join(out, "result.json")
     if os.path.exists(p):
@@ -151,6 +167,8 @@ def main(argv):
         bench(out, argv[2], argv[3])
     elif cmd == "row":
         row(out)
+    elif cmd == "reprow":
+        reprow(out)
     else:
         print(__doc__)
         return 2

@@ -7,7 +7,7 @@ Usage:
     integration/iree/pk-iree.sh PROGRAM.mlir OUT/ [--pk-opt PATH]
         [--iree-compile PATH] [--target sm_86] [--pk-arch ARCH]
         [--pk-options 'OPT=V ...'] [--substitute-declined]
-        [--bin-dir DIR | --no-bin] [--seed N]
+        [--bin-dir DIR | --no-bin] [--seed N] [--dispatch-repeat N]
 
 Steps (every step's command is logged in OUT/commands.txt):
 
@@ -51,6 +51,11 @@ Steps (every step's command is logged in OUT/commands.txt):
    test pk's lowering of the unchanged kernel).
    ``--compile-to=hal`` of the same command is checked to dispatch the
    kernel's grid.
+   With ``--dispatch-repeat N``, both commands again with
+   ``--iree-hal-benchmark-dispatch-repeat-count=N`` -> OUT/iree_rep.vmfb and
+   OUT/pk_rep.vmfb: each dispatch runs N times per call (barriers between),
+   so run.sh also times the dispatch without IREE's per-call overhead
+   (allocation, submission, the wait), which pk does not change.
 6. OUT/run.sh (GPU machine; python3 + numpy, the runtime tools in
    OUT/bin/ or ``--bin-dir``/``$PK_IREE_BIN``), OUT/gpu_compare.py,
    OUT/case.json (the inputs' shapes and dtypes, the seed, K).
@@ -240,7 +245,11 @@ if [ "${PK_IREE_SANITIZE:-0}" = 1 ]; then
     echo "run.sh: compute-sanitizer memcheck failed on pk.vmfb:" >&2; tail -30 outputs/pk.sanitizer.txt >&2; status=1
   fi
 fi
-for w in iree pk; do
+# With pk-iree --dispatch-repeat N, also the *_rep.vmfb modules (each dispatch
+# N times per call): the dispatch's own time, without the per-call overhead.
+runs="iree pk"
+[ ! -f iree_rep.vmfb ] || runs="$runs iree_rep pk_rep"
+for w in $runs; do
   echo "== $w: iree-benchmark-module --benchmark_repetitions=$REPS" >&2
   if "$BIN/iree-benchmark-module" --device=cuda --module=$w.vmfb --function=main %(ins)s \\
        --benchmark_repetitions=$REPS --benchmark_format=json > outputs/bench_$w.json 2> outputs/bench_$w.err; then
@@ -249,6 +258,7 @@ for w in iree pk; do
     echo "run.sh: iree-benchmark-module failed on $w.vmfb:" >&2; tail -20 outputs/bench_$w.err >&2; status=1
   fi
 done
+[ ! -f iree_rep.vmfb ] || python3 gpu_compare.py reprow . > rep_row.txt
 if [ "${PK_IREE_NO_HEADER:-0}" != 1 ]; then
   echo "| program | IREE alone ms | IREE+pk ms | speedup | IREE TFLOP/s | IREE+pk TFLOP/s | max abs err | check |"
   echo "|---|---|---|---|---|---|---|---|"
@@ -441,6 +451,14 @@ def pk_iree(a):
     with open(os.path.join(out, "iree", "manifest.json"), "w") as f:
         json.dump(manifest, f, indent=2)
 
+    # 5b. each dispatch repeated: its own time without the per-call overhead
+    if a.dispatch_repeat:
+        rep = ["--iree-hal-benchmark-dispatch-repeat-count=%d" % a.dispatch_repeat]
+        run(out, base + rep + ["-o", os.path.join(out, "iree_rep.vmfb")],
+            "iree-compile (IREE alone, dispatches repeated)")
+        run(out, base + subst + rep + ["-o", os.path.join(out, "pk_rep.vmfb")],
+            "iree-compile (IREE + pk, dispatches repeated)")
+
     # 6. the GPU-machine side
     k = args[0][0][-1] if args and args[0][0] else 0
     flop = 2 * k
@@ -450,7 +468,8 @@ def pk_iree(a):
             "inputs": [{"shape": s, "dtype": DTYPES[t]} for s, t in args],
             "results": [{"shape": s, "dtype": DTYPES[t]} for s, t in results],
             "dispatches": [{"dispatch": e["dispatch"], "pipelined": e["pk"]["pipelined"],
-                            "substituted": e["pk"]["substituted"]} for e in manifest]}
+                            "substituted": e["pk"]["substituted"]} for e in manifest],
+            "dispatch_repeat": a.dispatch_repeat}
     with open(os.path.join(out, "case.json"), "w") as f:
         json.dump(case, f, indent=1)
     shutil.copy(os.path.join(HERE, "gpu_compare.py"), out)
@@ -481,6 +500,11 @@ def main(argv=None):
                     help="run.sh finds the runtime tools here (relative to OUT) instead of OUT/bin; nothing copied")
     ap.add_argument("--no-bin", action="store_true", help="do not copy the runtime tools into OUT/bin")
     ap.add_argument("--seed", type=int, default=23)
+    ap.add_argument("--dispatch-repeat", type=int, default=0, metavar="N",
+                    help="also build OUT/iree_rep.vmfb and OUT/pk_rep.vmfb with "
+                         "--iree-hal-benchmark-dispatch-repeat-count=N (each dispatch N "
+                         "times per call, with barriers between): run.sh then times the "
+                         "dispatches without the per-call overhead (rep_row.txt)")
     a = ap.parse_args(argv)
     try:
         summary = pk_iree(a)

@@ -52,6 +52,7 @@ for n in$names; do
   if [ -n "\$res" ]; then
     mkdir -p "\$res/\$n"
     cp "\$root/\$n/run.log" "\$root/\$n/row.txt" "\$res/\$n/"
+    [ ! -f "\$root/\$n/rep_row.txt" ] || cp "\$root/\$n/rep_row.txt" "\$res/\$n/"
     [ ! -f "\$root/\$n/result.json" ] || cp "\$root/\$n/result.json" "\$res/\$n/"
     cp "\$root/\$n/remarks.txt" "\$root/\$n/abi.txt" "\$root/\$n/summary.txt" "\$res/\$n/"
   fi
@@ -65,6 +66,14 @@ done
   echo "|---|---|---|---|---|---|---|---|"
   for n in$names; do cat "\$root/\$n/row.txt"; done
   echo
+  if ls "\$root"/*/rep_row.txt > /dev/null 2>&1; then
+    echo "Per dispatch (pk-iree --dispatch-repeat N: each dispatch N times per call, mean call time / N):"
+    echo
+    echo "| program | N | IREE alone ms/dispatch | IREE+pk ms/dispatch | speedup | IREE TFLOP/s | IREE+pk TFLOP/s |"
+    echo "|---|---|---|---|---|---|---|"
+    for n in$names; do [ ! -f "\$root/\$n/rep_row.txt" ] || cat "\$root/\$n/rep_row.txt"; done
+    echo
+  fi
   echo "pk per dispatch (summary.txt):"
   for n in$names; do echo "- \$n: \$(cat "\$root/\$n/summary.txt")"; done
 } > "\$root/table.md"

@@ -24,7 +24,7 @@
 //             --m M --n N --k K [--bm 128 --bn 128] [--threads 256]
 //             [--smem BYTES] [--check full|rows:N|none] [--warmup 3]
 //             [--iters 10] [--seed S] [--json OUT] [--label TEXT]
-//             [--b-layout nk|kn] [--tma ARG:BOX0xBOX1[:SWIZZLE] ...]
+//             [--b-layout nk|kn] [--b-int8] [--tma ARG:BOX0xBOX1[:SWIZZLE] ...]
 //
 // The output buffer is poisoned (NaN / 0x7F7F7F7F) before the first launch, so
 // elements the kernel never writes fail the check. All launches (warmup +
@@ -55,6 +55,9 @@ namespace {
 
 struct Options {
   std::string kind, module, kernel, check = "full", json, label, bLayout = "nk", dump;
+  /// --b-int8: B is int8 (weight-only quantization; hgemm / bgemm kernels
+  /// that convert it in their load phase, gen_gemm.py --b-int8).
+  bool bInt8 = false;
   std::vector<std::string> tma;  // --tma specs, in kernel-parameter order
   long m = 0, n = 0, k = 0, bm = 128, bn = 128, threads = 256, smem = 0;
   int warmup = 3, iters = 10;
@@ -71,7 +74,8 @@ struct Options {
       "                 [--smem BYTES] [--check full|rows:N|none] [--warmup "
       "3]\n"
       "                 [--iters 10] [--seed S] [--json OUT] [--label TEXT]\n"
-      "                 [--b-layout nk|kn] [--tma ARG:BOX0xBOX1[:SWIZZLE] "
+      "                 [--b-layout nk|kn] [--b-int8] [--tma "
+      "ARG:BOX0xBOX1[:SWIZZLE] "
       "...]\n"
       "                 [--dump FILE]  (C after the last launch, raw bytes)\n");
   std::exit(2);
@@ -213,7 +217,8 @@ void writeJson(const Options &o, const Result &r, const std::string &cmdline) {
   j << "  \"module\": \"" << jsonEscape(o.module) << "\",\n";
   j << "  \"module_format\": \"" << r.moduleFormat << "\",\n";
   j << "  \"label\": \"" << jsonEscape(o.label) << "\",\n";
-  j << "  \"kind\": \"" << o.kind << "\", \"b_layout\": \"" << o.bLayout << "\",\n";
+  j << "  \"kind\": \"" << o.kind << "\", \"b_layout\": \"" << o.bLayout
+    << "\", \"b_int8\": " << (o.bInt8 ? "true" : "false") << ",\n";
   if (!o.tma.empty()) {
     j << "  \"tma\": [";
     for (size_t i = 0; i < o.tma.size(); ++i) j << (i ? ", " : "") << "\"" << jsonEscape(o.tma[i]) << "\"";
@@ -363,6 +368,8 @@ int main(int argc, char **argv) {
     else if (a == "--json") o.json = val();
     else if (a == "--label") o.label = val();
     else if (a == "--b-layout") o.bLayout = val();
+    else if (a == "--b-int8")
+      o.bInt8 = true;
     else if (a == "--dump") o.dump = val();
     else if (a == "--tma") o.tma.push_back(val());
     else if (a == "-h" || a == "--help") usage(nullptr);
@@ -373,6 +380,8 @@ int main(int argc, char **argv) {
     usage("--kind must be hgemm, bgemm, igemm or sgemm");
   if (o.module.empty() || o.kernel.empty()) usage("--module and --kernel are required");
   if (o.bLayout != "nk" && o.bLayout != "kn") usage("--b-layout must be nk or kn");
+  if (o.bInt8 && ((o.kind != "hgemm" && o.kind != "bgemm") || !o.tma.empty()))
+    usage("--b-int8 goes with --kind hgemm or bgemm, without --tma");
   if (o.m <= 0 || o.n <= 0 || o.k <= 0) usage("--m, --n, --k must be positive");
   if (o.bm <= 0 || o.bn <= 0 || o.m % o.bm || o.n % o.bn) usage("M and N must be multiples of --bm / --bn");
   if (o.warmup < 0 || o.iters < 0) usage("--warmup / --iters must be >= 0");
@@ -391,17 +400,23 @@ int main(int argc, char **argv) {
   r.tolAbs = isI ? 0.5 : isH || isB ? 1e-2 : 1e-3;
   r.tolRel = isI ? 0.1 : isH || isB ? 1e-2 : 1e-3;
   const size_t inElt = isH || isB ? 2 : isI ? 1 : 4;
+  const size_t bElt = o.bInt8 ? 1 : inElt;
   const size_t M = o.m, N = o.n, K = o.k;
 
   // ---------------------------------------------------------- host inputs
   // Values are kept in float (exact for f16, i8 and f32) for the reference.
   std::vector<float> Af(M * K), Bf(N * K);
-  std::vector<uint8_t> Ah(M * K * inElt), Bh(N * K * inElt);
+  std::vector<uint8_t> Ah(M * K * inElt), Bh(N * K * bElt);
   {
-    auto fill = [&](std::vector<float> &vf, std::vector<uint8_t> &vh, uint64_t seed) {
+    auto fill = [&](std::vector<float> &vf, std::vector<uint8_t> &vh,
+                    uint64_t seed, bool int8) {
       SplitMix64 rng(seed);
       for (size_t i = 0; i < vf.size(); ++i) {
-        if (isH) {
+        if (int8) {
+          int8_t v = static_cast<int8_t>(rng.range(-8, 8));
+          vf[i] = v;
+          vh[i] = static_cast<uint8_t>(v);
+        } else if (isH) {
           // multiples of 1/1024 in [-1, 1]: exact in f16
           uint16_t h = floatToHalf(static_cast<float>(rng.range(-1024, 1024)) / 1024.0f);
           vf[i] = halfToFloat(h);
@@ -415,10 +430,6 @@ int main(int argc, char **argv) {
           uint16_t b = static_cast<uint16_t>(bits >> 16);
           vf[i] = v;
           std::memcpy(&vh[2 * i], &b, 2);
-        } else if (isI) {
-          int8_t v = static_cast<int8_t>(rng.range(-8, 8));
-          vf[i] = v;
-          vh[i] = static_cast<uint8_t>(v);
         } else {
           float v = rng.unit();
           vf[i] = v;
@@ -426,8 +437,8 @@ int main(int argc, char **argv) {
         }
       }
     };
-    fill(Af, Ah, o.seed * 2 + 1);
-    fill(Bf, Bh, o.seed * 2 + 2);
+    fill(Af, Ah, o.seed * 2 + 1, isI);
+    fill(Bf, Bh, o.seed * 2 + 2, isI || o.bInt8);
   }
   // --b-layout kn: the device gets B as K x N (Bf keeps [n][k] for the
   // reference).
@@ -435,7 +446,7 @@ int main(int argc, char **argv) {
     std::vector<uint8_t> t(Bh.size());
     for (size_t n = 0; n < N; ++n)
       for (size_t kk = 0; kk < K; ++kk)
-        std::memcpy(&t[(kk * N + n) * inElt], &Bh[(n * K + kk) * inElt], inElt);
+        std::memcpy(&t[(kk * N + n) * bElt], &Bh[(n * K + kk) * bElt], bElt);
     Bh.swap(t);
   }
 

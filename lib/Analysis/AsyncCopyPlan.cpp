@@ -25,11 +25,13 @@
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/IR/AffineExprVisitor.h"
 #include "mlir/IR/Matchers.h"
 #include "mlir/Interfaces/ViewLikeInterface.h"
+#include "llvm/ADT/MapVector.h"
 #include "llvm/ADT/SmallBitVector.h"
 #include "llvm/Support/DebugLog.h"
 #include "llvm/Support/FormatVariadic.h"
@@ -61,6 +63,47 @@ static Value getCreateMaskSize(Operation *op) {
   return mask && mask.getNumOperands() == 1 ? mask.getOperand(0) : Value();
 }
 
+/// Whether `attr` is +0.0 or integer 0, or a splat of it (cp.async fills
+/// +0.0, not -0.0).
+static bool isPositiveZero(Attribute attr) {
+  if (auto splat = dyn_cast<SplatElementsAttr>(attr))
+    attr = splat.getSplatValue<Attribute>();
+  if (auto f = dyn_cast<FloatAttr>(attr))
+    return f.getValue().isPosZero();
+  if (auto i = dyn_cast<IntegerAttr>(attr))
+    return i.getValue().isZero();
+  return false;
+}
+
+/// The guard of a guarded read: `stored` is a result of an `scf.if` that
+/// yields `load`'s value in one branch and zero in the other, and every
+/// operand of `load` is defined outside the `scf.if` (the copy is issued
+/// where the store is). Returns the condition and whether the load is in
+/// the else branch.
+static std::optional<std::pair<Value, bool>> matchGuardedRead(Value stored,
+                                                              Operation *load) {
+  auto ifOp = stored.getDefiningOp<scf::IfOp>();
+  if (!ifOp || ifOp.getElseRegion().empty())
+    return std::nullopt;
+  unsigned result = cast<OpResult>(stored).getResultNumber();
+  Value thenValue = ifOp.thenYield().getOperand(result);
+  Value elseValue = ifOp.elseYield().getOperand(result);
+  Value loaded = getAccessValue(load);
+  Attribute zero;
+  bool negated = elseValue == loaded;
+  Value other = negated ? thenValue : elseValue;
+  if ((thenValue != loaded && elseValue != loaded) ||
+      !matchPattern(other, m_Constant(&zero)) || !isPositiveZero(zero))
+    return std::nullopt;
+  for (Value operand : load->getOperands())
+    if (ifOp->isAncestor(operand.getParentRegion()->getParentOp())) {
+      LDBG() << "guarded read: an operand of the load is defined under the "
+                "guard -> BAIL";
+      return std::nullopt;
+    }
+  return std::pair(ifOp.getCondition(), negated);
+}
+
 /// Whether `read` is a 1-D, minor-identity transfer_read padded with zero
 /// whose elements past the end of the innermost dimension or past the size
 /// of its 1-D `vector.create_mask` are that padding: exactly what cp.async
@@ -73,14 +116,8 @@ static bool isZeroPaddedPartialRead(Operation *op) {
       !hasUnitInnermostStride(read.getBase()))
     return false;
   Attribute pad;
-  if (!matchPattern(read.getPadding(), m_Constant(&pad)))
-    return false;
-  // +0.0 only: cp.async zero-fills with +0.0, not -0.0.
-  if (auto f = dyn_cast<FloatAttr>(pad))
-    return f.getValue().isPosZero();
-  if (auto i = dyn_cast<IntegerAttr>(pad))
-    return i.getValue().isZero();
-  return false;
+  return matchPattern(read.getPadding(), m_Constant(&pad)) &&
+         isPositiveZero(pad);
 }
 
 /// Whether the global read or shared write `op` is a contiguous, unmasked,
@@ -196,11 +233,16 @@ static DeclineOr<AsyncCopyPlan> planCopyStore(const KLoopInfo &info,
   Value stored = getAccessValue(store);
   Type elemType = getElementTypeOrSelf(loaded.getType());
   plan.elemBytes = llvm::divideCeil(elemType.getIntOrFloatBitWidth(), 8);
-  if (stored == loaded) {
+  std::optional<std::pair<Value, bool>> guard;
+  if (stored != loaded)
+    guard = matchGuardedRead(stored, load);
+  if (stored == loaded || guard) {
     if (!isContiguousAccess(store))
       return declineAsyncCopy(store, "cp.async needs a 1-D contiguous, "
                                      "unmasked, in-bounds shared write");
     plan.numElements = getNumElements(loaded.getType());
+    if (guard)
+      std::tie(plan.guard, plan.guardNegated) = *guard;
   } else if (auto extract = stored.getDefiningOp<vector::ExtractOp>();
              !masked && extract && extract.getSource() == loaded &&
              !isa<VectorType>(stored.getType()) &&
@@ -218,40 +260,117 @@ static DeclineOr<AsyncCopyPlan> planCopyStore(const KLoopInfo &info,
   return plan;
 }
 
+/// Plans one thread-issued copy: one plan per store, or the decline at the
+/// part that cannot be cp.async.
+static DeclineOr<SmallVector<AsyncCopyPlan>>
+planThreadCopy(const KLoopInfo &info, const TileCopy &copy) {
+  Operation *load = copy.load;
+  bool masked = !isContiguousAccess(load) && isZeroPaddedPartialRead(load);
+  if (!isContiguousAccess(load) && !masked)
+    return declineAsyncCopy(load, "cp.async needs a 1-D contiguous, "
+                                  "unmasked global read, in bounds or "
+                                  "zero-padded (out of bounds or past a "
+                                  "1-D vector.create_mask)");
+  SmallVector<AsyncCopyPlan> plans;
+  for (Operation *store : copy.stores) {
+    DeclineOr<AsyncCopyPlan> plan = planCopyStore(info, load, store, masked);
+    if (failed(plan))
+      return plan.takeDecline();
+    plans.push_back(*plan);
+  }
+  return plans;
+}
+
+/// The register-path plans of `copy`, whose buffer cannot be cp.async for
+/// `reason`; fails when a store of it is not directly in the loop body (the
+/// schedule moves the stores after the compute).
+static FailureOr<SmallVector<AsyncCopyPlan>>
+planRegisterCopy(const KLoopInfo &info, const TileCopy &copy,
+                 const Decline &reason) {
+  SmallVector<AsyncCopyPlan> plans;
+  for (Operation *store : copy.stores) {
+    if (store->getParentOp() != static_cast<Operation *>(info.forOp)) {
+      LDBG() << "no per-copy variants: a register-path store is in a nested "
+                "region -> BAIL";
+      return failure();
+    }
+    AsyncCopyPlan plan{copy.load, store};
+    plan.registerPath = true;
+    plan.registerReason = reason;
+    plans.push_back(std::move(plan));
+  }
+  return plans;
+}
+
+/// Per-copy variants: every copy into a buffer of `registerBuffers` (with
+/// the decline that put it there) keeps the register path, the others
+/// become cp.async. Fails when a buffer cannot take the register path: an
+/// already-async copy writes it, or a store of it lies in a nested region.
+static FailureOr<SmallVector<AsyncCopyPlan>>
+planMixedCopies(const KLoopInfo &info,
+                const llvm::MapVector<unsigned, Decline> &registerBuffers) {
+  SmallVector<AsyncCopyPlan> plans;
+  for (const TileCopy &copy : info.copies) {
+    auto reason = registerBuffers.find(copy.bufferIndex);
+    if (reason == registerBuffers.end()) {
+      DeclineOr<SmallVector<AsyncCopyPlan>> async =
+          copy.async ? SmallVector<AsyncCopyPlan>{planExistingAsyncCopy(copy)}
+                     : planThreadCopy(info, copy);
+      if (failed(async))
+        return failure();
+      llvm::append_range(plans, *async);
+      continue;
+    }
+    if (copy.async) {
+      LDBG() << "no per-copy variants: an nvgpu.device_async_copy writes "
+             << info.buffers[copy.bufferIndex].name << " -> BAIL";
+      return failure();
+    }
+    FailureOr<SmallVector<AsyncCopyPlan>> kept =
+        planRegisterCopy(info, copy, reason->second);
+    if (failed(kept))
+      return failure();
+    llvm::append_range(plans, *kept);
+  }
+  return plans;
+}
+
 DeclineOr<SmallVector<AsyncCopyPlan>>
 mlir::pk::planAsyncCopies(const KLoopInfo &info) {
-  SmallVector<AsyncCopyPlan> plans;
   if (info.tma)
     return declineAsyncCopy(info.tma->wait,
                             "the copies are TMA loads (nvgpu.tma.async.load)");
+  // The first decline of each buffer some copy into which cannot be
+  // cp.async, in the loop's order.
+  llvm::MapVector<unsigned, Decline> registerBuffers;
   for (const TileCopy &copy : info.copies) {
-    if (copy.async) {
-      plans.push_back(planExistingAsyncCopy(copy));
+    if (copy.async || registerBuffers.contains(copy.bufferIndex))
       continue;
-    }
-    Operation *load = copy.load;
-    bool masked = !isContiguousAccess(load) && isZeroPaddedPartialRead(load);
-    if (!isContiguousAccess(load) && !masked)
-      return declineAsyncCopy(load, "cp.async needs a 1-D contiguous, "
-                                    "unmasked global read, in bounds or "
-                                    "zero-padded (out of bounds or past a "
-                                    "1-D vector.create_mask)");
-    for (Operation *store : copy.stores) {
-      DeclineOr<AsyncCopyPlan> plan = planCopyStore(info, load, store, masked);
-      if (failed(plan))
-        return plan.takeDecline();
-      plans.push_back(*plan);
-    }
+    DeclineOr<SmallVector<AsyncCopyPlan>> plan = planThreadCopy(info, copy);
+    if (failed(plan))
+      registerBuffers.insert({copy.bufferIndex, plan.takeDecline()});
   }
-  // The group's token comes from a copy made directly in the loop body.
+  FailureOr<SmallVector<AsyncCopyPlan>> planned =
+      planMixedCopies(info, registerBuffers);
+  if (failed(planned)) {
+    assert(!registerBuffers.empty() && "every copy was planned once");
+    return registerBuffers.front().second;
+  }
+  SmallVector<AsyncCopyPlan> plans = std::move(*planned);
+  // The group's token comes from a cp.async copy made directly in the loop
+  // body; without one, no copy is cp.async.
   scf::ForOp forOp = info.forOp;
   if (llvm::none_of(plans, [&](const AsyncCopyPlan &plan) {
-        return plan.store->getParentOp() == forOp.getOperation();
-      }))
+        return !plan.registerPath &&
+               plan.store->getParentOp() == forOp.getOperation();
+      })) {
+    if (!registerBuffers.empty())
+      return registerBuffers.front().second;
     return declineAsyncCopy(info.forOp,
                             "cp.async needs at least one copy directly in "
                             "the K-loop body (all copies are in nested "
                             "loops)");
+  }
   if (DeclineOr<void> disjoint = detail::checkDisjointDestinations(info, plans);
       failed(disjoint))
     return disjoint.takeDecline();
@@ -261,8 +380,30 @@ mlir::pk::planAsyncCopies(const KLoopInfo &info) {
 int64_t mlir::pk::getNarrowestWidth(ArrayRef<AsyncCopyPlan> plans) {
   int64_t width = 16;
   for (const AsyncCopyPlan &plan : plans)
-    width = std::min(width, plan.width);
+    if (!plan.registerPath)
+      width = std::min(width, plan.width);
   return width;
+}
+
+SmallVector<const AsyncCopyPlan *>
+mlir::pk::getRegisterPathCopies(ArrayRef<AsyncCopyPlan> plans) {
+  SmallVector<const AsyncCopyPlan *> kept;
+  for (const AsyncCopyPlan &plan : plans)
+    if (plan.registerPath)
+      kept.push_back(&plan);
+  return kept;
+}
+
+int64_t mlir::pk::getRegisterPathBytes(const KLoopInfo &info,
+                                       ArrayRef<AsyncCopyPlan> plans) {
+  int64_t bytes = 0;
+  for (const TileCopy &copy : info.copies)
+    if (llvm::any_of(plans, [&](const AsyncCopyPlan &plan) {
+          return plan.registerPath && plan.load == copy.load;
+        }))
+      bytes = saturatingAdd(
+          bytes, saturatingMul(copy.bytesPerExecution, copy.executions));
+  return bytes;
 }
 
 void mlir::pk::getRuntimeAlignedMemRefs(ArrayRef<AsyncCopyPlan> plans,

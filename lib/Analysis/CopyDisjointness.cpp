@@ -398,7 +398,8 @@ mlir::pk::detail::checkDisjointDestinations(const KLoopInfo &info,
     return Decline(plan.store, msg);
   };
   for (const AsyncCopyPlan &plan : plans) {
-    if (plan.alreadyAsync)
+    // Register-path copies keep their program order (and their buffers).
+    if (plan.alreadyAsync || plan.registerPath)
       continue;
     Value memref = getAccessedMemRef(plan.store);
     AffineExpr offset =

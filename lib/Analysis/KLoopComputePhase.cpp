@@ -211,6 +211,15 @@ void mlir::pk::detail::traceToLoads(Value value, scf::ForOp forOp,
       loads.insert(def);
     return;
   }
+  // A guarded load (load phase): what either branch yields.
+  if (auto ifOp = dyn_cast<scf::IfOp>(def)) {
+    unsigned result = cast<OpResult>(value).getResultNumber();
+    for (Region &region : ifOp->getRegions())
+      if (!region.empty())
+        traceToLoads(region.front().getTerminator()->getOperand(result), forOp,
+                     loads, visited);
+    return;
+  }
   for (Value operand : def->getOperands())
     traceToLoads(operand, forOp, loads, visited);
 }

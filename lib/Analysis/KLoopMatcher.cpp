@@ -339,6 +339,11 @@ LogicalResult KLoopMatcher::walkLoadPhase(ArrayRef<Operation *> ops,
         return failure();
       continue;
     }
+    if (auto ifOp = dyn_cast<scf::IfOp>(op)) {
+      if (failed(walkGuardedLoads(ifOp, executions)))
+        return failure();
+      continue;
+    }
     if (isa<gpu::BarrierOp>(op))
       return fail(op, "load phase: gpu.barrier inside a nested region");
     FailureOr<bool> fence = matchProxyFence(op, "load");
@@ -390,6 +395,34 @@ LogicalResult KLoopMatcher::walkLoadPhase(ArrayRef<Operation *> ops,
       return fail(op, "load phase: unsupported operation with side effects '" +
                           op->getName().getStringRef() + "'");
   }
+  return success();
+}
+
+/// An `scf.if` of the load phase (a halo or bounds guard): global loads and
+/// pure ops in its regions, whose values it yields (executing at most
+/// `executions` times); the shared stores stay outside. A store under the
+/// guard would leave the elements it skips with another stage's data once
+/// the buffer is multi-buffered.
+LogicalResult KLoopMatcher::walkGuardedLoads(scf::IfOp ifOp,
+                                             int64_t executions) {
+  size_t stores = sharedStores.size(), async = asyncCopies.size();
+  for (Region &region : ifOp->getRegions()) {
+    if (region.empty())
+      continue;
+    SmallVector<Operation *> ops = llvm::map_to_vector(
+        region.front().getOperations(), [](Operation &o) { return &o; });
+    if (failed(walkLoadPhase(ops, executions)))
+      return failure();
+  }
+  Operation *store = sharedStores.size() != stores ? sharedStores[stores].first
+                     : asyncCopies.size() != async
+                         ? asyncCopies[async].first.getOperation()
+                         : nullptr;
+  if (store)
+    return fail(store, "load phase: a shared store under scf.if: the "
+                       "elements it skips would keep another stage's data "
+                       "once the buffer is multi-buffered; yield the loaded "
+                       "value (or zero) from the scf.if and store it after");
   return success();
 }
 
@@ -504,10 +537,17 @@ LogicalResult KLoopMatcher::pairCopies() {
       Value v = worklist.pop_back_val();
       if (!visited.insert(v).second)
         continue;
-      for (Operation *user : v.getUsers()) {
+      for (OpOperand &use : v.getUses()) {
+        Operation *user = use.getOwner();
         if (!loadPhaseOps.contains(user))
           return fail(user, "value loaded from global memory is used "
                             "outside the load phase");
+        // A guard's yield: the value flows on as the scf.if's result.
+        if (auto yield = dyn_cast<scf::YieldOp>(user)) {
+          if (auto ifOp = dyn_cast<scf::IfOp>(yield->getParentOp()))
+            worklist.push_back(ifOp.getResult(use.getOperandNumber()));
+          continue;
+        }
         if (!getMemoryAccess(user))
           llvm::append_range(worklist, user->getResults());
       }

@@ -56,6 +56,7 @@ private:
   LogicalResult walkNestedLoop(scf::ForOp nested, int64_t executions,
                                StringRef phase, PhaseWalker walk);
   LogicalResult walkLoadPhase(ArrayRef<Operation *> ops, int64_t executions);
+  LogicalResult walkGuardedLoads(scf::IfOp ifOp, int64_t executions);
   LogicalResult walkComputePhase(ArrayRef<Operation *> ops, int64_t executions);
   LogicalResult pairCopies();
   LogicalResult addAsyncCopies();

@@ -91,12 +91,16 @@ static int64_t getAccumulatorRegisters(const KLoopInfo &info) {
 }
 
 int64_t mlir::pk::detail::estimateRegisters(const KLoopInfo &info,
-                                            PipelineVariant variant) {
+                                            PipelineVariant variant,
+                                            int64_t registerPathBytes) {
   int64_t regs = getAccumulatorRegisters(info) + kRegOverheadEstimate;
-  // The register variants hold the next tile in registers.
+  // The register variants hold the next tile in registers; a cp-async loop
+  // with per-copy variants, its register-path copies' part of it.
   if (variant == PipelineVariant::LdgRegister ||
       variant == PipelineVariant::RegisterPrefetch)
     regs += llvm::divideCeil(info.loadBytesPerThread, 4);
+  else if (variant == PipelineVariant::CpAsync)
+    regs += llvm::divideCeil(registerPathBytes, 4);
   return regs;
 }
 
@@ -277,7 +281,9 @@ CandidateSearch::makeRow(const Candidate &candidate) const {
       pk::detail::getRegisterCap(target, threads(), candidate.blocksPerSM);
   int64_t regs = base.budget.regsPerThread;
   if (!hasGivenRegisters()) {
-    int64_t estimate = pk::detail::estimateRegisters(info, candidate.variant);
+    int64_t estimate = pk::detail::estimateRegisters(
+        info, candidate.variant,
+        succeeded(ctx.copies) ? getRegisterPathBytes(info, *ctx.copies) : 0);
     regs = std::min(estimate, cap);
     row.spillsPredicted = estimate > cap;
     row.spillsLikely = estimate > cap + cap / kRegEstimateMarginDivisor;

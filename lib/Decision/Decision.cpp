@@ -331,6 +331,31 @@ applyForcedVariant(const DecisionContext &ctx, PipelineVariant autoChoice,
   return chosen;
 }
 
+/// Rule `per-copy`: the buffers whose copies keep the register path in a
+/// cp-async loop, each with the reason; the first copy that caused it is
+/// the remark's note.
+static void notePerCopyVariants(const KLoopInfo &info,
+                                ArrayRef<AsyncCopyPlan> copies,
+                                KLoopDecision &decision) {
+  SmallVector<unsigned> noted;
+  for (const AsyncCopyPlan *plan : getRegisterPathCopies(copies)) {
+    unsigned buffer = llvm::find_if(info.copies, [&](const TileCopy &copy) {
+                        return copy.load == plan->load;
+                      })->bufferIndex;
+    if (llvm::is_contained(noted, buffer))
+      continue;
+    noted.push_back(buffer);
+    decision.reasons.push_back(llvm::formatv(
+        "per-copy variants: the copies into {0} keep the register path "
+        "(global loads issued with the tile's cp.async copies, shared stores "
+        "after the compute) because {1}; the other copies are cp.async "
+        "(rule per-copy)",
+        info.buffers[buffer].name, plan->registerReason->getMessage()));
+    if (!decision.asyncCopyDecline)
+      decision.asyncCopyDecline = *plan->registerReason;
+  }
+}
+
 /// Rule `runtime-alignment`: the cp.async width assumes the alignment of
 /// global buffers pk cannot prove; pipelining versions the loop on it.
 static void noteRuntimeAlignment(ArrayRef<Value> memrefs, int64_t width,
@@ -481,6 +506,7 @@ KLoopDecision mlir::pk::decide(const KLoopInfo &info, const TargetInfo &target,
   Choice choice;
   choice.variant = chooseVariant(ctx, decision);
   if (choice.variant == PipelineVariant::CpAsync && succeeded(copies)) {
+    notePerCopyVariants(info, *copies, decision);
     SmallVector<Value> runtimeAligned;
     getRuntimeAlignedMemRefs(*copies, runtimeAligned);
     if (!runtimeAligned.empty())

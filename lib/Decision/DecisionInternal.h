@@ -66,8 +66,10 @@ int64_t computeCyclesPerTile(const KLoopInfo &info, const TargetInfo &target,
 
 /// The model's registers per thread for `variant` (an estimate,
 /// docs/stages.md): the accumulators, kRegOverheadEstimate, and the prefetched
-/// tile of the register variants.
-int64_t estimateRegisters(const KLoopInfo &info, PipelineVariant variant);
+/// tile of the register variants (of a cp-async loop: `registerPathBytes`,
+/// its register-path copies' bytes per thread, getRegisterPathBytes).
+int64_t estimateRegisters(const KLoopInfo &info, PipelineVariant variant,
+                          int64_t registerPathBytes = 0);
 
 /// The registers per thread ptxas may use so that `blocks` blocks of
 /// `threads` threads fit an SM (what `nvvm.minctasm` implies).

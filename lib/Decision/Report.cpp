@@ -301,6 +301,9 @@ llvm::json::Object mlir::pk::decisionToJSON(const KLoopDecision &decision,
   };
   if (decision.plan && decision.plan->setMinBlocksPerSM)
     obj["set_minctasm"] = *decision.plan->setMinBlocksPerSM;
+  if (decision.plan && variant == PipelineVariant::CpAsync)
+    obj["register_path_stores"] = static_cast<int64_t>(
+        getRegisterPathCopies(decision.plan->asyncCopies).size());
   if (decision.candidates)
     obj["candidates"] = candidateTableToJSON(*decision.candidates);
   return obj;

@@ -4,10 +4,14 @@
 //
 //===----------------------------------------------------------------------===//
 //
-// pk's one-flag entry point: `buildPipelineKernelPipeline` adds analyze ->
-// budget check -> pipeline -> canonicalize, cse -> (emit) to a pass manager,
-// and the `pipeline-kernel` pass runs that pipeline on its module, so both
-// take the same typed options (Passes.td). Tests: test/pipeline-kernel*.mlir.
+// pk's one-flag entry point: the `pipeline-kernel` pass runs three stages
+// on its module: (1) outline and normalize the kernels, (2) ldmatrix ->
+// analyze -> budget check -> pipeline, (3) canonicalize, cse -> (emit);
+// between 2 and 3 a kernel the ldmatrix rewrite changed but whose loops
+// were not pipelined goes back to its form after stage 1 (rule
+// ldmatrix-with-pipelining). `buildPipelineKernelPipeline` adds that pass
+// to a pass manager, with the same typed options (Passes.td). Tests:
+// test/pipeline-kernel*.mlir.
 //
 //===----------------------------------------------------------------------===//
 
@@ -65,21 +69,31 @@ static void addBudgetCheck(OpPassManager &pm,
   pm.addPass(createPKCheckSmemBudget(budget));
 }
 
-void mlir::pk::buildPipelineKernelPipeline(
-    OpPassManager &pm, const PipelineKernelOptions &options) {
-  // With artefacts, the report goes next to them unless told otherwise.
+/// The JSON report's path: the option, else next to the artefacts.
+static std::string getReportPath(const PipelineKernelOptions &options) {
   std::string report = options.report;
   if (report.empty() && options.emit != EmitKind::MLIR) {
     SmallString<256> path(options.outDir);
     llvm::sys::path::append(path, "report.json");
     report = path.str().str();
   }
+  return report;
+}
+
+/// Stage 1: every kernel a gpu.func whose workgroup allocations are
+/// attributions.
+static void addPreparation(OpPassManager &pm) {
   // Kernels still in the gpu.launch form are outlined first (upstream's
   // sink + outlining, as the linalg -> GPU path does), so that every kernel
   // is a gpu.func; then workgroup allocations become attributions.
   pm.addPass(createGpuLaunchSinkIndexComputationsPass());
   pm.addPass(createGpuKernelOutliningPass());
   pm.addPass(createPKNormalizeWorkgroupStorage());
+}
+
+/// Stage 2: ldmatrix, the analysis, the budget check, pipelining.
+static void addTransforms(OpPassManager &pm,
+                          const PipelineKernelOptions &options) {
   // IREE-style operand reads (2- and 4-byte shared loads per mma.sync)
   // become ldmatrix before the analysis measures the compute phase.
   if (options.ldmatrix)
@@ -103,11 +117,15 @@ void mlir::pk::buildPipelineKernelPipeline(
   pipeline.skipHighRatio = options.skipHighRatio;
   pipeline.compileCandidates = options.compileCandidates;
   pipeline.cudaPath = options.cudaPath;
-  pipeline.report = report;
+  pipeline.report = getReportPath(options);
   pipeline.remarkMismatches = false;
   pipeline.requireAnalysis = true;
   pm.addPass(createPKPipelineKLoops(pipeline));
+}
 
+/// Stage 3: cleanup and (emit != mlir) the artefacts.
+static void addCleanupAndEmission(OpPassManager &pm,
+                                  const PipelineKernelOptions &options) {
   // Cleanup: fold the prologue's constant indices, share common
   // subexpressions.
   pm.addPass(createCanonicalizerPass());
@@ -121,12 +139,90 @@ void mlir::pk::buildPipelineKernelPipeline(
   emit.outDir = options.outDir;
   emit.cudaPath = options.cudaPath;
   emit.barePtr = options.barePtr;
-  emit.report = report;
+  emit.report = getReportPath(options);
   emit.reportAppend = true;
   // An explicit target is the warning's threshold; otherwise each kernel's
   // nvvm.minctasm (which min-blocks-per-sm=auto sets), else 2.
   emit.minBlocksPerSM = std::max<int64_t>(options.minBlocksPerSM.value, 0);
   pm.addPass(createPKEmitBinaries(emit));
+}
+
+void mlir::pk::buildPipelineKernelPipeline(
+    OpPassManager &pm, const PipelineKernelOptions &options) {
+  // One pass: it keeps each kernel as it was before the ldmatrix rewrite
+  // when none of its loops is pipelined (restoreUnpipelinedKernels), which
+  // needs the kernels from before stage 2.
+  pm.addPass(createPKPipelineKernel(options));
+}
+
+namespace {
+/// The kernels as stage 1 left them, by symbol, detached: what a kernel
+/// reverts to when the ldmatrix rewrite is all pk changed in it.
+struct KernelStash {
+  llvm::StringMap<gpu::GPUFuncOp> kernels;
+  ~KernelStash() {
+    for (auto &entry : kernels)
+      entry.second->destroy();
+  }
+};
+} // namespace
+
+/// The `nvgpu.ldmatrix` ops of `kernel`.
+static int64_t countLdmatrix(gpu::GPUFuncOp kernel) {
+  int64_t count = 0;
+  kernel.walk([&](nvgpu::LdMatrixOp) { ++count; });
+  return count;
+}
+
+/// Whether a K-loop of `kernel` was pipelined.
+static bool hasPipelinedLoop(gpu::GPUFuncOp kernel) {
+  return kernel
+      .walk([](scf::ForOp loop) {
+        return loop->hasAttr(kPipelinedAttrName) ? WalkResult::interrupt()
+                                                 : WalkResult::advance();
+      })
+      .wasInterrupted();
+}
+
+/// Clones every kernel of `module` into `stash`.
+static void stashKernels(ModuleOp module, KernelStash &stash) {
+  module.walk([&](gpu::GPUFuncOp kernel) {
+    if (!kernel.isKernel())
+      return;
+    auto gpuModule = kernel->getParentOfType<gpu::GPUModuleOp>();
+    std::string key = (gpuModule.getName() + "::" + kernel.getName()).str();
+    stash.kernels[key] = cast<gpu::GPUFuncOp>(kernel->clone());
+  });
+}
+
+/// Rule `ldmatrix-with-pipelining`: a kernel that pk-use-ldmatrix rewrote
+/// (it has more nvgpu.ldmatrix than before) but none of whose loops was
+/// pipelined reverts to its stashed form. The rewrite alone, without the
+/// pipelining it enables, measured slower than IREE's own kernel on a
+/// batch matmul (0.63x on an H100, integration/results/
+/// 2026-12-06-h100-iree-per-dispatch), and pk never hands back a kernel
+/// slower than the one it was given.
+static void restoreUnpipelinedKernels(ModuleOp module, KernelStash &stash) {
+  SmallVector<gpu::GPUFuncOp> kernels;
+  module.walk([&](gpu::GPUFuncOp kernel) { kernels.push_back(kernel); });
+  for (gpu::GPUFuncOp kernel : kernels) {
+    auto gpuModule = kernel->getParentOfType<gpu::GPUModuleOp>();
+    auto it = stash.kernels.find(
+        (gpuModule.getName() + "::" + kernel.getName()).str());
+    if (it == stash.kernels.end() || hasPipelinedLoop(kernel) ||
+        countLdmatrix(kernel) <= countLdmatrix(it->second))
+      continue;
+    emitRemark(kernel.getLoc())
+        << "kernel @" << kernel.getName()
+        << ": the ldmatrix rewrite is undone: no K-loop of the kernel was "
+           "pipelined, and the rewrite alone can be slower than the kernel "
+           "it came from (rule ldmatrix-with-pipelining)";
+    gpu::GPUFuncOp original = it->second;
+    stash.kernels.erase(it);
+    kernel->getBlock()->getOperations().insert(kernel->getIterator(),
+                                               original.getOperation());
+    kernel->erase();
+  }
 }
 
 /// Kernel outlining takes gpu.launch ops of host code: one nested in a
@@ -188,16 +284,35 @@ struct PipelineKernelPass final
 
   void getDependentDialects(DialectRegistry &registry) const override {
     OpPassManager pm(ModuleOp::getOperationName());
-    buildPipelineKernelPipeline(pm, getOptions());
+    PipelineKernelOptions options = getOptions();
+    addPreparation(pm);
+    addTransforms(pm, options);
+    addCleanupAndEmission(pm, options);
     pm.getDependentDialects(registry);
   }
 
+  /// Stage 1, the kernels stashed, stage 2, the kernels the ldmatrix
+  /// rewrite alone changed restored, stage 3.
   void runOnOperation() final {
-    if (failed(checkLaunchNesting(getOperation())))
+    ModuleOp module = getOperation();
+    if (failed(checkLaunchNesting(module)))
       return signalPassFailure();
-    OpPassManager pm(ModuleOp::getOperationName());
-    buildPipelineKernelPipeline(pm, getOptions());
-    if (failed(runPipeline(pm, getOperation())))
+    PipelineKernelOptions options = getOptions();
+    OpPassManager prepare(ModuleOp::getOperationName());
+    addPreparation(prepare);
+    if (failed(runPipeline(prepare, module)))
+      return signalPassFailure();
+    KernelStash stash;
+    if (options.ldmatrix)
+      stashKernels(module, stash);
+    OpPassManager transform(ModuleOp::getOperationName());
+    addTransforms(transform, options);
+    if (failed(runPipeline(transform, module)))
+      return signalPassFailure();
+    restoreUnpipelinedKernels(module, stash);
+    OpPassManager finish(ModuleOp::getOperationName());
+    addCleanupAndEmission(finish, options);
+    if (failed(runPipeline(finish, module)))
       signalPassFailure();
   }
 };

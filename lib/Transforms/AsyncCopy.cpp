@@ -28,8 +28,9 @@ using namespace mlir::pk;
 /// also copies no element at or past the mask size (`firstElement` is the
 /// copy's first element in the read's vector), and a copy that reads
 /// nothing points at element 0 of the buffer: its indices may be anywhere
-/// (an im2col row in the padding). Updates the source indices and returns
-/// the source size.
+/// (an im2col row in the padding). A guarded read (plan.guard) is a read
+/// masked off entirely when its guard fails. Updates the source indices and
+/// returns the source size.
 static Value clampPartialCopy(RewriterBase &rewriter, Location loc,
                               const AsyncCopyPlan &plan,
                               SmallVectorImpl<Value> &srcIndices,
@@ -42,22 +43,32 @@ static Value clampPartialCopy(RewriterBase &rewriter, Location loc,
   Value zero = arith::ConstantIndexOp::create(rewriter, loc, 0);
   Value full = arith::ConstantIndexOp::create(rewriter, loc, perCopy);
   Value count = arith::MinSIOp::create(rewriter, loc, left, full);
-  if (plan.maskSize) {
+  Value length =
+      arith::ConstantIndexOp::create(rewriter, loc, plan.numElements);
+  Value maskSize = plan.maskSize;
+  if (plan.guard) {
+    // A failed guard masks off every element.
+    Value unguarded = maskSize ? maskSize : length;
+    maskSize = plan.guardNegated
+                   ? arith::SelectOp::create(rewriter, loc, plan.guard, zero,
+                                             unguarded)
+                   : arith::SelectOp::create(rewriter, loc, plan.guard,
+                                             unguarded, zero);
+  }
+  if (maskSize) {
     // The mask's size clamped to [0, vector length] first, as create_mask
     // does: subtracting from an extreme size would wrap.
-    Value length =
-        arith::ConstantIndexOp::create(rewriter, loc, plan.numElements);
     Value size = arith::MaxSIOp::create(
-        rewriter, loc,
-        arith::MinSIOp::create(rewriter, loc, plan.maskSize, length), zero);
+        rewriter, loc, arith::MinSIOp::create(rewriter, loc, maskSize, length),
+        zero);
     Value first = arith::ConstantIndexOp::create(rewriter, loc, firstElement);
     Value unmasked = arith::SubIOp::create(rewriter, loc, size, first);
     count = arith::MinSIOp::create(rewriter, loc, count, unmasked);
   }
   Value srcElements = arith::MaxSIOp::create(rewriter, loc, count, zero);
   Value inside = arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::sgt,
-                                       plan.maskSize ? count : left, zero);
-  for (Value &srcIndex : plan.maskSize
+                                       maskSize ? count : left, zero);
+  for (Value &srcIndex : maskSize
                              ? MutableArrayRef<Value>(srcIndices)
                              : MutableArrayRef<Value>(srcIndices).take_back())
     srcIndex = arith::SelectOp::create(rewriter, loc, inside, srcIndex, zero);
@@ -86,6 +97,8 @@ SmallVector<Value> mlir::pk::detail::convertToAsyncCopies(
   llvm::SetVector<Operation *> dead;
   Type tokenType = nvgpu::DeviceAsyncTokenType::get(rewriter.getContext());
   for (const AsyncCopyPlan &plan : plans) {
+    if (plan.registerPath)
+      continue;
     if (plan.alreadyAsync) {
       auto copy = cast<nvgpu::DeviceAsyncCopyOp>(plan.store);
       if (copy->getParentOp() == forOp.getOperation())
@@ -112,7 +125,7 @@ SmallVector<Value> mlir::pk::detail::convertToAsyncCopies(
       SmallVector<Value> dstIndices =
           shifted(getAccessIndices(store), piece * perCopy);
       Value srcElements;
-      if (plan.masked)
+      if (plan.masked || plan.guard)
         srcElements = clampPartialCopy(rewriter, loc, plan, srcIndices,
                                        piece * perCopy, perCopy);
       auto copy = nvgpu::DeviceAsyncCopyOp::create(
@@ -128,6 +141,10 @@ SmallVector<Value> mlir::pk::detail::convertToAsyncCopies(
       if (isa<vector::ExtractOp>(def))
         dead.insert(def);
     dead.insert(plan.load);
+    // The guard's scf.if, once its results are unused (after the load: the
+    // erasure visits them in order, and the if takes the load with it).
+    if (plan.guard)
+      dead.insert(getAccessValue(store).getDefiningOp());
   }
   eraseReplacedOps(rewriter, dead);
   return tokens;

@@ -334,13 +334,17 @@ static Schedule buildSchedule(RewriterBase &rewriter, const KLoopInfo &info,
   case PipelineVariant::Tma:
     return buildTmaSchedule(rewriter, info.forOp, waitStart, plan.buffers,
                             plan.mmaGroupsInFlight);
-  case PipelineVariant::CpAsync:
+  case PipelineVariant::CpAsync: {
+    SmallVector<Operation *> registerStores;
+    for (const AsyncCopyPlan *copy : getRegisterPathCopies(plan.asyncCopies))
+      registerStores.push_back(copy->store);
     if (plan.schedule == PipelineSchedule::TwoStage)
       return buildTwoStageSchedule(rewriter, info.forOp, info.loadBarrier,
-                                   info.computeBarrier, tokens);
-    return buildMultistageSchedule(rewriter, info.forOp, info.loadBarrier,
-                                   info.computeBarrier, plan.buffers,
-                                   plan.mmaGroupsInFlight, tokens);
+                                   info.computeBarrier, tokens, registerStores);
+    return buildMultistageSchedule(
+        rewriter, info.forOp, info.loadBarrier, info.computeBarrier,
+        plan.buffers, plan.mmaGroupsInFlight, tokens, registerStores);
+  }
   default:
     return buildRegisterSchedule(info.forOp, info.loadBarrier,
                                  info.computeBarrier);

@@ -15,6 +15,8 @@
 //     [compute]^(N-1)
 //   two-stage (cp-async, 2 stages):
 //     [load phase, commit]^0 [compute]^1 [wait all, fence, barrier]^0
+//   (per-copy variants: a cp-async loop's register-path stores follow the
+//   compute, in stage 0: [...]^0 [compute]^(N-1) [register stores]^0)
 //   tma (TMA ring, N stages; docs/hopper.md "TMA ring"):
 //     [expect_tx, TMA loads]^0 [stage and parity, mbarrier wait, compute,
 //     barrier]^(N-1-g)   (g: wgmma groups left in flight)
@@ -58,14 +60,15 @@ static bool isSharedStore(Operation *op) {
 
 namespace {
 /// The body of the K-loop split at its two barriers; the load phase's proxy
-/// fences on their own.
+/// fences and the register-path stores of a cp-async loop on their own.
 struct Phases {
-  SmallVector<Operation *> load, compute, loadFences;
+  SmallVector<Operation *> load, compute, loadFences, registerStores;
 };
 } // namespace
 
 static Phases splitPhases(scf::ForOp forOp, gpu::BarrierOp loadBarrier,
-                          gpu::BarrierOp computeBarrier) {
+                          gpu::BarrierOp computeBarrier,
+                          ArrayRef<Operation *> registerStores = {}) {
   Phases phases;
   for (Operation &op : forOp.getBody()->without_terminator()) {
     if (&op == loadBarrier.getOperation() ||
@@ -75,6 +78,8 @@ static Phases splitPhases(scf::ForOp forOp, gpu::BarrierOp loadBarrier,
       phases.compute.push_back(&op);
     else if (isa<NVVM::FenceProxyOp>(op))
       phases.loadFences.push_back(&op);
+    else if (llvm::is_contained(registerStores, &op))
+      phases.registerStores.push_back(&op);
     else
       phases.load.push_back(&op);
   }
@@ -119,8 +124,9 @@ static void setMmaGroupsInFlight(RewriterBase &rewriter, scf::ForOp forOp,
 Schedule mlir::pk::detail::buildMultistageSchedule(
     RewriterBase &rewriter, scf::ForOp forOp, gpu::BarrierOp loadBarrier,
     gpu::BarrierOp computeBarrier, int64_t stages, int64_t mmaGroupsInFlight,
-    ArrayRef<Value> tokens) {
-  Phases phases = splitPhases(forOp, loadBarrier, computeBarrier);
+    ArrayRef<Value> tokens, ArrayRef<Operation *> registerStores) {
+  Phases phases =
+      splitPhases(forOp, loadBarrier, computeBarrier, registerStores);
   // The loads run `distance` tiles ahead of the compute: the copy issued
   // while tile t computes refills the stage of tile t - 1 - groups in
   // flight, whose wgmma every warp retired before the barrier above it.
@@ -140,6 +146,10 @@ Schedule mlir::pk::detail::buildMultistageSchedule(
   append(schedule, {computeBarrier}, schedule.computeStage);
   append(schedule, phases.load, 0);
   append(schedule, phases.compute, schedule.computeStage);
+  // Tile t+D's register-path stores refill the stage the barrier above
+  // freed, after the compute hid their loads' latency; the next barrier
+  // orders them before any read (and the next fence before any wgmma).
+  append(schedule, phases.registerStores, 0);
   // The wait uses the group defined later in the schedule: keep the body in
   // its (dominance-respecting) order, the pipeliner emits the schedule.
   schedule.reorderBody = false;
@@ -168,18 +178,19 @@ Schedule mlir::pk::detail::buildTmaSchedule(RewriterBase &rewriter,
   return schedule;
 }
 
-Schedule mlir::pk::detail::buildTwoStageSchedule(RewriterBase &rewriter,
-                                                 scf::ForOp forOp,
-                                                 gpu::BarrierOp loadBarrier,
-                                                 gpu::BarrierOp computeBarrier,
-                                                 ArrayRef<Value> tokens) {
-  Phases phases = splitPhases(forOp, loadBarrier, computeBarrier);
+Schedule mlir::pk::detail::buildTwoStageSchedule(
+    RewriterBase &rewriter, scf::ForOp forOp, gpu::BarrierOp loadBarrier,
+    gpu::BarrierOp computeBarrier, ArrayRef<Value> tokens,
+    ArrayRef<Operation *> registerStores) {
+  Phases phases =
+      splitPhases(forOp, loadBarrier, computeBarrier, registerStores);
   auto [group, wait] = createGroupAndWait(rewriter, forOp, loadBarrier,
                                           computeBarrier, tokens, 0);
   phases.load.push_back(group);
   Schedule schedule;
   append(schedule, phases.load, 0);
   append(schedule, phases.compute, 1);
+  append(schedule, phases.registerStores, 0);
   append(schedule, {wait}, 0);
   append(schedule, phases.loadFences, 0);
   append(schedule, {computeBarrier}, 0);

@@ -1,0 +1,34 @@
+#!/usr/bin/env python3
+"""integration/kernels/diffrun.py build: a kernel built unpipelined and per
+variant with pk's remark, a kernel it cannot run skipped with why (exit 1),
+a self-contained folder (its run side is checked on the GPU machine:
+integration/results/2026-12-06-h100-diffrun-guarded-masked).
+Usage: check_diffrun.py ROOT INPUTS OUTDIR"""
+import json
+import os
+import subprocess
+import sys
+
+root, inputs, out = sys.argv[1:4]
+tool = os.path.join(root, "integration", "kernels", "diffrun.py")
+d = os.path.join(out, "d")
+p = subprocess.run([sys.executable, tool, "build", os.path.join(inputs, "guarded_rows.mlir"),
+                    os.path.join(inputs, "no_block.mlir"), "-o", d,
+                    "--variant", "cp=variant=cp-async", "--variant", "ldg=variant=ldg-register"],
+                   capture_output=True, text=True)
+assert p.returncode == 1, p
+assert "Traceback" not in p.stderr, p.stderr
+assert "no_block.mlir: skipped: diffrun: no_block: no known_block_size" in p.stderr, p.stderr
+m = json.load(open(os.path.join(d, "manifest.json")))
+ids = [e["id"] for e in m["entries"]]
+assert ids == ["guarded_rows.base", "guarded_rows.cp", "guarded_rows.ldg"], ids
+assert [os.path.basename(s) for s in m["skipped"]] == ["no_block.mlir"], m["skipped"]
+for e in m["entries"]:
+    assert e["status"] == "built" and os.path.exists(os.path.join(d, e["cubin"])), e
+    assert e["block"] == [256, 1, 1] and e["grid"] == [1, 1, 1], e
+    assert e["args"] == [{"shape": [64, 32], "type": "f16"}, {"shape": [64], "type": "f32"}], e
+cp = m["entries"][1]
+assert cp["remark"].startswith("pipelined: variant cp-async, 2 shared buffer(s)"), cp["remark"]
+assert m["entries"][2]["remark"].startswith("pipelined: variant ldg-register"), m["entries"][2]
+assert os.path.exists(os.path.join(d, "diffrun.py"))
+print("check_diffrun: ok")
