@@ -288,6 +288,39 @@ def global_read(a, mem, row, col, mt, vt):
         mem, row, col, mt, vt)
 
 
+def im2col_read(e, a, i, m, kc, gA, vt, vec):
+    """--conv: the 16-byte chunk (8 channels of one 3x3 tap) of row m of the
+    implicit-GEMM A: output pixel m = (n, y, x), column kc = (tap, c); input
+    pixel (y + tap/3 - 1, x + tap%3 - 1), zero outside the image: a 1-D
+    vector.transfer_read masked by vector.create_mask (8 or 0 elements), its
+    indices clamped to pixel (0, 0) where the mask is empty."""
+    H, W = a.conv
+    C = a.conv_c
+    n = e.div("cv_n{}".format(i), m, H * W)
+    pix = e.rem("cv_pix{}".format(i), m, H * W)
+    y = e.div("cv_y{}".format(i), pix, W)
+    x = e.rem("cv_x{}".format(i), pix, W)
+    tap = e.div("cv_tap{}".format(i), kc, C)
+    c = e.rem("cv_c{}".format(i), kc, C)
+    iy = e.op("cv_iy{}".format(i), "arith.subi {}, {} : index".format(
+        e.op("cv_yy{}".format(i), "arith.addi {}, {} : index".format(y, e.div("cv_dy{}".format(i), tap, 3))),
+        e.c(1)))
+    ix = e.op("cv_ix{}".format(i), "arith.subi {}, {} : index".format(
+        e.op("cv_xx{}".format(i), "arith.addi {}, {} : index".format(x, e.rem("cv_dx{}".format(i), tap, 3))),
+        e.c(1)))
+    conds = [e.op("cv_ok{}_{}".format(i, j), "arith.cmpi {}, {}, {} : index".format(pred, v, e.c(b)))
+             for j, (pred, v, b) in enumerate((("sge", iy, 0), ("slt", iy, H), ("sge", ix, 0), ("slt", ix, W)))]
+    ok = conds[0]
+    for j, cond in enumerate(conds[1:]):
+        ok = e.op("cv_and{}_{}".format(i, j), "arith.andi {}, {} : i1".format(ok, cond))
+    iyc = e.op("cv_iyc{}".format(i), "arith.select {}, {}, {} : index".format(ok, iy, e.c(0)))
+    ixc = e.op("cv_ixc{}".format(i), "arith.select {}, {}, {} : index".format(ok, ix, e.c(0)))
+    cnt = e.op("cv_cnt{}".format(i), "arith.select {}, {}, {} : index".format(ok, e.c(vec), e.c(0)))
+    mask = e.op("cv_mask{}".format(i), "vector.create_mask {} : vector<{}xi1>".format(cnt, vec))
+    return e.op("ga{}".format(i), "vector.transfer_read %A[{}, {}, {}, {}], %apad, {} {{in_bounds = [true]}} "
+                ": {}, {}".format(n, iyc, ixc, c, mask, gA, vt))
+
+
 def memref(shape, t, space=None):
     s = "memref<{}x{}".format("x".join(str(d) for d in shape), t)
     if space:
@@ -305,7 +338,8 @@ def gen(a):
     a.k_end = a.k_tiles * BK
     a.partial_k = K % BK != 0
     assert T % 32 == 0
-    name = a.name or "{}_{}{}_{}x{}x{}".format(a.kind, elt, "_w8" if a.b_int8 else "", BM, BN, BK)
+    name = a.name or "{}_{}{}{}_{}x{}x{}".format(a.kind, elt, "_w8" if a.b_int8 else "",
+                                                "_conv3x3" if a.conv else "", BM, BN, BK)
     vec = 16 // ebytes  # elements per 16-byte vector
     assert BK % vec == 0
     gA, gB, gC = memref([M, K], elt), memref([N, K], elt), memref([M, N], acc_t)
@@ -313,6 +347,14 @@ def gen(a):
         assert a.kind in ("hgemm", "bgemm") and not a.partial_k, \
             "--b-int8: hgemm or bgemm with K a multiple of BK"
         gB = memref([N, K], "i8")
+    if a.conv:
+        H, W = a.conv
+        assert a.kind in ("hgemm", "bgemm") and not a.partial_k and a.mma == "mma.sync", \
+            "--conv: hgemm or bgemm (mma.sync) with K a multiple of BK"
+        assert K % 9 == 0 and (K // 9) % vec == 0 and M % (H * W) == 0, \
+            "--conv H W: K = 9*C with C a multiple of %d, M = images*H*W" % vec
+        a.conv_c = K // 9
+        gA = memref([M // (H * W), H, W, a.conv_c], elt)
 
     if a.kind == "sgemm":
         pad = a.pad if a.pad is not None else 4
@@ -395,6 +437,8 @@ def gen(a):
     if a.partial_k:
         out.append("      %kpad = arith.constant {} : {}".format(
             "0.0" if elt.startswith(("f", "bf")) else "0", elt))
+    if a.conv:
+        out.append("      %apad = arith.constant 0.0 : {}".format(elt))
     out.extend(body.lines)
     out.append("    }")
     out.append("  }")
@@ -528,7 +572,10 @@ def gen_mma(e, a, info, tid, lane, warp, bm, bn, gA, gB, gC, sA_t, sB_t,
     e.ind += 1
     e.emit("// a. load phase: global -> shared, 16-byte vectors")
     kc = e.op("k_col", "arith.addi %k, {} : index".format(ld_col))
-    va = [e.op("ga{}".format(i), global_read(a, "%A", gArows[i], kc, gA, vt)) for i in range(nA)]
+    if a.conv:
+        va = [im2col_read(e, a, i, gArows[i], kc, gA, vt, vec) for i in range(nA)]
+    else:
+        va = [e.op("ga{}".format(i), global_read(a, "%A", gArows[i], kc, gA, vt)) for i in range(nA)]
     if a.b_int8:
         # Weight-only int8 B: 8-byte loads, converted on their way into shared
         # memory (exact: |q| <= 128), which cp.async cannot do.
@@ -1163,6 +1210,12 @@ def main(argv=None):
                    help="hgemm / bgemm: B is int8 in global memory (weight-only "
                         "quantization), converted to the operand type in the load "
                         "phase (8-byte loads + arith.sitofp + 16-byte shared stores)")
+    p.add_argument("--conv", type=int, nargs=2, metavar=("H", "W"), default=None,
+                   help="hgemm / bgemm: an implicit-GEMM 3x3 convolution (stride 1, "
+                        "padding 1): A is the NHWC input, images x H x W x C with M = "
+                        "images*H*W and K = 9*C, read through a masked im2col "
+                        "vector.transfer_read (zero outside the image); B is the filter, "
+                        "N x (3x3xC)")
     p.add_argument("--copy-map", choices=["row", "col8"], default="row",
                    help="mma kernels: global->shared copy mapping. row: CH = BK*bytes/16 "
                         "consecutive threads copy the CH 16-byte chunks of one tile row; "

@@ -791,16 +791,16 @@ module attributes {gpu.container_module} {
       %c256 = arith.constant 256 : index
       %tid = gpu.thread_id x
       %zero = arith.constant dense<0.0> : vector<4xf32>
-      // Global memory written by the compute phase is taken only as an
-      // accumulator at fixed addresses (upstream's rewrite_matmul_as_mma_sync).
+      // The compute phase writes (at addresses that move with k) what the
+      // load phase reads: the next tile's loads cannot move ahead of it.
       // expected-note @below {{in this K-loop candidate}}
       %r = scf.for %k = %c0 to %c256 step %c16 iter_args(%acc = %zero) -> (vector<4xf32>) {
+        // expected-remark @below {{not a pk K-loop: load phase reads the memory the compute phase writes: the next tiles' loads cannot move ahead of the compute}}
         %a = vector.load %A[%tid, %k] : memref<128x256xf32>, vector<4xf32>
         vector.store %a, %sA[%tid, %c0] : memref<128x16xf32, 3>, vector<4xf32>
         gpu.barrier
         %x = vector.load %sA[%tid, %c0] : memref<128x16xf32, 3>, vector<4xf32>
         %d = vector.fma %x, %x, %acc : vector<4xf32>
-        // expected-remark @below {{not a pk K-loop: compute phase accesses global memory at an address that depends on the K-loop's induction variable; pk takes global memory there only as an accumulator at fixed addresses}}
         vector.store %d, %A[%tid, %k] : memref<128x256xf32>, vector<4xf32>
         gpu.barrier
         scf.yield %d : vector<4xf32>
@@ -812,8 +812,9 @@ module attributes {gpu.container_module} {
 
 // -----
 
-// The same through a subview: its offset moves with k, the indices do not
-// (upstream's vectorize_only reads C through a subview at fixed offsets).
+// Read back what it writes through a subview whose offset moves with k (the
+// indices do not; upstream's vectorize_only reads C through a subview at
+// fixed offsets, an accumulator).
 module attributes {gpu.container_module} {
   gpu.module @m {
     gpu.func @compute_writes_subview(%A: memref<128x256xf32>, %C: memref<128x256xf32>) workgroup(%sA: memref<128x16xf32, 3>)
@@ -830,41 +831,13 @@ module attributes {gpu.container_module} {
         gpu.barrier
         %x = vector.load %sA[%tid, %c0] : memref<128x16xf32, 3>, vector<4xf32>
         %sub = memref.subview %C[%tid, %k] [1, 4] [1, 1] : memref<128x256xf32> to memref<1x4xf32, strided<[256, 1], offset: ?>>
-        // expected-remark @below {{not a pk K-loop: compute phase accesses global memory at an address that depends on the K-loop's induction variable; pk takes global memory there only as an accumulator at fixed addresses}}
+        // expected-remark @below {{not a pk K-loop: compute phase reads global memory it also writes at addresses that move with the K-loop (kernel argument #1): only accumulators at fixed addresses may be read back}}
         %c = vector.transfer_read %sub[%c0, %c0], %pad {in_bounds = [true, true]} : memref<1x4xf32, strided<[256, 1], offset: ?>>, vector<1x4xf32>
         %cx = vector.shape_cast %c : vector<1x4xf32> to vector<4xf32>
         %d = vector.fma %x, %x, %cx : vector<4xf32>
         %dx = vector.shape_cast %d : vector<4xf32> to vector<1x4xf32>
         vector.transfer_write %dx, %sub[%c0, %c0] {in_bounds = [true, true]} : vector<1x4xf32>, memref<1x4xf32, strided<[256, 1], offset: ?>>
         gpu.barrier
-      }
-      gpu.return
-    }
-  }
-}
-
-// -----
-
-module attributes {gpu.container_module} {
-  gpu.module @m {
-    gpu.func @compute_reads_global(%A: memref<128x256xf32>) workgroup(%sA: memref<128x16xf32, 3>)
-        kernel attributes {known_block_size = array<i32: 128, 1, 1>} {
-      %c0 = arith.constant 0 : index
-      %c16 = arith.constant 16 : index
-      %c256 = arith.constant 256 : index
-      %tid = gpu.thread_id x
-      %zero = arith.constant dense<0.0> : vector<4xf32>
-      // expected-note @below {{in this K-loop candidate}}
-      %r = scf.for %k = %c0 to %c256 step %c16 iter_args(%acc = %zero) -> (vector<4xf32>) {
-        %a = vector.load %A[%tid, %k] : memref<128x256xf32>, vector<4xf32>
-        vector.store %a, %sA[%tid, %c0] : memref<128x16xf32, 3>, vector<4xf32>
-        gpu.barrier
-        %x = vector.load %sA[%tid, %c0] : memref<128x16xf32, 3>, vector<4xf32>
-        // expected-remark @below {{not a pk K-loop: compute phase reads memory that is not shared (vector.load) and is no accumulator it writes}}
-        %y = vector.load %A[%tid, %c0] : memref<128x256xf32>, vector<4xf32>
-        %d = vector.fma %x, %y, %acc : vector<4xf32>
-        gpu.barrier
-        scf.yield %d : vector<4xf32>
       }
       gpu.return
     }
@@ -968,6 +941,8 @@ module attributes {gpu.container_module} {
 
 module attributes {gpu.container_module} {
   gpu.module @m {
+    // A max-reduction: nothing pk counts as compute (float add, sub, mul and
+    // div would be, as element-wise arithmetic).
     gpu.func @no_compute_op(%A: memref<128x256xf32>) workgroup(%sA: memref<128x16xf32, 3>)
         kernel attributes {known_block_size = array<i32: 128, 1, 1>} {
       %c0 = arith.constant 0 : index
@@ -981,8 +956,8 @@ module attributes {gpu.container_module} {
         vector.store %a, %sA[%tid, %c0] : memref<128x16xf32, 3>, vector<4xf32>
         gpu.barrier
         %x = vector.load %sA[%tid, %c0] : memref<128x16xf32, 3>, vector<4xf32>
-        %d = arith.addf %x, %acc : vector<4xf32>
-        // expected-remark @below {{not a pk K-loop: compute phase has no nvgpu.mma.sync, vector.contract, fma or multiply-add}}
+        %d = arith.maximumf %x, %acc : vector<4xf32>
+        // expected-remark @below {{not a pk K-loop: compute phase has no nvgpu.mma.sync, vector.contract, fma, multiply-add or float arithmetic}}
         gpu.barrier
         scf.yield %d : vector<4xf32>
       }

@@ -79,8 +79,19 @@ struct TileCopy {
   /// Executions per K-iteration per thread (product of the trip counts of the
   /// nested loops around it inside the K-loop body).
   int64_t executions = 1;
-  /// Index into KLoopInfo::buffers of the buffer written.
+  /// Index into KLoopInfo::buffers of the buffer written (by the last
+  /// store: a load may be stored into several buffers, storeBuffers).
   unsigned bufferIndex = 0;
+  /// The buffer each of `stores` writes, in order.
+  SmallVector<unsigned, 1> storeBuffers;
+
+  /// The buffer `store` (one of `stores`) writes.
+  unsigned getStoreBuffer(Operation *store) const {
+    for (auto [s, buffer] : llvm::zip_equal(stores, storeBuffers))
+      if (s == store)
+        return buffer;
+    return bufferIndex;
+  }
   /// The copy is already an `nvgpu.device_async_copy` (load == the only
   /// store): only the cp-async variant applies.
   bool async = false;

@@ -135,25 +135,30 @@ class Cuda:
         self.lib.cuFuncGetAttribute(ctypes.byref(regs), 4, fn)  # CU_FUNC_ATTRIBUTE_NUM_REGS
         return mod, fn, regs.value
 
+    # Pointers and sizes go as 64-bit ctypes values (a bare Python int is
+    # passed as a C int: a host address above 2^31 would be cut).
     def alloc(self, host):
         p = ctypes.c_uint64()
-        self.check(self.lib.cuMemAlloc_v2(ctypes.byref(p), max(host.nbytes, 1)), "cuMemAlloc")
-        self.check(self.lib.cuMemcpyHtoD_v2(p, host.ctypes.data, host.nbytes), "cuMemcpyHtoD")
+        self.check(self.lib.cuMemAlloc_v2(ctypes.byref(p), ctypes.c_size_t(max(host.nbytes, 1))),
+                   "cuMemAlloc")
+        self.check(self.lib.cuMemcpyHtoD_v2(p, ctypes.c_void_p(host.ctypes.data),
+                                            ctypes.c_size_t(host.nbytes)), "cuMemcpyHtoD")
         return p
 
     def read(self, p, like):
         import numpy as np
         out = np.empty_like(like)
-        self.check(self.lib.cuMemcpyDtoH_v2(out.ctypes.data, p, out.nbytes), "cuMemcpyDtoH")
+        self.check(self.lib.cuMemcpyDtoH_v2(ctypes.c_void_p(out.ctypes.data), p,
+                                            ctypes.c_size_t(out.nbytes)), "cuMemcpyDtoH")
         return out
 
     def launch(self, fn, grid, block, smem, ptrs):
         if smem > 48 * 1024:
-            self.check(self.lib.cuFuncSetAttribute(fn, 8, smem), "cuFuncSetAttribute")
+            self.check(self.lib.cuFuncSetAttribute(fn, 8, ctypes.c_int(smem)), "cuFuncSetAttribute")
         holders = [ctypes.c_uint64(p.value) for p in ptrs]
         params = (ctypes.c_void_p * len(holders))(*[ctypes.cast(ctypes.byref(h), ctypes.c_void_p) for h in holders])
-        self.check(self.lib.cuLaunchKernel(fn, grid[0], grid[1], grid[2], block[0], block[1], block[2],
-                                           smem, None, params, None), "cuLaunchKernel")
+        self.check(self.lib.cuLaunchKernel(fn, *[ctypes.c_uint(x) for x in grid + block + [smem]],
+                                           None, params, None), "cuLaunchKernel")
 
     def sync(self):
         self.check(self.lib.cuCtxSynchronize(), "cuCtxSynchronize")

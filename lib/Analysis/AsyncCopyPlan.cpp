@@ -302,17 +302,59 @@ planRegisterCopy(const KLoopInfo &info, const TileCopy &copy,
   return plans;
 }
 
+using RegisterBuffers = llvm::MapVector<unsigned, Decline>;
+
+/// Why a buffer `copy` stores into keeps the register path, or null.
+static const Decline *findRegisterReason(const TileCopy &copy,
+                                         const RegisterBuffers &buffers) {
+  for (unsigned buffer : copy.storeBuffers)
+    if (auto it = buffers.find(buffer); it != buffers.end())
+      return &it->second;
+  return nullptr;
+}
+
+/// The buffers whose copies keep the register path, each with the first
+/// decline that put it there: those a copy that cannot be cp.async stores
+/// into, and, until nothing changes, every other buffer a register-path copy
+/// stores into (a load stored into two buffers), so that no buffer mixes
+/// cp.async copies and register-path stores.
+static RegisterBuffers collectRegisterBuffers(const KLoopInfo &info) {
+  RegisterBuffers buffers;
+  for (const TileCopy &copy : info.copies) {
+    if (copy.async || findRegisterReason(copy, buffers))
+      continue;
+    DeclineOr<SmallVector<AsyncCopyPlan>> plan = planThreadCopy(info, copy);
+    if (failed(plan)) {
+      Decline why = plan.takeDecline();
+      for (unsigned buffer : copy.storeBuffers)
+        buffers.insert({buffer, why});
+    }
+  }
+  for (bool changed = !buffers.empty(); changed;) {
+    changed = false;
+    for (const TileCopy &copy : info.copies) {
+      const Decline *why =
+          copy.async ? nullptr : findRegisterReason(copy, buffers);
+      if (!why)
+        continue;
+      Decline reason = *why;
+      for (unsigned buffer : copy.storeBuffers)
+        changed |= buffers.insert({buffer, reason}).second;
+    }
+  }
+  return buffers;
+}
+
 /// Per-copy variants: every copy into a buffer of `registerBuffers` (with
 /// the decline that put it there) keeps the register path, the others
 /// become cp.async. Fails when a buffer cannot take the register path: an
 /// already-async copy writes it, or a store of it lies in a nested region.
 static FailureOr<SmallVector<AsyncCopyPlan>>
-planMixedCopies(const KLoopInfo &info,
-                const llvm::MapVector<unsigned, Decline> &registerBuffers) {
+planMixedCopies(const KLoopInfo &info, const RegisterBuffers &registerBuffers) {
   SmallVector<AsyncCopyPlan> plans;
   for (const TileCopy &copy : info.copies) {
-    auto reason = registerBuffers.find(copy.bufferIndex);
-    if (reason == registerBuffers.end()) {
+    const Decline *reason = findRegisterReason(copy, registerBuffers);
+    if (!reason) {
       DeclineOr<SmallVector<AsyncCopyPlan>> async =
           copy.async ? SmallVector<AsyncCopyPlan>{planExistingAsyncCopy(copy)}
                      : planThreadCopy(info, copy);
@@ -327,7 +369,7 @@ planMixedCopies(const KLoopInfo &info,
       return failure();
     }
     FailureOr<SmallVector<AsyncCopyPlan>> kept =
-        planRegisterCopy(info, copy, reason->second);
+        planRegisterCopy(info, copy, *reason);
     if (failed(kept))
       return failure();
     llvm::append_range(plans, *kept);
@@ -340,16 +382,7 @@ mlir::pk::planAsyncCopies(const KLoopInfo &info) {
   if (info.tma)
     return declineAsyncCopy(info.tma->wait,
                             "the copies are TMA loads (nvgpu.tma.async.load)");
-  // The first decline of each buffer some copy into which cannot be
-  // cp.async, in the loop's order.
-  llvm::MapVector<unsigned, Decline> registerBuffers;
-  for (const TileCopy &copy : info.copies) {
-    if (copy.async || registerBuffers.contains(copy.bufferIndex))
-      continue;
-    DeclineOr<SmallVector<AsyncCopyPlan>> plan = planThreadCopy(info, copy);
-    if (failed(plan))
-      registerBuffers.insert({copy.bufferIndex, plan.takeDecline()});
-  }
+  RegisterBuffers registerBuffers = collectRegisterBuffers(info);
   FailureOr<SmallVector<AsyncCopyPlan>> planned =
       planMixedCopies(info, registerBuffers);
   if (failed(planned)) {

@@ -392,7 +392,7 @@ mlir::pk::detail::checkDisjointDestinations(const KLoopInfo &info,
   DenseMap<Operation *, unsigned> bufferOfStore;
   for (const TileCopy &copy : info.copies)
     for (Operation *store : copy.stores)
-      bufferOfStore[store] = copy.bufferIndex;
+      bufferOfStore[store] = copy.getStoreBuffer(store);
   auto fail = [&](const AsyncCopyPlan &plan, const Twine &msg) {
     LDBG() << "cp.async not possible: " << msg << " -> BAIL";
     return Decline(plan.store, msg);

@@ -247,41 +247,99 @@ bool mlir::pk::dependsOnInductionVar(Value value, scf::ForOp forOp) {
   return false;
 }
 
-/// The accumulators live in iter_args or in global memory that the compute
-/// phase reads and writes at addresses that do not change across the loop
-/// (what upstream's rewrite_matmul_as_mma_sync leaves: C loaded, updated and
-/// stored back every iteration). Pipelining keeps the compute phases in
-/// order, so that read-modify-write stays correct as long as the load phase
-/// does not read that memory (its loads move ahead of earlier computes).
-/// Kernel arguments are assumed not to overlap.
+/// A printable name of a global memref root: "kernel argument #N" or "the
+/// buffer defined at LOC".
+static std::string describeRoot(Value root) {
+  if (auto arg = dyn_cast<BlockArgument>(root))
+    return "kernel argument #" + std::to_string(arg.getArgNumber());
+  return "the buffer defined at " +
+         locationToString(root.getDefiningOp()->getLoc());
+}
+
+/// Whether pk can prove that the global memory `written` and `read` (two
+/// roots) do not overlap: two different arguments of `kernel`, one of them
+/// `llvm.noalias` (nothing else reaches what it points to while the
+/// kernel runs).
+static bool provablyDisjoint(gpu::GPUFuncOp kernel, Value written, Value read) {
+  auto a = dyn_cast<BlockArgument>(written);
+  auto b = dyn_cast<BlockArgument>(read);
+  if (!a || !b || a == b || a.getOwner() != &kernel.getBody().front() ||
+      b.getOwner() != &kernel.getBody().front())
+    return false;
+  auto noalias = [&](BlockArgument arg) {
+    return static_cast<bool>(
+        kernel.getArgAttr(arg.getArgNumber(), "llvm.noalias"));
+  };
+  return noalias(a) || noalias(b);
+}
+
+/// The compute phase's global memory. (a) Accumulators: memory it reads and
+/// writes at addresses that do not change across the loop (upstream's
+/// rewrite_matmul_as_mma_sync: C loaded, updated and stored back every
+/// iteration); the compute phases stay in order, so that read-modify-write
+/// stays correct as long as the load phase does not read that memory (its
+/// loads move ahead of earlier computes; kernel arguments are assumed not
+/// to overlap, as before). (b) Streams: reads of memory nothing in the loop
+/// writes, at any address (a GEMV's matrix rows), and writes at addresses
+/// that move with the loop (a stencil's output rows) of memory nothing in
+/// the loop reads, which pk must prove disjoint from what the load phase
+/// reads (provablyDisjoint): its loads of tile t+1 move ahead of the
+/// compute of tile t.
 LogicalResult KLoopMatcher::checkMemoryAccumulators() {
-  llvm::SmallPtrSet<Value, 4> written;
+  llvm::SmallPtrSet<Value, 4> written, streamed;
+  SmallVector<Operation *> movingWrites;
   for (Operation *op : accumulatorAccesses) {
     MemoryAccess access = *getMemoryAccess(op);
-    for (Value index : getAddressOperands(op))
-      if (dependsOnInductionVar(index, forOp))
-        return fail(op, "compute phase accesses global memory at an address "
-                        "that depends on the K-loop's induction variable; "
-                        "pk takes global memory there only as an "
-                        "accumulator at fixed addresses");
-    if (access.isWrite)
-      written.insert(getRootMemRef(access.memref));
+    if (!access.isWrite)
+      continue;
+    Value root = getRootMemRef(access.memref);
+    bool moving = llvm::any_of(getAddressOperands(op), [&](Value index) {
+      return dependsOnInductionVar(index, forOp);
+    });
+    if (moving) {
+      movingWrites.push_back(op);
+      streamed.insert(root);
+    } else {
+      written.insert(root);
+    }
   }
   for (Operation *op : accumulatorAccesses) {
     MemoryAccess access = *getMemoryAccess(op);
-    if (access.isRead && !written.contains(getRootMemRef(access.memref)))
-      return fail(op, "compute phase reads memory that is not shared (" +
-                          op->getName().getStringRef() +
-                          ") and is no accumulator it writes");
+    Value root = getRootMemRef(access.memref);
+    if (streamed.contains(root) && (access.isRead || written.contains(root)))
+      return fail(op, "compute phase " +
+                          Twine(access.isRead ? "reads" : "writes") +
+                          " global memory it also writes at addresses that "
+                          "move with the K-loop (" +
+                          describeRoot(root) +
+                          "): only accumulators at fixed addresses may be "
+                          "read back");
+    if (access.isRead && !written.contains(root))
+      LDBG() << "compute phase reads global memory the loop does not write "
+                "(a stream): "
+             << *op;
   }
   for (const TileCopy &copy : info.copies) {
     Value src = getRootMemRef(getAccessedMemRefOfLoad(copy.load));
-    if (written.contains(src))
+    if (written.contains(src) || streamed.contains(src))
       return fail(copy.load, "load phase reads the memory the compute phase "
                              "writes: the next tiles' loads cannot move "
                              "ahead of the compute");
+    for (Operation *op : movingWrites) {
+      Value dst = getRootMemRef(getMemoryAccess(op)->memref);
+      if (!provablyDisjoint(info.kernel, dst, src))
+        return fail(
+            Decline(op, "compute phase writes " + describeRoot(dst) +
+                            " at addresses that move with the K-loop, and "
+                            "the load phase reads " +
+                            describeRoot(src) +
+                            ": pk cannot prove they do not overlap (the next "
+                            "tiles' loads move ahead of this store); mark "
+                            "one of the two kernel arguments llvm.noalias")
+                .attachNote(copy.load->getLoc(), "the load of the load phase"));
+    }
   }
-  if (written.empty() && forOp.getNumRegionIterArgs() == 0)
+  if (written.empty() && streamed.empty() && forOp.getNumRegionIterArgs() == 0)
     return fail(forOp, "no accumulators: neither iter_args nor global memory "
                        "written by the compute phase");
   info.memoryAccumulators = !written.empty();

@@ -184,11 +184,11 @@ LogicalResult KLoopMatcher::checkLoadSegments() {
           llvm::count_if(info.innerLoadBarriers, [&](gpu::BarrierOp barrier) {
             return barrier->isBeforeInBlock(top);
           });
-      auto [it, inserted] =
-          segmentOfBuffer.try_emplace(copy.bufferIndex, segment);
+      unsigned buffer = copy.getStoreBuffer(store);
+      auto [it, inserted] = segmentOfBuffer.try_emplace(buffer, segment);
       if (!inserted && it->second != segment)
         return fail(store, "load phase writes shared buffer " +
-                               info.buffers[copy.bufferIndex].name +
+                               info.buffers[buffer].name +
                                " on both sides of a gpu.barrier; pk drops "
                                "the load phase's barriers only between "
                                "copies to different buffers");
@@ -466,6 +466,7 @@ LogicalResult KLoopMatcher::addAsyncCopies() {
         copyOp.getDstElements().getSExtValue() *
         llvm::divideCeil(copyOp.getDst().getType().getElementTypeBitWidth(), 8);
     copy.bufferIndex = *bufferIndex;
+    copy.storeBuffers.push_back(*bufferIndex);
     buffer.copied = true;
     if (!buffer.source)
       buffer.source = getRootMemRef(copyOp.getSrc());
@@ -514,6 +515,7 @@ LogicalResult KLoopMatcher::pairCopies() {
     for (Operation *load : loads) {
       TileCopy &copy = info.copies[copyOfLoad.lookup(load)];
       copy.stores.push_back(store);
+      copy.storeBuffers.push_back(*bufferIndex);
       copy.bufferIndex = *bufferIndex;
       Value src = getRootMemRef(getMemoryAccess(load)->memref);
       if (!buffer.source)
@@ -652,10 +654,10 @@ LogicalResult KLoopMatcher::match(int64_t threadsOverride) {
       failed(walkComputePhase(info.computePhase, 1)) ||
       failed(checkMemoryAccumulators()))
     return failure();
-  if (counter.empty())
+  if (counter.empty() && !counter.adoptElementwise())
     return fail(info.computeBarrier,
-                "compute phase has no nvgpu.mma.sync, vector.contract, fma or "
-                "multiply-add");
+                "compute phase has no nvgpu.mma.sync, vector.contract, fma, "
+                "multiply-add or float arithmetic");
   checkProxyFences();
   if (!info.warpgroupMmas.empty() && info.threadsPerBlock % kWarpgroupThreads)
     return fail(info.kernel, "nvgpu.warpgroup.mma needs whole warpgroups of " +

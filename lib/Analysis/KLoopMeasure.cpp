@@ -123,7 +123,24 @@ bool ComputeCounter::count(Operation *op, int64_t executions) {
         executions, false);
     return true;
   }
+  if (isa<arith::AddFOp, arith::SubFOp, arith::MulFOp, arith::DivFOp>(op)) {
+    elementwiseFlops = saturatingAdd(
+        elementwiseFlops,
+        saturatingMul(getNumElements(op->getResult(0).getType()), executions));
+    elementwiseOps = saturatingAdd(elementwiseOps, executions);
+  }
   return false;
+}
+
+bool ComputeCounter::adoptElementwise() {
+  if (!empty() || elementwiseOps == 0)
+    return false;
+  // add() multiplies its flops by the count: record the ops with their
+  // FLOPs per op, rounded up.
+  add("float element-wise op",
+      llvm::divideCeil(elementwiseFlops, elementwiseOps), elementwiseOps,
+      /*perWarp=*/false);
+  return true;
 }
 
 /// The load instructions one execution of the shared read `op` becomes

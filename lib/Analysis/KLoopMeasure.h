@@ -48,6 +48,10 @@ public:
   void countWarpgroupMma(const WarpgroupMma &wgmma);
   /// Whether no compute op was counted.
   bool empty() const { return order.empty(); }
+  /// When no compute op was counted, takes the float element-wise
+  /// arithmetic `count` saw (arith.addf / subf / mulf / divf: a stencil's
+  /// sums) as the compute, one FLOP per element; returns whether it did.
+  bool adoptElementwise();
 
   /// Fills KLoopInfo's numbers: shared memory single-buffered and per
   /// stage, bytes loaded per tile, FLOPs per tile by pipe, the compute
@@ -64,6 +68,9 @@ private:
   int64_t flopsPerWarpgroup = 0;
   llvm::StringMap<int64_t> counts;
   SmallVector<std::string> order;
+  /// Float element-wise FLOPs per thread and K-iteration, and their ops
+  /// (adoptElementwise).
+  int64_t elementwiseFlops = 0, elementwiseOps = 0;
 };
 
 } // namespace detail

@@ -174,6 +174,7 @@ DeclineOr<void> mlir::pk::detail::matchTmaLoadPhase(
     copy.tma = true;
     copy.bytesPerExecution = *bytes;
     copy.bufferIndex = *bufferIndex;
+    copy.storeBuffers.push_back(*bufferIndex);
     buffer.copied = true;
     info.copies.push_back(copy);
     total = saturatingAdd(total, *bytes);

@@ -341,7 +341,7 @@ static void notePerCopyVariants(const KLoopInfo &info,
   for (const AsyncCopyPlan *plan : getRegisterPathCopies(copies)) {
     unsigned buffer = llvm::find_if(info.copies, [&](const TileCopy &copy) {
                         return copy.load == plan->load;
-                      })->bufferIndex;
+                      })->getStoreBuffer(plan->store);
     if (llvm::is_contained(noted, buffer))
       continue;
     noted.push_back(buffer);

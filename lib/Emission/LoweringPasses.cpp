@@ -35,6 +35,7 @@
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/Dialect/Vector/Transforms/LoweringPatterns.h"
+#include "mlir/Dialect/Vector/Transforms/VectorRewritePatterns.h"
 #include "mlir/Pass/Pass.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 #include "llvm/Support/DebugLog.h"
@@ -83,6 +84,12 @@ struct LowerTransfersPass
     RewritePatternSet patterns(&getContext());
     vector::populateVectorTransferLoweringPatterns(patterns,
                                                    /*maxTransferRank=*/1);
+    // Out-of-bounds transfers get their mask here (`memref.dim` - index),
+    // while convert-gpu-to-nvvm is still to lower the `memref.dim` of a
+    // dynamic-shape memref; convert-vector-to-llvm would create it too late
+    // (an unrealized_conversion_cast LLVM cannot translate).
+    vector::populateVectorMaskMaterializationPatterns(
+        patterns, /*force32BitVectorIndices=*/true);
     if (failed(applyPatternsGreedily(getOperation(), std::move(patterns))))
       signalPassFailure();
   }

@@ -42,7 +42,10 @@ static Value clampPartialCopy(RewriterBase &rewriter, Location loc,
   Value left = arith::SubIOp::create(rewriter, loc, dim, index);
   Value zero = arith::ConstantIndexOp::create(rewriter, loc, 0);
   Value full = arith::ConstantIndexOp::create(rewriter, loc, perCopy);
-  Value count = arith::MinSIOp::create(rewriter, loc, left, full);
+  // A read that is only guarded copies whole pieces (as unguarded: a
+  // vector.load may span rows of a contiguous memref).
+  Value count =
+      plan.masked ? arith::MinSIOp::create(rewriter, loc, left, full) : full;
   Value length =
       arith::ConstantIndexOp::create(rewriter, loc, plan.numElements);
   Value maskSize = plan.maskSize;
@@ -76,25 +79,28 @@ static Value clampPartialCopy(RewriterBase &rewriter, Location loc,
 }
 
 /// Erases the replaced loads, extracts and stores in an order that leaves no
-/// dangling use: stores, then extracts, then loads.
+/// dangling use: stores, then extracts, then loads. Each group is taken
+/// before anything is erased (an erased op must not be looked at again).
 static void eraseReplacedOps(RewriterBase &rewriter,
                              const llvm::SetVector<Operation *> &dead) {
+  SmallVector<Operation *> stores, extracts, loads;
   for (Operation *op : dead)
-    if (op->getNumResults() == 0)
-      rewriter.eraseOp(op);
-  for (Operation *op : dead)
-    if (isa<vector::ExtractOp>(op) && op->use_empty())
-      rewriter.eraseOp(op);
-  for (Operation *op : dead)
-    if (!isa<vector::ExtractOp>(op) && op->getNumResults() != 0 &&
-        op->use_empty())
-      rewriter.eraseOp(op);
+    (op->getNumResults() == 0     ? stores
+     : isa<vector::ExtractOp>(op) ? extracts
+                                  : loads)
+        .push_back(op);
+  for (Operation *op : stores)
+    rewriter.eraseOp(op);
+  for (ArrayRef<Operation *> group : {ArrayRef(extracts), ArrayRef(loads)})
+    for (Operation *op : group)
+      if (op->use_empty())
+        rewriter.eraseOp(op);
 }
 
 SmallVector<Value> mlir::pk::detail::convertToAsyncCopies(
     RewriterBase &rewriter, ArrayRef<AsyncCopyPlan> plans, scf::ForOp forOp) {
   SmallVector<Value> tokens;
-  llvm::SetVector<Operation *> dead;
+  llvm::SetVector<Operation *> dead, guards;
   Type tokenType = nvgpu::DeviceAsyncTokenType::get(rewriter.getContext());
   for (const AsyncCopyPlan &plan : plans) {
     if (plan.registerPath)
@@ -141,11 +147,14 @@ SmallVector<Value> mlir::pk::detail::convertToAsyncCopies(
       if (isa<vector::ExtractOp>(def))
         dead.insert(def);
     dead.insert(plan.load);
-    // The guard's scf.if, once its results are unused (after the load: the
-    // erasure visits them in order, and the if takes the load with it).
     if (plan.guard)
-      dead.insert(getAccessValue(store).getDefiningOp());
+      guards.insert(getAccessValue(store).getDefiningOp());
   }
   eraseReplacedOps(rewriter, dead);
+  // The guards' scf.if ops last, once their results are unused: each takes
+  // its loads (still used by its yields, so not erased above) with it.
+  for (Operation *guard : guards)
+    if (guard->use_empty())
+      rewriter.eraseOp(guard);
   return tokens;
 }
