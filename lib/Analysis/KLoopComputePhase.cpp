@@ -18,6 +18,7 @@
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
+#include "mlir/Interfaces/ViewLikeInterface.h"
 #include "llvm/ADT/SetVector.h"
 #include "llvm/Support/DebugLog.h"
 #include "llvm/Support/FormatVariadic.h"
@@ -247,13 +248,75 @@ bool mlir::pk::dependsOnInductionVar(Value value, scf::ForOp forOp) {
   return false;
 }
 
-/// A printable name of a global memref root: "kernel argument #N" or "the
-/// buffer defined at LOC".
+/// A printable name of a global memref root: "kernel argument #N", "the
+/// buffer defined at LOC", or "the tensor map of a TMA load" (no memref).
 static std::string describeRoot(Value root) {
+  if (!root)
+    return "the memory a TMA load reads through its tensor map";
   if (auto arg = dyn_cast<BlockArgument>(root))
     return "kernel argument #" + std::to_string(arg.getArgNumber());
   return "the buffer defined at " +
          locationToString(root.getDefiningOp()->getLoc());
+}
+
+/// Whether `value` is the same in every iteration of `forOp`: defined
+/// outside it, or computed inside it by region-free ops from such values
+/// only (an iter_arg, an inner loop's induction variable or a region's
+/// result is not).
+static bool isLoopInvariant(Value value, scf::ForOp forOp) {
+  SmallVector<Value> worklist{value};
+  llvm::DenseSet<Value> visited;
+  while (!worklist.empty()) {
+    Value v = worklist.pop_back_val();
+    if (!visited.insert(v).second)
+      continue;
+    if (auto arg = dyn_cast<BlockArgument>(v)) {
+      if (forOp->isAncestor(arg.getOwner()->getParentOp()))
+        return false;
+      continue;
+    }
+    Operation *def = v.getDefiningOp();
+    if (!forOp->isProperAncestor(def))
+      continue;
+    if (def->getNumRegions() != 0)
+      return false;
+    llvm::append_range(worklist, def->getOperands());
+  }
+  return true;
+}
+
+/// Whether the address of the global access `op` is the same in every
+/// iteration: its indices and every operand of the views it goes through
+/// (subview offsets, reinterpret_cast offsets, sizes and strides, a
+/// memref.view's shift, ...) down to its root.
+static bool hasFixedAddress(Operation *op, scf::ForOp forOp) {
+  MemoryAccess access = *getMemoryAccess(op);
+  SmallVector<Value> values(access.indices.begin(), access.indices.end());
+  Value memref = access.memref;
+  while (auto view = memref.getDefiningOp<ViewLikeOpInterface>()) {
+    for (Value operand : view->getOperands())
+      if (operand != view.getViewSource())
+        values.push_back(operand);
+    memref = view.getViewSource();
+  }
+  values.push_back(memref);
+  return llvm::all_of(values,
+                      [&](Value v) { return isLoopInvariant(v, forOp); });
+}
+
+/// Whether the global memory roots `a` and `b` may be the same memory: pk
+/// takes two different kernel arguments as distinct (the accumulators'
+/// assumption, docs/input-contract.md) and two different memref.globals;
+/// anything else it cannot tell apart (a select of arguments, a TMA load's
+/// tensor map: null).
+static bool mayBeSameMemory(Value a, Value b) {
+  if (!a || !b || a == b)
+    return true;
+  if (isa<BlockArgument>(a) && isa<BlockArgument>(b))
+    return false;
+  auto ga = a.getDefiningOp<memref::GetGlobalOp>();
+  auto gb = b.getDefiningOp<memref::GetGlobalOp>();
+  return !ga || !gb || ga.getName() == gb.getName();
 }
 
 /// Whether pk can prove that the global memory `written` and `read` (two
@@ -261,8 +324,8 @@ static std::string describeRoot(Value root) {
 /// `llvm.noalias` (nothing else reaches what it points to while the
 /// kernel runs).
 static bool provablyDisjoint(gpu::GPUFuncOp kernel, Value written, Value read) {
-  auto a = dyn_cast<BlockArgument>(written);
-  auto b = dyn_cast<BlockArgument>(read);
+  auto a = dyn_cast_if_present<BlockArgument>(written);
+  auto b = dyn_cast_if_present<BlockArgument>(read);
   if (!a || !b || a == b || a.getOwner() != &kernel.getBody().front() ||
       b.getOwner() != &kernel.getBody().front())
     return false;
@@ -271,6 +334,40 @@ static bool provablyDisjoint(gpu::GPUFuncOp kernel, Value written, Value read) {
         kernel.getArgAttr(arg.getArgNumber(), "llvm.noalias"));
   };
   return noalias(a) || noalias(b);
+}
+
+/// Declines a copy whose source the compute phase may write: at fixed
+/// addresses (`written`, TMA sources taken as distinct, as before) or at
+/// moving ones (`movingWrites`, which must be proven disjoint).
+LogicalResult
+KLoopMatcher::checkCopySources(ArrayRef<Value> written,
+                               ArrayRef<Operation *> movingWrites) {
+  for (const TileCopy &copy : info.copies) {
+    Value src = getRootMemRef(getAccessedMemRefOfLoad(copy.load));
+    if (src &&
+        llvm::any_of(written, [&](Value w) { return mayBeSameMemory(w, src); }))
+      return fail(copy.load, "load phase reads the memory the compute phase "
+                             "writes: the next tiles' loads cannot move "
+                             "ahead of the compute");
+    for (Operation *op : movingWrites) {
+      Value dst = getRootMemRef(getMemoryAccess(op)->memref);
+      if (dst == src)
+        return fail(copy.load, "load phase reads the memory the compute "
+                               "phase writes: the next tiles' loads cannot "
+                               "move ahead of the compute");
+      if (!provablyDisjoint(info.kernel, dst, src))
+        return fail(
+            Decline(op, "compute phase writes " + describeRoot(dst) +
+                            " at addresses that move with the K-loop, and "
+                            "the load phase reads " +
+                            describeRoot(src) +
+                            ": pk cannot prove they do not overlap (the next "
+                            "tiles' loads move ahead of this store); mark "
+                            "one of the two kernel arguments llvm.noalias")
+                .attachNote(copy.load->getLoc(), "the load of the load phase"));
+    }
+  }
+  return success();
 }
 
 /// The compute phase's global memory. (a) Accumulators: memory it reads and
@@ -286,27 +383,27 @@ static bool provablyDisjoint(gpu::GPUFuncOp kernel, Value written, Value read) {
 /// reads (provablyDisjoint): its loads of tile t+1 move ahead of the
 /// compute of tile t.
 LogicalResult KLoopMatcher::checkMemoryAccumulators() {
-  llvm::SmallPtrSet<Value, 4> written, streamed;
+  SmallVector<Value> written, streamed;
   SmallVector<Operation *> movingWrites;
   for (Operation *op : accumulatorAccesses) {
     MemoryAccess access = *getMemoryAccess(op);
     if (!access.isWrite)
       continue;
     Value root = getRootMemRef(access.memref);
-    bool moving = llvm::any_of(getAddressOperands(op), [&](Value index) {
-      return dependsOnInductionVar(index, forOp);
-    });
-    if (moving) {
-      movingWrites.push_back(op);
-      streamed.insert(root);
-    } else {
-      written.insert(root);
+    if (hasFixedAddress(op, forOp)) {
+      written.push_back(root);
+      continue;
     }
+    movingWrites.push_back(op);
+    streamed.push_back(root);
   }
   for (Operation *op : accumulatorAccesses) {
     MemoryAccess access = *getMemoryAccess(op);
     Value root = getRootMemRef(access.memref);
-    if (streamed.contains(root) && (access.isRead || written.contains(root)))
+    bool fixedWrite = access.isWrite && !llvm::is_contained(movingWrites, op);
+    if ((access.isRead || fixedWrite) && llvm::any_of(streamed, [&](Value s) {
+          return mayBeSameMemory(s, root);
+        }))
       return fail(op, "compute phase " +
                           Twine(access.isRead ? "reads" : "writes") +
                           " global memory it also writes at addresses that "
@@ -314,31 +411,9 @@ LogicalResult KLoopMatcher::checkMemoryAccumulators() {
                           describeRoot(root) +
                           "): only accumulators at fixed addresses may be "
                           "read back");
-    if (access.isRead && !written.contains(root))
-      LDBG() << "compute phase reads global memory the loop does not write "
-                "(a stream): "
-             << *op;
   }
-  for (const TileCopy &copy : info.copies) {
-    Value src = getRootMemRef(getAccessedMemRefOfLoad(copy.load));
-    if (written.contains(src) || streamed.contains(src))
-      return fail(copy.load, "load phase reads the memory the compute phase "
-                             "writes: the next tiles' loads cannot move "
-                             "ahead of the compute");
-    for (Operation *op : movingWrites) {
-      Value dst = getRootMemRef(getMemoryAccess(op)->memref);
-      if (!provablyDisjoint(info.kernel, dst, src))
-        return fail(
-            Decline(op, "compute phase writes " + describeRoot(dst) +
-                            " at addresses that move with the K-loop, and "
-                            "the load phase reads " +
-                            describeRoot(src) +
-                            ": pk cannot prove they do not overlap (the next "
-                            "tiles' loads move ahead of this store); mark "
-                            "one of the two kernel arguments llvm.noalias")
-                .attachNote(copy.load->getLoc(), "the load of the load phase"));
-    }
-  }
+  if (failed(checkCopySources(written, movingWrites)))
+    return failure();
   if (written.empty() && streamed.empty() && forOp.getNumRegionIterArgs() == 0)
     return fail(forOp, "no accumulators: neither iter_args nor global memory "
                        "written by the compute phase");

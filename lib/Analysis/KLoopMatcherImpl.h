@@ -61,6 +61,8 @@ private:
   LogicalResult pairCopies();
   LogicalResult addAsyncCopies();
   LogicalResult checkMemoryAccumulators();
+  LogicalResult checkCopySources(ArrayRef<Value> written,
+                                 ArrayRef<Operation *> movingWrites);
   LogicalResult checkNoLoopCarriedUse(Operation *op);
   FailureOr<bool> matchProxyFence(Operation *op, StringRef phase);
   void checkProxyFences();

@@ -1,0 +1,34 @@
+module attributes {gpu.container_module} {
+  gpu.module @m {
+    gpu.func @k(%in: memref<256x32xf32>, %buf: memref<65536xi8>)
+        workgroup(%s: memref<32x32xf32, #gpu.address_space<workgroup>>)
+        kernel attributes {known_block_size = array<i32: 256, 1, 1>} {
+      %c0 = arith.constant 0 : index
+      %c1 = arith.constant 1 : index
+      %c4 = arith.constant 4 : index
+      %c8 = arith.constant 8 : index
+      %c32 = arith.constant 32 : index
+      %c40 = arith.constant 40 : index
+      %c256 = arith.constant 256 : index
+      %tid = gpu.thread_id x
+      %lrow = arith.divui %tid, %c8 : index
+      %q = arith.remui %tid, %c8 : index
+      %col = arith.muli %q, %c4 : index
+
+      scf.for %k = %c0 to %c256 step %c32  {
+        %g = arith.addi %k, %lrow : index
+        %l = vector.load %in[%g, %col] : memref<256x32xf32>, vector<4xf32>
+        vector.store %l, %s[%lrow, %col] : memref<32x32xf32, #gpu.address_space<workgroup>>, vector<4xf32>
+        gpu.barrier
+        %a = vector.load %s[%lrow, %col] : memref<32x32xf32, #gpu.address_space<workgroup>>, vector<4xf32>
+        %aa = arith.addf %a, %a : vector<4xf32>
+        %sh = arith.muli %k, %c256 : index
+        %w = memref.view %buf[%sh][] : memref<65536xi8> to memref<32x32xf32>
+        vector.store %aa, %w[%lrow, %col] : memref<32x32xf32>, vector<4xf32>
+        gpu.barrier
+        
+      }
+      gpu.return
+    }
+  }
+}
