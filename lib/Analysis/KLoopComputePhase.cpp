@@ -232,20 +232,29 @@ static Value getAccessedMemRefOfLoad(Operation *load) {
   return getAccessedMemRef(load);
 }
 
-bool mlir::pk::dependsOnInductionVar(Value value, scf::ForOp forOp) {
+/// Whether `stop` holds for a value `value` is computed from, walking back
+/// through the operands of the ops inside `forOp` (values defined outside
+/// it end the walk, after `stop` saw them).
+static bool reachesInLoop(Value value, scf::ForOp forOp,
+                          function_ref<bool(Value)> stop) {
   SmallVector<Value> worklist{value};
   llvm::DenseSet<Value> visited;
   while (!worklist.empty()) {
     Value v = worklist.pop_back_val();
     if (!visited.insert(v).second)
       continue;
-    if (v == forOp.getInductionVar())
+    if (stop(v))
       return true;
     Operation *def = v.getDefiningOp();
     if (def && forOp->isProperAncestor(def))
       llvm::append_range(worklist, def->getOperands());
   }
   return false;
+}
+
+bool mlir::pk::dependsOnInductionVar(Value value, scf::ForOp forOp) {
+  return reachesInLoop(value, forOp,
+                       [&](Value v) { return v == forOp.getInductionVar(); });
 }
 
 /// A printable name of a global memref root: "kernel argument #N", "the
@@ -264,25 +273,12 @@ static std::string describeRoot(Value root) {
 /// only (an iter_arg, an inner loop's induction variable or a region's
 /// result is not).
 static bool isLoopInvariant(Value value, scf::ForOp forOp) {
-  SmallVector<Value> worklist{value};
-  llvm::DenseSet<Value> visited;
-  while (!worklist.empty()) {
-    Value v = worklist.pop_back_val();
-    if (!visited.insert(v).second)
-      continue;
-    if (auto arg = dyn_cast<BlockArgument>(v)) {
-      if (forOp->isAncestor(arg.getOwner()->getParentOp()))
-        return false;
-      continue;
-    }
+  return !reachesInLoop(value, forOp, [&](Value v) {
+    if (auto arg = dyn_cast<BlockArgument>(v))
+      return forOp->isAncestor(arg.getOwner()->getParentOp());
     Operation *def = v.getDefiningOp();
-    if (!forOp->isProperAncestor(def))
-      continue;
-    if (def->getNumRegions() != 0)
-      return false;
-    llvm::append_range(worklist, def->getOperands());
-  }
-  return true;
+    return forOp->isProperAncestor(def) && def->getNumRegions() != 0;
+  });
 }
 
 /// Whether the address of the global access `op` is the same in every
