@@ -313,23 +313,23 @@ static const Decline *findRegisterReason(const TileCopy &copy,
   return nullptr;
 }
 
+/// Each thread-issued copy planned once (planThreadCopy), in the loop's
+/// order; an already-async copy's slot holds a placeholder decline that is
+/// never reported (the copy stays as it is).
+using CopyPlans = SmallVector<DeclineOr<SmallVector<AsyncCopyPlan>>>;
+
 /// The buffers whose copies keep the register path, each with the first
-/// decline that put it there: those a copy that cannot be cp.async stores
-/// into, and, until nothing changes, every other buffer a register-path copy
-/// stores into (a load stored into two buffers), so that no buffer mixes
-/// cp.async copies and register-path stores.
-static RegisterBuffers collectRegisterBuffers(const KLoopInfo &info) {
+/// decline that put it there: those a copy that cannot be cp.async
+/// (`planned`) stores into, and, until nothing changes, every other buffer
+/// a register-path copy stores into (a load stored into two buffers), so
+/// that no buffer mixes cp.async copies and register-path stores.
+static RegisterBuffers collectRegisterBuffers(const KLoopInfo &info,
+                                              CopyPlans &planned) {
   RegisterBuffers buffers;
-  for (const TileCopy &copy : info.copies) {
-    if (copy.async || findRegisterReason(copy, buffers))
-      continue;
-    DeclineOr<SmallVector<AsyncCopyPlan>> plan = planThreadCopy(info, copy);
-    if (failed(plan)) {
-      Decline why = plan.takeDecline();
+  for (auto [copy, plan] : llvm::zip_equal(info.copies, planned))
+    if (!copy.async && failed(plan))
       for (unsigned buffer : copy.storeBuffers)
-        buffers.insert({buffer, why});
-    }
-  }
+        buffers.insert({buffer, plan.getDecline()});
   for (bool changed = !buffers.empty(); changed;) {
     changed = false;
     for (const TileCopy &copy : info.copies) {
@@ -350,17 +350,16 @@ static RegisterBuffers collectRegisterBuffers(const KLoopInfo &info) {
 /// become cp.async. Fails when a buffer cannot take the register path: an
 /// already-async copy writes it, or a store of it lies in a nested region.
 static FailureOr<SmallVector<AsyncCopyPlan>>
-planMixedCopies(const KLoopInfo &info, const RegisterBuffers &registerBuffers) {
+planMixedCopies(const KLoopInfo &info, const CopyPlans &planned,
+                const RegisterBuffers &registerBuffers) {
   SmallVector<AsyncCopyPlan> plans;
-  for (const TileCopy &copy : info.copies) {
+  for (auto [copy, plan] : llvm::zip_equal(info.copies, planned)) {
     const Decline *reason = findRegisterReason(copy, registerBuffers);
     if (!reason) {
-      DeclineOr<SmallVector<AsyncCopyPlan>> async =
-          copy.async ? SmallVector<AsyncCopyPlan>{planExistingAsyncCopy(copy)}
-                     : planThreadCopy(info, copy);
-      if (failed(async))
-        return failure();
-      llvm::append_range(plans, *async);
+      if (copy.async)
+        plans.push_back(planExistingAsyncCopy(copy));
+      else
+        llvm::append_range(plans, *plan);
       continue;
     }
     if (copy.async) {
@@ -382,9 +381,14 @@ mlir::pk::planAsyncCopies(const KLoopInfo &info) {
   if (info.tma)
     return declineAsyncCopy(info.tma->wait,
                             "the copies are TMA loads (nvgpu.tma.async.load)");
-  RegisterBuffers registerBuffers = collectRegisterBuffers(info);
+  CopyPlans copyPlans;
+  for (const TileCopy &copy : info.copies)
+    copyPlans.push_back(copy.async ? DeclineOr<SmallVector<AsyncCopyPlan>>(
+                                         Decline(copy.load, "already async"))
+                                   : planThreadCopy(info, copy));
+  RegisterBuffers registerBuffers = collectRegisterBuffers(info, copyPlans);
   FailureOr<SmallVector<AsyncCopyPlan>> planned =
-      planMixedCopies(info, registerBuffers);
+      planMixedCopies(info, copyPlans, registerBuffers);
   if (failed(planned)) {
     assert(!registerBuffers.empty() && "every copy was planned once");
     return registerBuffers.front().second;

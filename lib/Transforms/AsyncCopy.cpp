@@ -35,17 +35,19 @@ static Value clampPartialCopy(RewriterBase &rewriter, Location loc,
                               const AsyncCopyPlan &plan,
                               SmallVectorImpl<Value> &srcIndices,
                               int64_t firstElement, int64_t perCopy) {
-  Value memref = getAccessedMemRef(plan.load);
-  unsigned innermost = cast<MemRefType>(memref.getType()).getRank() - 1;
-  Value dim = memref::DimOp::create(rewriter, loc, memref, innermost);
-  Value index = srcIndices.back();
-  Value left = arith::SubIOp::create(rewriter, loc, dim, index);
   Value zero = arith::ConstantIndexOp::create(rewriter, loc, 0);
   Value full = arith::ConstantIndexOp::create(rewriter, loc, perCopy);
-  // A read that is only guarded copies whole pieces (as unguarded: a
-  // vector.load may span rows of a contiguous memref).
-  Value count =
-      plan.masked ? arith::MinSIOp::create(rewriter, loc, left, full) : full;
+  // The elements left in the row (a partial tile). A read that is only
+  // guarded copies whole pieces (as unguarded: a vector.load may span rows
+  // of a contiguous memref).
+  Value left, count = full;
+  if (plan.masked) {
+    Value memref = getAccessedMemRef(plan.load);
+    unsigned innermost = cast<MemRefType>(memref.getType()).getRank() - 1;
+    Value dim = memref::DimOp::create(rewriter, loc, memref, innermost);
+    left = arith::SubIOp::create(rewriter, loc, dim, srcIndices.back());
+    count = arith::MinSIOp::create(rewriter, loc, left, full);
+  }
   Value length =
       arith::ConstantIndexOp::create(rewriter, loc, plan.numElements);
   Value maskSize = plan.maskSize;
