@@ -44,6 +44,52 @@ Partial K (K not a multiple of BK)
   (e.g. HGEMM K = 33: 66-byte rows) pk's variant=auto keeps the masked reads
   (ldg-register). With K % BK == 0 the output is exactly as before.
 
+Sweep forms (mma.sync; every default output is unchanged without them)
+-----------------------------------------------------------------------
+  All row-major and contiguous; "acc" is f32 (hgemm, bgemm) or i32 (igemm);
+  grid (N/BN, M/BM, Z), block (threads, 1, 1); kernel parameters are bare
+  device pointers A, B, C (and Kn) in this order.
+  --batch NB (hgemm, bgemm, igemm): A memref<NBxMxK>, B memref<NBxNxK>,
+    C memref<NBxMxNxacc>; Z = NB, batch b = block_id.z:
+    C[b][m][n] = sum_k A[b][m][k] * B[b][n][k].  Every index of A, B, C
+    gets b in front (3-D memrefs, no subviews); also with --b-int8 / --b-int4
+    (B NBxNxK i8 / NBxNxK/2 i8), --dynamic-k and a partial K.
+  --split-k S (hgemm, bgemm, igemm; K a multiple of S*BK): Z = S, slice
+    z = block_id.z covers k in [z*K/S, (z+1)*K/S); C is the partial-sum
+    buffer memref<SxMxNxacc>, C[z][m][n] = sum over that slice of
+    A[m][k] * B[n][k]; no atomics (deterministic), every element written;
+    the caller adds the S slices.  --split-k-loop offset (default):
+    scf.for %k = 0 to K/S step BK, global column %k + z*K/S + chunk (a
+    constant trip count for pk); bounds: scf.for %k = z*K/S to z*K/S + K/S
+    (dynamic bounds whose difference is a constant: pk proves the trip
+    count static as well, docs/input-contract.md).
+  --b-int4 (hgemm, bgemm): weight-only int4. B memref<NxK/2xi8>; byte
+    B[n][j] = (q[n][2j] & 0xF) | (q[n][2j+1] << 4), q in [-8, 7] two's
+    complement (low nibble = even k, high nibble = odd k). Load phase per
+    16-byte f16 chunk (8 k values at k0, k0 % 8 == 0): vector.load of
+    vector<4xi8> at B[n][k0/2] (4-byte aligned), lo = shrsi(shli(p, 4), 4),
+    hi = shrsi(p, 4), vector.shuffle lo, hi [0, 4, 1, 5, 2, 6, 3, 7] (k
+    order), arith.sitofp to vector<8xT> (exact), one 16-byte vector.store
+    into sB; as --b-int8 the B copy keeps the register path in pk's per-copy
+    variants, A becomes cp.async. C[m][n] = sum_k A[m][k] * q[n][k].
+  --conv H W --filter 1 (hgemm, bgemm): 1x1 convolution, stride 1, no
+    padding: A the NHWC input memref<(M/(H*W))xHxWxC>, K = C, row m = pixel
+    (m/(H*W), (m%(H*W))/W, m%W) (computed before the K-loop), one 16-byte
+    vector.load per chunk (cp.async for pk; no mask: M is a multiple of BM,
+    so no tile row lies past the input); B the filter memref<NxC>, C
+    memref<MxN> (NHWC output). The same numbers as the plain GEMM on A
+    viewed as M x C.  --filter 3 (default) is the 3x3 form above.
+  --dynamic-k (hgemm, bgemm, igemm; K, the maximum, a multiple of BK): a 4th
+    parameter %Kn : memref<1xi32> (pointer to one int32 k_rt); before the
+    loop k_ub = min(max(k_rt, 0), K) - (that % BK); scf.for %k = 0 to k_ub
+    step BK; C[m][n] = sum_{k < k_ub} A[m][k] * B[n][k] (0 when k_ub = 0;
+    every element written). pk versions the loop: the pipelined copy runs
+    when the trip count is at least the stage count, the original loop
+    otherwise.
+  Not combined: --batch with --split-k (both use block_id.z); --conv with
+  --batch, --split-k or --dynamic-k; --dynamic-k with --split-k; --b-int4
+  with --b-int8; wgmma or sgemm kernels.
+
 Notation: tid = thread_id.x, lane = tid % 32, warp = tid / 32,
 g = lane / 4 ("groupID"), t = lane % 4 ("threadID_in_group").
 
@@ -282,10 +328,11 @@ def global_read(a, mem, row, col, mt, vt):
     else a 1-D zero-padded vector.transfer_read along K (out-of-range elements
     read as %kpad = 0; pk turns it into cp.async with a source size, or keeps
     the masked read for the register variants)."""
+    pre = getattr(a, "ab_pre", "")  # --batch: the batch index in front
     if not a.partial_k:
-        return "vector.load {}[{}, {}] {{alignment = 16 : i64}} : {}, {}".format(mem, row, col, mt, vt)
-    return "vector.transfer_read {}[{}, {}], %kpad {{in_bounds = [false]}} : {}, {}".format(
-        mem, row, col, mt, vt)
+        return "vector.load {}[{}{}, {}] {{alignment = 16 : i64}} : {}, {}".format(mem, pre, row, col, mt, vt)
+    return "vector.transfer_read {}[{}{}, {}], %kpad {{in_bounds = [false]}} : {}, {}".format(
+        mem, pre, row, col, mt, vt)
 
 
 def im2col_read(e, a, i, m, kc, gA, vt, vec):
@@ -321,6 +368,62 @@ def im2col_read(e, a, i, m, kc, gA, vt, vec):
                 ": {}, {}".format(n, iyc, ixc, c, mask, gA, vt))
 
 
+def check_sweep_forms(a):
+    """The sweep-form options (docstring, "Sweep forms"): what they need and what
+    they combine with."""
+    assert a.batch is None or a.batch >= 1, "--batch NB: NB >= 1"
+    assert a.split_k is None or a.split_k >= 1, "--split-k S: S >= 1"
+    if not (a.batch or a.split_k or a.b_int4 or a.dynamic_k or (a.conv and a.filter == 1)):
+        assert a.filter == 3, "--filter: with --conv only"
+        return
+    assert a.mma == "mma.sync" and a.kind in ("hgemm", "bgemm", "igemm"), \
+        "--batch, --split-k, --b-int4, --dynamic-k, --filter 1: mma.sync kernels (hgemm, bgemm, igemm)"
+    assert a.filter == 3 or a.conv, "--filter: with --conv only"
+    assert not (a.batch and a.split_k), "--batch and --split-k both use block_id z: one of them"
+    assert not (a.conv and (a.batch or a.split_k or a.dynamic_k)), \
+        "--conv: not with --batch, --split-k or --dynamic-k"
+    if a.b_int4:
+        assert a.kind in ("hgemm", "bgemm") and not a.partial_k and not a.b_int8, \
+            "--b-int4: hgemm or bgemm with K a multiple of BK, not with --b-int8"
+    if a.split_k:
+        assert a.K % (a.split_k * a.BK) == 0, \
+            "--split-k S: K must be a multiple of S*BK (each slice covers K/S, whole tiles)"
+    if a.dynamic_k:
+        assert not a.partial_k and not a.split_k, \
+            "--dynamic-k: K (the maximum) a multiple of BK, not with --split-k"
+
+
+def sweep_notes(a):
+    """Header lines stating the semantics of the sweep-form options in use."""
+    n = []
+    M, N, K = a.M, a.N, a.K
+    if a.batch:
+        n.append("Batched (--batch {0}): A[{0}][{1}][{3}], B[{0}][{2}][{3}], C[{0}][{1}][{2}]; batch b = "
+                 "block_id z: C[b][m][n] = sum_k A[b][m][k] * B[b][n][k].".format(a.batch, M, N, K))
+    if a.split_k:
+        S = a.split_k
+        n.append("Split-K (--split-k {0}): slice z = block_id z covers k in [z*{1}, (z+1)*{1}) and writes "
+                 "the partial sums P[z][m][n] (C is {0}x{2}x{3}, no atomics); C = sum_z P[z] is left to "
+                 "the caller. K-loop form: {4}.".format(
+                     S, K // S, M, N, "scf.for %k = z*{0} to z*{0} + {0}".format(K // S)
+                     if a.split_k_loop == "bounds" else "scf.for %k = 0 to {}, column k + z*{}".format(
+                         K // S, K // S)))
+    if a.b_int4:
+        n.append("Weight-only int4 (--b-int4): B is N x K/2 bytes, byte B[n][j] = k 2j in bits 0-3, k 2j+1 "
+                 "in bits 4-7, two's complement int4 in [-8, 7]; dequantized exactly to the operand type "
+                 "in the load phase (4-byte loads, shli/shrsi, shuffle, sitofp, 16-byte shared stores).")
+    if a.conv and a.filter == 1:
+        H, W = a.conv
+        n.append("1x1 convolution (--conv {0} {1} --filter 1, stride 1, no padding): A is the NHWC input "
+                 "{2}x{0}x{1}x{3}, row m = pixel (m/{4}, (m%{4})/{1}, m%{1}), K = C = {3}; B is the "
+                 "filter N x C.".format(H, W, M // (H * W), K, H * W))
+    if a.dynamic_k:
+        n.append("Dynamic K (--dynamic-k): %Kn (memref<1xi32>) holds k_rt; the K-loop runs 0 to k_ub step "
+                 "{0}, k_ub = min(max(k_rt, 0), {1}) rounded down to a multiple of {0}: C = "
+                 "A[:, :k_ub] * B[:, :k_ub]^T.".format(a.BK, K))
+    return n
+
+
 def memref(shape, t, space=None):
     s = "memref<{}x{}".format("x".join(str(d) for d in shape), t)
     if space:
@@ -338,22 +441,43 @@ def gen(a):
     a.k_end = a.k_tiles * BK
     a.partial_k = K % BK != 0
     assert T % 32 == 0
-    name = a.name or "{}_{}{}{}_{}x{}x{}".format(a.kind, elt, "_w8" if a.b_int8 else "",
-                                                "_conv3x3" if a.conv else "", BM, BN, BK)
+    check_sweep_forms(a)
+    conv_tag = ""
+    if a.conv:
+        conv_tag = "_conv3x3" if a.filter == 3 else "_conv1x1"
+    name = a.name or "{}_{}{}{}_{}x{}x{}".format(
+        a.kind, elt, ("_w8" if a.b_int8 else "") + ("_w4" if a.b_int4 else ""),
+        conv_tag + ("_b{}".format(a.batch) if a.batch else "")
+        + ("_sk{}".format(a.split_k) if a.split_k else "") + ("_dynk" if a.dynamic_k else ""),
+        BM, BN, BK)
     vec = 16 // ebytes  # elements per 16-byte vector
     assert BK % vec == 0
-    gA, gB, gC = memref([M, K], elt), memref([N, K], elt), memref([M, N], acc_t)
+    # --batch: A, B and C get a leading batch dimension indexed by block_id z;
+    # --split-k: C is the S x M x N partial-sum buffer indexed by block_id z.
+    a.ab_pre = "%bz, " if a.batch else ""
+    a.c_pre = "%bz, " if (a.batch or a.split_k) else ""
+    bdim = [a.batch] if a.batch else []
+    gA, gB, gC = memref(bdim + [M, K], elt), memref(bdim + [N, K], elt), memref(bdim + [M, N], acc_t)
+    if a.split_k:
+        gC = memref([a.split_k, M, N], acc_t)
     if a.b_int8:
         assert a.kind in ("hgemm", "bgemm") and not a.partial_k, \
             "--b-int8: hgemm or bgemm with K a multiple of BK"
-        gB = memref([N, K], "i8")
+        gB = memref(bdim + [N, K], "i8")
+    if a.b_int4:
+        gB = memref(bdim + [N, K // 2], "i8")
     if a.conv:
         H, W = a.conv
         assert a.kind in ("hgemm", "bgemm") and not a.partial_k and a.mma == "mma.sync", \
             "--conv: hgemm or bgemm (mma.sync) with K a multiple of BK"
-        assert K % 9 == 0 and (K // 9) % vec == 0 and M % (H * W) == 0, \
-            "--conv H W: K = 9*C with C a multiple of %d, M = images*H*W" % vec
-        a.conv_c = K // 9
+        if a.filter == 3:
+            assert K % 9 == 0 and (K // 9) % vec == 0 and M % (H * W) == 0, \
+                "--conv H W: K = 9*C with C a multiple of %d, M = images*H*W" % vec
+            a.conv_c = K // 9
+        else:
+            assert K % vec == 0 and M % (H * W) == 0, \
+                "--conv H W --filter 1: K = C a multiple of %d, M = images*H*W" % vec
+            a.conv_c = K
         gA = memref([M // (H * W), H, W, a.conv_c], elt)
 
     if a.kind == "sgemm":
@@ -378,6 +502,8 @@ def gen(a):
     tid = e.op("tid", "gpu.thread_id x")
     bx = e.op("bx", "gpu.block_id x")
     by = e.op("by", "gpu.block_id y")
+    if a.batch or a.split_k:
+        e.op("bz", "gpu.block_id z")
     bm = e.mul("bm", by, BM)
     bn = e.mul("bn", bx, BN)
     lane = e.rem("lane", tid, 32)
@@ -396,9 +522,9 @@ def gen(a):
     out.append("// Command: " + a.cmdline)
     out.append("// Lowering pipeline and fragment mapping: see the docstring of examples/gen_gemm.py.")
     out.append("// {}: C({}) = A({}) * B^T ({}), M={} N={} K={}, tile {}x{}x{}, "
-               "{} threads, grid ({}, {}, 1).".format(
+               "{} threads, grid ({}, {}, {}).".format(
                    a.kind.upper(), acc_t, elt, "TN", M, N, K, BM, BN, BK, T,
-                   N // BN, M // BM))
+                   N // BN, M // BM, a.batch or a.split_k or 1))
     out.append("// Shared memory: A tile {} = {} B, B tile {} = {} B (single "
                "buffer, {} B total).".format(sA_t, sA_bytes, sB_t, sB_bytes,
                                              sA_bytes + sB_bytes))
@@ -421,12 +547,13 @@ def gen(a):
         wg = ("\n        workgroup(%sA : {0} {{llvm.align = 16 : i64}}, "
               "%sB : {1} {{llvm.align = 16 : i64}})".format(sA_t, sB_t))
     ro = " {llvm.noalias, llvm.readonly}" if a.readonly_inputs else ""
-    out.append("    gpu.func @{}(%A: {}{}, %B: {}{}, %C: {}{}){}".format(
-        name, gA, ro, gB, ro, gC, " {llvm.noalias}" if a.readonly_inputs else "", wg))
+    kn = ", %Kn: memref<1xi32>{}".format(ro) if a.dynamic_k else ""
+    out.append("    gpu.func @{}(%A: {}{}, %B: {}{}, %C: {}{}{}){}".format(
+        name, gA, ro, gB, ro, gC, " {llvm.noalias}" if a.readonly_inputs else "", kn, wg))
     minb = "nvvm.minctasm = {} : i32, ".format(a.min_blocks) if a.min_blocks else ""
     out.append("        kernel attributes {{{}known_block_size = array<i32: {}, 1, 1>, "
-               "known_grid_size = array<i32: {}, {}, 1>}} {{".format(
-                   minb, T, N // BN, M // BM))
+               "known_grid_size = array<i32: {}, {}, {}>}} {{".format(
+                   minb, T, N // BN, M // BM, a.batch or a.split_k or 1))
     if a.smem == "global":
         out.append("      %sA = memref.get_global @{}_smem_A : {}".format(name, sA_t))
         out.append("      %sB = memref.get_global @{}_smem_B : {}".format(name, sB_t))
@@ -437,7 +564,7 @@ def gen(a):
     if a.partial_k:
         out.append("      %kpad = arith.constant {} : {}".format(
             "0.0" if elt.startswith(("f", "bf")) else "0", elt))
-    if a.conv:
+    if a.conv and a.filter == 3:
         out.append("      %apad = arith.constant 0.0 : {}".format(elt))
     out.extend(body.lines)
     out.append("    }")
@@ -491,6 +618,9 @@ def gen_mma(e, a, info, tid, lane, warp, bm, bn, gA, gB, gC, sA_t, sB_t,
             a.min_blocks if a.min_blocks else "none",
             "LLVM's choice" if a.outer_unroll else "disabled (loop_annotation)"),
     ]
+    if a.b_int4:
+        info["zeros"].append("%nib4 = arith.constant dense<4> : vector<{}xi8>".format(vec // 2))
+    info["notes"] += sweep_notes(a)
 
     # ---- loop-invariant per-thread offsets
     swz = a.layout == "swizzle"
@@ -564,15 +694,48 @@ def gen_mma(e, a, info, tid, lane, warp, bm, bn, gA, gB, gC, sA_t, sB_t,
               for p in range(NI // 2)]
 
     # ---- K loop
+    k_lo, k_hi, k_colbase = e.c(0), e.c(a.k_end), ld_col
+    if a.split_k:
+        ks_len = K // a.split_k
+        e.emit("// split-K slice z = block_id z: k in [z*{0}, z*{0} + {0})".format(ks_len))
+        k_off = e.mul("k_off", "%bz", ks_len)
+        if a.split_k_loop == "bounds":
+            e.emit("// K-loop from z*{0} to z*{0} + {0} (a static trip count of {1})".format(
+                ks_len, ks_len // BK))
+            k_lo = k_off
+            k_hi = e.add("k_hi", k_off, ks_len)
+        else:
+            e.emit("// K-loop 0 to {}; the slice offset is added to the column".format(ks_len))
+            k_hi = e.c(ks_len)
+            k_colbase = e.op("ld_colz", "arith.addi {}, {} : index".format(ld_col, k_off))
+    if a.dynamic_k:
+        e.emit("// dynamic K: k_ub = k_rt clamped to [0, {0}], rounded down to a multiple of {1}".format(K, BK))
+        k_rt = e.op("k_rt", "arith.index_cast {} : i32 to index".format(
+            e.op("k_rt_i32", "memref.load %Kn[{}] : memref<1xi32>".format(e.c(0)))))
+        k_cl = e.op("k_cl", "arith.minsi {}, {} : index".format(
+            e.op("k_pos", "arith.maxsi {}, {} : index".format(k_rt, e.c(0))), e.c(K)))
+        k_hi = e.op("k_ub", "arith.subi {}, {} : index".format(k_cl, e.rem("k_tail", k_cl, BK)))
+    if a.conv and a.filter == 1:
+        H, W = a.conv
+        e.emit("// 1x1 convolution: row m of A is input pixel (n, y, x) = (m / {0}, (m % {0}) / {1}, m % {1})".format(
+            H * W, W))
+        pixA = []
+        for i in range(nA):
+            pix = e.rem("cv_pix{}".format(i), gArows[i], H * W)
+            pixA.append((e.div("cv_n{}".format(i), gArows[i], H * W), e.div("cv_y{}".format(i), pix, W),
+                         e.rem("cv_x{}".format(i), pix, W)))
     accs = ["%acc{}_{}".format(mi, ni) for mi in range(MI) for ni in range(NI)]
     tys = ", ".join([cT] * nacc)
     e.emit("%res:{} = scf.for %k = {} to {} step {} iter_args({}) -> ({}) {{".format(
-        nacc, e.c(0), e.c(a.k_end), e.c(BK),
+        nacc, k_lo, k_hi, e.c(BK),
         ", ".join("{} = %zero".format(x) for x in accs), tys))
     e.ind += 1
     e.emit("// a. load phase: global -> shared, 16-byte vectors")
-    kc = e.op("k_col", "arith.addi %k, {} : index".format(ld_col))
-    if a.conv:
+    kc = e.op("k_col", "arith.addi %k, {} : index".format(k_colbase))
+    if a.conv and a.filter == 1:
+        va = [e.op("ga{}".format(i), "vector.load %A[{}, {}, {}, {}] {{alignment = 16 : i64}} : {}, {}".format(
+            pixA[i][0], pixA[i][1], pixA[i][2], kc, gA, vt)) for i in range(nA)]
+    elif a.conv:
         va = [im2col_read(e, a, i, gArows[i], kc, gA, vt, vec) for i in range(nA)]
     else:
         va = [e.op("ga{}".format(i), global_read(a, "%A", gArows[i], kc, gA, vt)) for i in range(nA)]
@@ -581,8 +744,25 @@ def gen_mma(e, a, info, tid, lane, warp, bm, bn, gA, gB, gC, sA_t, sB_t,
         # memory (exact: |q| <= 128), which cp.async cannot do.
         vq = "vector<{}xi8>".format(vec)
         vb = [e.op("gbf{}".format(i), "arith.sitofp {} : {} to {}".format(
-            e.op("gb{}".format(i), "vector.load %B[{}, {}] {{alignment = 8 : i64}} : {}, {}".format(
-                gBrows[i], kc, gB, vq)), vq, vt)) for i in range(nB)]
+            e.op("gb{}".format(i), "vector.load %B[{}{}, {}] {{alignment = 8 : i64}} : {}, {}".format(
+                a.ab_pre, gBrows[i], kc, gB, vq)), vq, vt)) for i in range(nB)]
+    elif a.b_int4:
+        # Weight-only int4 B: 4-byte loads of 8 packed nibbles (byte j = k 2j
+        # in bits 0-3, k 2j+1 in bits 4-7), sign-extended with shifts,
+        # interleaved back into k order and converted (exact: |q| <= 8).
+        vp = "vector<{}xi8>".format(vec // 2)
+        vq = "vector<{}xi8>".format(vec)
+        kb = e.div("k_byte", kc, 2)
+        vb = []
+        for i in range(nB):
+            p = e.op("gb{}".format(i), "vector.load %B[{}{}, {}] {{alignment = 4 : i64}} : {}, {}".format(
+                a.ab_pre, gBrows[i], kb, gB, vp))
+            lo = e.op("gb_lo{}".format(i), "arith.shrsi {}, %nib4 : {}".format(
+                e.op("gb_shl{}".format(i), "arith.shli {}, %nib4 : {}".format(p, vp)), vp))
+            hi = e.op("gb_hi{}".format(i), "arith.shrsi {}, %nib4 : {}".format(p, vp))
+            q = e.op("gb_q{}".format(i), "vector.shuffle {}, {} [{}] : {}, {}".format(
+                lo, hi, ", ".join("{}, {}".format(j, j + vec // 2) for j in range(vec // 2)), vp, vp))
+            vb.append(e.op("gbf{}".format(i), "arith.sitofp {} : {} to {}".format(q, vq, vt)))
     else:
         vb = [e.op("gb{}".format(i), global_read(a, "%B", gBrows[i], kc, gB, vt)) for i in range(nB)]
     for i in range(nA):
@@ -651,8 +831,8 @@ def gen_mma(e, a, info, tid, lane, warp, bm, bn, gA, gB, gC, sA_t, sB_t,
             for half, r in ((0, r0), (1, r1)):
                 v = e.op("o{}_{}_{}".format(mi, ni, half),
                          "vector.extract %res#{}[{}] : {} from {}".format(i, half, rT, cT))
-                e.emit("vector.store {}, %C[{}, {}] {{alignment = 8 : i64}} : {}, {}".format(
-                    v, r, ccols[ni], gC, rT))
+                e.emit("vector.store {}, %C[{}{}, {}] {{alignment = 8 : i64}} : {}, {}".format(
+                    v, a.c_pre, r, ccols[ni], gC, rT))
 
 
 def gen_sgemm(e, a, info, tid, lane, warp, bm, bn, gA, gB, gC, sA_t, sB_t):
@@ -1216,6 +1396,55 @@ def main(argv=None):
                         "images*H*W and K = 9*C, read through a masked im2col "
                         "vector.transfer_read (zero outside the image); B is the filter, "
                         "N x (3x3xC)")
+    p.add_argument("--filter", type=int, choices=[1, 3], default=3,
+                   help="--conv: the filter size. 3: the 3x3 convolution above. 1: a 1x1 "
+                        "convolution (stride 1, no padding): A is the NHWC input memref<images x "
+                        "H x W x C> with M = images*H*W, K = C (a multiple of 16/elem bytes), "
+                        "row m of the implicit GEMM = input pixel (m / (H*W), (m %% (H*W)) / W, "
+                        "m %% W), read with a plain 16-byte vector.load (no mask: M is a multiple "
+                        "of BM, so no row lies past the input); B is the filter memref<N x C>, "
+                        "C the output memref<M x N x f32> (the NHWC output images x H x W x N). "
+                        "Torch: C = x.reshape(M, C).float() @ w.reshape(N, C).float().T")
+    p.add_argument("--batch", type=int, default=None, metavar="NB",
+                   help="mma.sync hgemm/bgemm/igemm: batched GEMM. A memref<NB x M x K>, B "
+                        "memref<NB x N x K> (with --b-int8 NB x N x K i8, with --b-int4 NB x N x "
+                        "K/2 i8), C memref<NB x M x N x acc>, all row-major contiguous; grid "
+                        "(N/BN, M/BM, NB), batch b = block_id z: C[b][m][n] = sum_k A[b][m][k] * "
+                        "B[b][n][k] (torch: C = torch.bmm(A.float(), B.float().transpose(1, 2)); "
+                        "igemm: i32 C, exact integer sums)")
+    p.add_argument("--split-k", type=int, default=None, metavar="S",
+                   help="mma.sync hgemm/bgemm/igemm: split-K GEMM with a partial-sum buffer "
+                        "(deterministic, no atomics). K must be a multiple of S*BK; A M x K, B "
+                        "N x K as usual, C memref<S x M x N x acc> (f32, i32 for igemm); grid "
+                        "(N/BN, M/BM, S), slice z = block_id z: C[z][m][n] = sum over k in "
+                        "[z*K/S, (z+1)*K/S) of A[m][k] * B[n][k]; the final C = sum_z C[z] is the "
+                        "caller's (torch: P = torch.stack([A[:, z*K//S:(z+1)*K//S].float() @ "
+                        "B[:, z*K//S:(z+1)*K//S].float().T for z in range(S))). Every element of "
+                        "the buffer is written")
+    p.add_argument("--split-k-loop", choices=["offset", "bounds"], default="offset",
+                   help="--split-k: the K-loop's form. offset: scf.for %%k = 0 to K/S step BK, "
+                        "the slice offset z*K/S added to the global column; bounds: scf.for %%k = "
+                        "z*K/S to z*K/S + K/S step BK (the same trip count, dynamic bounds)")
+    p.add_argument("--b-int4", action="store_true",
+                   help="hgemm / bgemm: weight-only int4 B, packed two per byte: B is memref<N x "
+                        "K/2 x i8> (row-major), byte B[n][j] holds k = 2j in its low nibble (bits "
+                        "0-3) and k = 2j+1 in its high nibble (bits 4-7), each a two's-complement "
+                        "int4 in [-8, 7]; no scale. The load phase loads 4 bytes (8 k values), "
+                        "sign-extends the nibbles (arith.shli / arith.shrsi by 4 on vector<4xi8>), "
+                        "interleaves them back into k order, converts them exactly with "
+                        "arith.sitofp and stores 16 bytes to shared memory. C[m][n] = sum_k A[m][k] "
+                        "* q[n][k]. Torch, q int8 N x K in [-8, 7]: B = ((q[:, 0::2] & 15) | "
+                        "(q[:, 1::2] << 4)).to(torch.int8); back: q[:, 0::2] = ((B & 15) ^ 8) - 8, "
+                        "q[:, 1::2] = B >> 4 (arithmetic shift of the signed byte)")
+    p.add_argument("--dynamic-k", action="store_true",
+                   help="mma.sync hgemm/bgemm/igemm: the K-loop's upper bound comes from a 4th "
+                        "kernel argument %%Kn : memref<1xi32> (a device pointer to one int32 "
+                        "k_rt, after A, B, C). A, B keep their static shapes (K is the maximum, "
+                        "a multiple of BK); the loop runs scf.for %%k = 0 to k_ub step BK with "
+                        "k_ub = min(max(k_rt, 0), K) rounded down to a multiple of BK, so C = "
+                        "A[:, :k_ub] @ B[:, :k_ub].T (with --batch: A[:, :, :k_ub]; C = 0 for "
+                        "k_ub = 0); every C element is written. Torch: Kn = torch.tensor([k_rt], "
+                        "dtype=torch.int32, device='cuda')")
     p.add_argument("--copy-map", choices=["row", "col8"], default="row",
                    help="mma kernels: global->shared copy mapping. row: CH = BK*bytes/16 "
                         "consecutive threads copy the CH 16-byte chunks of one tile row; "
@@ -1288,6 +1517,9 @@ def main(argv=None):
     # message, not a traceback.
     try:
         assert not (a.b_int8 and a.mma == "wgmma"), "--b-int8: mma.sync kernels only"
+        assert a.mma == "mma.sync" or not (a.batch is not None or a.split_k is not None or a.b_int4
+                                           or a.dynamic_k or a.filter != 3), \
+            "--batch, --split-k, --b-int4, --dynamic-k, --filter: mma.sync kernels only"
         if a.copy == "tma":
             text = gen_wgmma_tma(a)
         else:

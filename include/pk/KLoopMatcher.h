@@ -21,9 +21,12 @@
 namespace mlir {
 namespace pk {
 
-/// The exact trip count of `forOp` when its bounds and step are constants
-/// (and the step positive), computed in 128 bits so that it never wraps,
-/// unlike the loop type's own arithmetic near its limits (e.g. lb = INT64_MIN).
+/// The exact trip count of `forOp` when its step is a positive constant and
+/// its bounds are constants, computed in 128 bits so that it never wraps,
+/// unlike the loop type's own arithmetic near its limits (e.g. lb = INT64_MIN);
+/// or when the upper bound is the lower bound plus a constant
+/// (`arith.addi %lb, %c`, `affine.apply` of `d0 + c`) that the integer range
+/// analysis proves does not wrap (a split-K slice `z*K/S .. z*K/S + K/S`).
 std::optional<APInt> getExactStaticTripCount(scf::ForOp forOp);
 
 /// Returns true if `forOp` is a candidate K-loop: an `scf.for` inside a

@@ -561,22 +561,6 @@ LogicalResult KLoopMatcher::pairCopies() {
   return success();
 }
 
-std::optional<APInt> mlir::pk::getExactStaticTripCount(scf::ForOp forOp) {
-  std::optional<int64_t> lb = getConstantIntValue(forOp.getLowerBound());
-  std::optional<int64_t> ub = getConstantIntValue(forOp.getUpperBound());
-  std::optional<int64_t> step = getConstantIntValue(forOp.getStep());
-  if (!lb || !ub || !step || *step <= 0)
-    return std::nullopt;
-  // 128 bits hold ub - lb + step - 1 for any 64-bit bounds (the loop type's
-  // own width wraps, e.g. for lb = INT64_MIN).
-  APInt wideLb(128, *lb, /*isSigned=*/true);
-  APInt wideUb(128, *ub, /*isSigned=*/true);
-  APInt wideStep(128, *step, /*isSigned=*/true);
-  if (wideUb.sle(wideLb))
-    return APInt(128, 0);
-  return (wideUb - wideLb + wideStep - 1).udiv(wideStep);
-}
-
 LogicalResult KLoopMatcher::match(int64_t threadsOverride) {
   info.forOp = forOp;
   info.kernel = forOp->getParentOfType<gpu::GPUFuncOp>();

@@ -577,6 +577,17 @@ bool mlir::pk::detail::searchCandidates(const DecisionContext &ctx,
                                "nvvm.minctasm = {0})",
                                best.blocksPerSM)
                      .str();
+  } else if (table.compiledWithPtxas && best.variant != PipelineVariant::None &&
+             !info.kernel->hasAttr(kMinCtasmAttrName)) {
+    // The candidate was compiled under this launch bound; without it ptxas
+    // allocates registers by its own occupancy heuristic and may spill
+    // what the candidate did not (FA-2 causal: 222 registers and no spill
+    // at 2 blocks/SM, 168 and a spill without the bound).
+    choice.setMinBlocks = best.blocksPerSM;
+    chosenWhy += llvm::formatv(" (the kernel gets nvvm.minctasm = {0}, the "
+                               "launch bound its candidate was compiled with)",
+                               best.blocksPerSM)
+                     .str();
   }
   decision.reasons.push_back(chosenWhy + replaced);
   decision.candidates = std::move(table);

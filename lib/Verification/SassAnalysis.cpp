@@ -84,6 +84,16 @@ bool pk::sass::isFfma(const Instruction &inst) {
   return StringRef(inst.baseOpcode).starts_with("FFMA");
 }
 
+bool pk::sass::isFloatArith(const Instruction &inst) {
+  static constexpr StringLiteral floatOpcodes[] = {"FFMA",  "FADD",  "FMUL",
+                                                   "HADD2", "HMUL2", "HFMA2"};
+  return is_contained(floatOpcodes, StringRef(inst.baseOpcode));
+}
+
+bool pk::sass::isSharedRead(const Instruction &inst) {
+  return inst.baseOpcode == "LDS" || inst.baseOpcode == "LDSM";
+}
+
 bool pk::sass::isBarrier(const Instruction &inst) {
   return StringRef(inst.opcode).starts_with("BAR.SYNC");
 }
@@ -123,11 +133,24 @@ uint64_t pk::sass::accessBytes(const Instruction &inst) {
   return 4;
 }
 
+/// True when `inst` is compute in a kernel whose compute is `kind`.
+static bool isCompute(const Instruction &inst, ComputeKind kind) {
+  switch (kind) {
+  case ComputeKind::Mma:
+    return isMma(inst);
+  case ComputeKind::Ffma:
+    return isFfma(inst);
+  case ComputeKind::FloatArith:
+    return isFloatArith(inst);
+  }
+  llvm_unreachable("unknown compute kind");
+}
+
 InstClass pk::sass::classifyInstruction(const Instruction &inst,
-                                        bool computeIsMma) {
+                                        ComputeKind kind) {
   if (isGlobalLoad(inst))
     return InstClass::GlobalLoad;
-  if (computeIsMma ? isMma(inst) : isFfma(inst))
+  if (isCompute(inst, kind))
     return InstClass::Compute;
   if (isBarrier(inst))
     return InstClass::Barrier;
@@ -160,8 +183,11 @@ static unsigned countClass(ArrayRef<InstClass> classes, size_t begin,
 static void classifyKernel(KernelAnalysis &result) {
   const std::vector<Instruction> &insts = result.kernel->insts;
   result.computeIsMma = llvm::any_of(insts, isMma);
+  result.computeKind = result.computeIsMma           ? ComputeKind::Mma
+                       : llvm::any_of(insts, isFfma) ? ComputeKind::Ffma
+                                                     : ComputeKind::FloatArith;
   for (const Instruction &inst : insts) {
-    result.classes.push_back(classifyInstruction(inst, result.computeIsMma));
+    result.classes.push_back(classifyInstruction(inst, result.computeKind));
     if (inst.baseOpcode == "STL")
       ++result.stlCount;
     if (inst.baseOpcode == "LDL")
@@ -269,12 +295,17 @@ static void measureLoopBody(KernelAnalysis &result) {
   const std::vector<Instruction> &insts = result.kernel->insts;
   const Loop &loop = *result.loop;
   result.loopInstructions = loop.end - loop.begin + 1;
+  std::optional<size_t> firstAsyncCopy;
   for (size_t i = loop.begin; i <= loop.end; ++i) {
+    if (isSharedRead(insts[i]))
+      result.lastSharedRead = i;
     switch (result.classes[i]) {
     case InstClass::GlobalLoad: {
       ++result.loopLoads;
       if (!result.firstLoad)
         result.firstLoad = i;
+      if (!firstAsyncCopy && insts[i].baseOpcode == "LDGSTS")
+        firstAsyncCopy = i;
       std::optional<uint64_t> bytes = globalLoadBytes(insts[i]);
       if (result.loopLoadBytes && bytes)
         *result.loopLoadBytes += *bytes;
@@ -300,6 +331,14 @@ static void measureLoopBody(KernelAnalysis &result) {
     default:
       break;
     }
+  }
+  // The cp.async copies are the pipelined loads; LDGs before them feed the
+  // compute directly (streams) and overlap nothing by design.
+  if (firstAsyncCopy && *firstAsyncCopy != *result.firstLoad) {
+    result.firstLoad = firstAsyncCopy;
+    result.firstLoadSkipsStreams = true;
+    result.computeAfterFirstLoad = countClass(result.classes, *firstAsyncCopy,
+                                              loop.end + 1, InstClass::Compute);
   }
   result.computeBeforeLoop =
       countClass(result.classes, 0, loop.begin, InstClass::Compute);
@@ -330,14 +369,12 @@ static void traceLoadToCompute(KernelAnalysis &result) {
   }
 }
 
-/// Finds the first barrier after the last compute: before the backward
-/// branch or, in the multistage order, at the top of the loop before the
-/// next tile's loads (reached through the back edge).
-static void findBarrierAfterCompute(KernelAnalysis &result) {
-  if (!result.lastCompute)
-    return;
+/// Finds the first barrier after instruction `last` of the loop: before the
+/// backward branch or, in the multistage order, at the top of the loop
+/// before the next tile's loads (reached through the back edge).
+static void findBarrierAfter(KernelAnalysis &result, size_t last) {
   const Loop &loop = *result.loop;
-  for (size_t i = *result.lastCompute + 1; i < loop.end; ++i) {
+  for (size_t i = last + 1; i < loop.end; ++i) {
     if (result.classes[i] == InstClass::Barrier) {
       result.barrierAfterCompute = i;
       return;
@@ -355,6 +392,21 @@ static void findBarrierAfterCompute(KernelAnalysis &result) {
       return;
     }
   }
+}
+
+/// The barrier after the last compute (findBarrierAfter); failing that, in a
+/// kernel whose compute is not MMA, the barrier after the last shared read:
+/// what a barrier must order before the next tile's stores is the reads of
+/// shared memory, and ptxas may sink register-only FFMA/FADD below it.
+static void findBarrierAfterCompute(KernelAnalysis &result) {
+  if (!result.lastCompute)
+    return;
+  findBarrierAfter(result, *result.lastCompute);
+  if (result.barrierAfterCompute || result.computeIsMma ||
+      !result.lastSharedRead || *result.lastSharedRead > *result.lastCompute)
+    return;
+  findBarrierAfter(result, *result.lastSharedRead);
+  result.barrierAfterSharedRead = result.barrierAfterCompute.has_value();
 }
 
 KernelAnalysis pk::sass::analyzeKernel(const Kernel &kernel) {

@@ -67,12 +67,21 @@ static std::string describeLoopCompute(const KernelAnalysis &analysis) {
   return join(parts, " + ");
 }
 
-/// Fails `check` because the kernel has no main loop.
-static void failNoLoop(CheckResult &check, const KernelAnalysis &analysis) {
-  check.status = CheckResult::Fail;
-  check.detail = analysis.totalCompute
-                     ? "no backward branch encloses a compute instruction"
-                     : "the kernel has no compute instruction";
+/// Why a kernel without a main loop cannot be checked.
+static std::string noLoopReason(const KernelAnalysis &analysis) {
+  return analysis.totalCompute
+             ? "no backward branch encloses a compute instruction (a loop "
+               "unrolled or peeled away, e.g. a pipeline whose stages cover "
+               "every tile): nothing to check"
+             : "the kernel has no compute instruction (MMA, FFMA, "
+               "FADD/FMUL/HADD2/HMUL2/HFMA2): nothing to check";
+}
+
+/// Skips `check` because the kernel has no main loop: the kernel is
+/// unsupported (KernelReport::unsupported), not wrong.
+static void skipNoLoop(CheckResult &check, const KernelAnalysis &analysis) {
+  check.status = CheckResult::Skip;
+  check.detail = "unsupported: " + noLoopReason(analysis);
 }
 
 /// Fails `check` because the main loop has no global load.
@@ -104,7 +113,7 @@ CheckResult pk::sass::checkMainLoop(const KernelAnalysis &analysis) {
   CheckResult check{"main_loop"};
   addValue(check, "backward_branches", analysis.backwardBranches);
   if (!analysis.loop) {
-    failNoLoop(check, analysis);
+    skipNoLoop(check, analysis);
     return check;
   }
   const std::vector<Instruction> &insts = analysis.kernel->insts;
@@ -136,7 +145,7 @@ CheckResult pk::sass::checkLoadsBeforeCompute(const KernelAnalysis &analysis,
   addValue(check, "compute_after_first_load", analysis.computeAfterFirstLoad);
   addValue(check, "loop_compute", analysis.loopCompute);
   if (!analysis.loop) {
-    failNoLoop(check, analysis);
+    skipNoLoop(check, analysis);
     return check;
   }
   if (!analysis.firstLoad) {
@@ -150,18 +159,22 @@ CheckResult pk::sass::checkLoadsBeforeCompute(const KernelAnalysis &analysis,
                     double(analysis.computeAfterFirstLoad) >=
                         options.ffmaOverlap * double(analysis.loopCompute);
   check.status = before || overlapped ? CheckResult::Pass : CheckResult::Fail;
-  check.detail = "first global load " +
-                 addressOf(analysis, *analysis.firstLoad) +
-                 (before ? " precedes" : " follows") + " first compute " +
-                 addressOf(analysis, *analysis.firstCompute);
+  check.detail =
+      std::string(analysis.firstLoadSkipsStreams ? "first cp.async (LDGSTS) "
+                                                 : "first global load ") +
+      addressOf(analysis, *analysis.firstLoad) +
+      (before ? " precedes" : " follows") + " first compute " +
+      addressOf(analysis, *analysis.firstCompute);
   if (!before)
     check.detail +=
         (" (" + Twine(analysis.computeAfterFirstLoad) + " of " +
          Twine(analysis.loopCompute) + " compute follow it in the iteration" +
-         (overlapped
-              ? ", at least --ffma-overlap=" +
-                    formatv("{0}", options.ffmaOverlap).str() + " of the FFMAs"
-              : std::string()) +
+         (overlapped ? ", at least --ffma-overlap=" +
+                           formatv("{0}", options.ffmaOverlap).str() +
+                           (analysis.computeKind == ComputeKind::Ffma
+                                ? " of the FFMAs"
+                                : " of the compute")
+                     : std::string()) +
          ")")
             .str();
   return check;
@@ -177,7 +190,7 @@ CheckResult pk::sass::checkNoBarrierBetween(const KernelAnalysis &analysis) {
   addAddress(check, "first_barrier", analysis, analysis.firstBarrierBetween);
   addValue(check, "wraps_around", analysis.computeAfterLoadWraps);
   if (!analysis.loop) {
-    failNoLoop(check, analysis);
+    skipNoLoop(check, analysis);
     return check;
   }
   if (!analysis.firstLoad) {
@@ -205,7 +218,7 @@ CheckResult pk::sass::checkBarrierAfterCompute(const KernelAnalysis &analysis) {
   addAddress(check, "last_compute", analysis, analysis.lastCompute);
   addAddress(check, "barrier", analysis, analysis.barrierAfterCompute);
   if (!analysis.loop) {
-    failNoLoop(check, analysis);
+    skipNoLoop(check, analysis);
     return check;
   }
   if (analysis.barrierAfterCompute) {
@@ -213,6 +226,14 @@ CheckResult pk::sass::checkBarrierAfterCompute(const KernelAnalysis &analysis) {
     check.detail =
         "BAR.SYNC " + addressOf(analysis, *analysis.barrierAfterCompute) +
         " after last compute " + addressOf(analysis, *analysis.lastCompute);
+    if (analysis.barrierAfterSharedRead)
+      check.detail = "BAR.SYNC " +
+                     addressOf(analysis, *analysis.barrierAfterCompute) +
+                     " after last shared read " +
+                     addressOf(analysis, *analysis.lastSharedRead) +
+                     " (compute after it, to " +
+                     addressOf(analysis, *analysis.lastCompute) +
+                     ", reads registers only)";
     if (analysis.barrierAfterComputeWraps)
       check.detail += " (at the top of the next iteration, before its loads: "
                       "the multistage order)";
@@ -299,7 +320,7 @@ CheckResult pk::sass::checkComputePerIteration(const KernelAnalysis &analysis,
            optionalNumber(baseline->loopLoadBytes));
   unsigned pipelined = analysis.loopCompute, base = baseline->loopCompute;
   if (!analysis.loop) {
-    failNoLoop(check, analysis);
+    skipNoLoop(check, analysis);
   } else if (!baseline->loop) {
     check.status = CheckResult::Fail;
     check.detail = "the baseline has no main loop";
@@ -387,7 +408,7 @@ CheckResult pk::sass::checkComputeTotal(const KernelAnalysis &analysis,
   addValue(check, "baseline_outside_loop_compute", cmp.outsideCompute);
   addValue(check, "compute_per_tile", cmp.computePerTile);
   if (!analysis.loop) {
-    failNoLoop(check, analysis);
+    skipNoLoop(check, analysis);
     return check;
   }
   if (perIteration.status != CheckResult::Pass || cmp.computePerTile == 0) {
@@ -489,5 +510,7 @@ KernelReport pk::sass::checkKernel(const Kernel &kernel,
   checks.push_back(checkProxyFence(analysis));
   checks.push_back(checkTmaInFlight(analysis, options));
   checks.push_back(checkWarpSpecialized(analysis));
+  if (!analysis.loop)
+    report.unsupported = noLoopReason(analysis);
   return report;
 }

@@ -183,6 +183,19 @@ void pk::sass::printCheckTable(raw_ostream &os, ArrayRef<CheckResult> checks) {
        << left_justify(statusName(check.status), 8) << check.detail << "\n";
 }
 
+/// The kernel's compute in words.
+static StringRef computeName(const KernelAnalysis &analysis) {
+  switch (analysis.computeKind) {
+  case ComputeKind::Mma:
+    return "tensor-core MMA";
+  case ComputeKind::Ffma:
+    return "FFMA";
+  case ComputeKind::FloatArith:
+    return "float arithmetic (FADD/FMUL/HADD2/HMUL2/HFMA2)";
+  }
+  llvm_unreachable("unknown compute kind");
+}
+
 void pk::sass::printKernelReport(raw_ostream &os, const KernelReport &report,
                                  bool fullSass) {
   const KernelAnalysis &analysis = report.analysis;
@@ -191,10 +204,8 @@ void pk::sass::printKernelReport(raw_ostream &os, const KernelReport &report,
   if (!kernel.arch.empty())
     os << " (" << kernel.arch << ")";
   os << ": " << kernel.insts.size() << " instructions, compute = "
-     << (analysis.totalCompute
-             ? (analysis.computeIsMma ? "tensor-core MMA" : "FFMA")
-             : "none")
-     << " (" << analysis.totalCompute << " in the kernel)\n";
+     << (analysis.totalCompute ? computeName(analysis) : "none") << " ("
+     << analysis.totalCompute << " in the kernel)\n";
   if (analysis.loop)
     printLoopExcerpt(os, analysis, fullSass);
   if (const KernelAnalysis *baseline = report.baseline)
@@ -209,9 +220,12 @@ void pk::sass::printKernelReport(raw_ostream &os, const KernelReport &report,
   printCheckTable(os, report.checks);
   unsigned passed = report.count(CheckResult::Pass);
   unsigned failed = report.count(CheckResult::Fail);
-  os << "  result: " << (failed ? "FAIL" : "PASS") << " (" << passed
-     << " passed, " << failed << " failed, "
-     << report.checks.size() - passed - failed << " skipped)\n\n";
+  os << "  result: " << report.resultName() << " (" << passed << " passed, "
+     << failed << " failed, " << report.checks.size() - passed - failed
+     << " skipped)";
+  if (!failed && !report.unsupported.empty())
+    os << ": " << report.unsupported;
+  os << "\n\n";
 }
 
 //===----------------------------------------------------------------------===//
@@ -222,7 +236,15 @@ void pk::sass::printKernelReport(raw_ostream &os, const KernelReport &report,
 static StringRef computeKind(const KernelAnalysis &analysis) {
   if (!analysis.totalCompute)
     return "none";
-  return analysis.computeIsMma ? "mma" : "ffma";
+  switch (analysis.computeKind) {
+  case ComputeKind::Mma:
+    return "mma";
+  case ComputeKind::Ffma:
+    return "ffma";
+  case ComputeKind::FloatArith:
+    return "float";
+  }
+  llvm_unreachable("unknown compute kind");
 }
 
 /// The `main_loop` object, or null without a main loop.
@@ -334,7 +356,10 @@ void pk::sass::writeKernelJson(json::OStream &j, const KernelReport &report) {
     j.attributeBegin("checks");
     writeChecksJson(j, report.checks);
     j.attributeEnd();
-    j.attribute("result", report.passed() ? "PASS" : "FAIL");
+    j.attribute("unsupported", report.unsupported.empty()
+                                   ? json::Value(nullptr)
+                                   : json::Value(report.unsupported));
+    j.attribute("result", report.resultName());
   });
 }
 
@@ -350,10 +375,12 @@ void pk::sass::beginJsonReport(json::OStream &j, const JsonRunInfo &info) {
   j.arrayBegin();
 }
 
-void pk::sass::endJsonReport(json::OStream &j, bool passed) {
+void pk::sass::endJsonReport(json::OStream &j, bool passed, bool unsupported) {
   j.arrayEnd();
   j.attributeEnd();
-  j.attribute("result", passed ? "PASS" : "FAIL");
-  j.attribute("exit_code", passed ? 0 : 1);
+  j.attribute("result", !passed       ? "FAIL"
+                        : unsupported ? "UNSUPPORTED"
+                                      : "PASS");
+  j.attribute("exit_code", !passed ? 1 : unsupported ? 3 : 0);
   j.objectEnd();
 }

@@ -19,7 +19,8 @@
 //                                        epilogue tile) == one tile's compute
 //   no_spills                            no STL/LDL; LOCAL:0 and STACK:0
 //
-// Exit status: 0 all checks pass, 1 a check fails, 2 usage or tool errors.
+// Exit status: 0 all checks pass, 1 a check fails, 2 usage or tool errors, 3
+// no check fails but a kernel is unsupported (no loop encloses its compute).
 // The parsing, analysis, checks and reports are the PKVerification library
 // (include/pk/Verification/SassCheck.h); this file is its command line.
 // Tests: test/pk-sass-check/ and unittests/Verification/.
@@ -169,7 +170,9 @@ cuobjdump: --cuobjdump, else $CUOBJDUMP, else PATH, else
 nvidia-cuda-cuobjdump nvidia-cuda-nvdisasm). `cuobjdump -sass` runs nvdisasm:
 NVDISASM_PATH is set to cuobjdump's directory when it holds nvdisasm.
 
-Exit status: 0 every check passes, 1 a check fails, 2 usage or tool error.
+Exit status: 0 every check passes, 1 a check fails, 2 usage or tool error,
+3 no check fails but a kernel is UNSUPPORTED (no loop encloses its compute:
+nothing to check).
 )";
 
 //===----------------------------------------------------------------------===//
@@ -204,7 +207,7 @@ static int checkKernels(ArrayRef<Kernel> kernels,
                         ArrayRef<KernelAnalysis> baselines, raw_ostream &text,
                         json::OStream *json) {
   CheckOptions options{ffmaOverlap, stagesOpt};
-  bool allPassed = true;
+  bool allPassed = true, anyUnsupported = false;
   SmallVector<std::string> kernelResults;
   for (const Kernel &kernel : kernels) {
     const KernelAnalysis *baseline = nullptr;
@@ -216,17 +219,20 @@ static int checkKernels(ArrayRef<Kernel> kernels,
     }
     KernelReport report = checkKernel(kernel, baseline, options);
     allPassed &= report.passed();
+    anyUnsupported |= !report.unsupported.empty();
     printKernelReport(text, report, printFullSass);
-    kernelResults.push_back(kernel.name + ": " +
-                            (report.passed() ? "PASS" : "FAIL"));
+    kernelResults.push_back(kernel.name + ": " + report.resultName().str());
     if (json)
       writeKernelJson(*json, report);
   }
-  text << "pk-sass-check: " << (allPassed ? "PASS" : "FAIL") << " ("
-       << join(kernelResults, ", ") << ")\n";
+  StringRef result = !allPassed       ? "FAIL"
+                     : anyUnsupported ? "UNSUPPORTED"
+                                      : "PASS";
+  text << "pk-sass-check: " << result << " (" << join(kernelResults, ", ")
+       << ")\n";
   if (json)
-    endJsonReport(*json, allPassed);
-  return allPassed ? 0 : 1;
+    endJsonReport(*json, allPassed, anyUnsupported);
+  return !allPassed ? 1 : anyUnsupported ? 3 : 0;
 }
 
 int main(int argc, char **argv) {

@@ -330,13 +330,21 @@ TEST(SassAnalysis, InstructionClasses) {
             std::optional<uint64_t>(1));
   EXPECT_FALSE(globalLoadBytes(inst("UTMALDG.2D [UR8], [UR4]")));
 
-  // FFMA is compute only in a kernel without MMA.
-  EXPECT_EQ(classifyInstruction(inst(ffmaInst), /*computeIsMma=*/false),
+  // FFMA is compute only in a kernel without MMA; FADD only in a kernel
+  // without MMA and FFMA.
+  EXPECT_EQ(classifyInstruction(inst(ffmaInst), ComputeKind::Ffma),
             InstClass::Compute);
-  EXPECT_EQ(classifyInstruction(inst(ffmaInst), /*computeIsMma=*/true),
+  EXPECT_EQ(classifyInstruction(inst(ffmaInst), ComputeKind::Mma),
             InstClass::Other);
-  EXPECT_EQ(classifyInstruction(inst("STS.128 [R0], R4"), true),
+  EXPECT_EQ(classifyInstruction(inst("FADD R4, R5, R6"), ComputeKind::Ffma),
+            InstClass::Other);
+  EXPECT_EQ(
+      classifyInstruction(inst("FADD R4, R5, R6"), ComputeKind::FloatArith),
+      InstClass::Compute);
+  EXPECT_EQ(classifyInstruction(inst("STS.128 [R0], R4"), ComputeKind::Mma),
             InstClass::SharedStore);
+  EXPECT_TRUE(isSharedRead(inst("LDSM.16.M88.4 R4, [R2]")));
+  EXPECT_FALSE(isSharedRead(inst("STS.128 [R0], R4")));
 }
 
 TEST(SassAnalysis, PipelinedLoop) {
@@ -525,19 +533,25 @@ TEST(SassChecks, MultistageBarrierAtTheTop) {
   EXPECT_EQ(checkNoBarrierBetween(analysis).status, CheckResult::Pass);
 }
 
-TEST(SassChecks, NoLoopFailsEveryLoopCheck) {
+TEST(SassChecks, NoLoopIsUnsupported) {
   Kernel kernel = parseKernel({ldg, hmma, "EXIT", "BRA 0x30"});
   KernelReport report = checkKernel(kernel, nullptr);
   EXPECT_FALSE(report.analysis.loop);
   EXPECT_EQ(statuses(report.checks),
-            "FAIL FAIL FAIL FAIL SKIP SKIP PASS SKIP SKIP SKIP SKIP SKIP");
+            "SKIP SKIP SKIP SKIP SKIP SKIP PASS SKIP SKIP SKIP SKIP SKIP");
+  EXPECT_TRUE(report.passed());
+  EXPECT_EQ(report.resultName(), "UNSUPPORTED");
   EXPECT_EQ(report.checks[7].detail, "no main loop");
-  EXPECT_EQ(report.checks[0].detail,
-            "no backward branch encloses a compute instruction");
+  EXPECT_EQ(report.unsupported,
+            "no backward branch encloses a compute instruction (a loop "
+            "unrolled or peeled away, e.g. a pipeline whose stages cover "
+            "every tile): nothing to check");
+  EXPECT_EQ(report.checks[0].detail, "unsupported: " + report.unsupported);
 
   Kernel noCompute = parseKernel({ldg, "@P0 BRA 0x0", "EXIT"});
   EXPECT_EQ(checkMainLoop(analyzeKernel(noCompute)).detail,
-            "the kernel has no compute instruction");
+            "unsupported: the kernel has no compute instruction (MMA, FFMA, "
+            "FADD/FMUL/HADD2/HMUL2/HFMA2): nothing to check");
 }
 
 TEST(SassChecks, SpillsFail) {
@@ -675,13 +689,14 @@ TEST(SassWgmma, InstructionClasses) {
   EXPECT_FALSE(cpAsyncWaitDepth(inst("WARPGROUP.DEPBAR.LE gsb0, 0x0")));
   EXPECT_TRUE(isProxyFence(inst("FENCE.VIEW.ASYNC.S")));
   EXPECT_FALSE(isProxyFence(inst("MEMBAR.ALL.CTA")));
-  EXPECT_EQ(classifyInstruction(inst("WARPGROUP.ARRIVE"), true),
+  EXPECT_EQ(classifyInstruction(inst("WARPGROUP.ARRIVE"), ComputeKind::Mma),
             InstClass::WgmmaSync);
-  EXPECT_EQ(classifyInstruction(inst("WARPGROUP.DEPBAR.LE gsb0, 0x0"), true),
+  EXPECT_EQ(classifyInstruction(inst("WARPGROUP.DEPBAR.LE gsb0, 0x0"),
+                                ComputeKind::Mma),
             InstClass::WgmmaSync);
-  EXPECT_EQ(classifyInstruction(inst("FENCE.VIEW.ASYNC.S"), true),
+  EXPECT_EQ(classifyInstruction(inst("FENCE.VIEW.ASYNC.S"), ComputeKind::Mma),
             InstClass::ProxyFence);
-  EXPECT_EQ(classifyInstruction(inst("DEPBAR.LE SB0, 0x0"), true),
+  EXPECT_EQ(classifyInstruction(inst("DEPBAR.LE SB0, 0x0"), ComputeKind::Mma),
             InstClass::AsyncSync);
   EXPECT_EQ(accessBytes(inst("STS.64 [R0], R4")), 8u);
 }
@@ -948,7 +963,7 @@ TEST(SassReport, KernelReportAndJson) {
     info.sassInput = true;
     beginJsonReport(j, info);
     writeKernelJson(j, report);
-    endJsonReport(j, report.passed());
+    endJsonReport(j, report.passed(), !report.unsupported.empty());
   }
   Expected<json::Value> parsed = json::parse(jsonText);
   ASSERT_TRUE(bool(parsed)) << toString(parsed.takeError());

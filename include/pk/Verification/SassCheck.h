@@ -237,9 +237,19 @@ uint64_t accessBytes(const Instruction &inst);
 /// UTMALDG, which copies a whole tile.
 std::optional<uint64_t> globalLoadBytes(const Instruction &inst);
 
-/// The class of `inst`. `computeIsMma` says whether the kernel's compute is
-/// tensor-core MMA (true) or FFMA (false).
-InstClass classifyInstruction(const Instruction &inst, bool computeIsMma);
+/// What a kernel's compute instructions are: tensor-core MMA when it has any,
+/// else FFMA when it has any, else float element-wise arithmetic (FADD, FMUL,
+/// HADD2, HMUL2, HFMA2: a stencil's or a dequantizing loop's compute).
+enum class ComputeKind { Mma, Ffma, FloatArith };
+
+/// True for the float element-wise arithmetic of ComputeKind::FloatArith.
+bool isFloatArith(const Instruction &inst);
+
+/// True for a shared-memory read (LDS, LDSM).
+bool isSharedRead(const Instruction &inst);
+
+/// The class of `inst` in a kernel whose compute is `kind`.
+InstClass classifyInstruction(const Instruction &inst, ComputeKind kind);
 
 /// A loop: instructions [begin, end] of a kernel, where `end` is the
 /// backward branch.
@@ -330,7 +340,9 @@ struct WgmmaAnalysis {
 struct KernelAnalysis {
   /// The kernel analyzed; it must outlive the analysis.
   const Kernel *kernel = nullptr;
-  /// True when HMMA/IMMA/... are the compute; false when FFMA is.
+  /// What the compute instructions are.
+  ComputeKind computeKind = ComputeKind::Ffma;
+  /// True when HMMA/IMMA/... are the compute (computeKind == Mma).
   bool computeIsMma = false;
   /// The class of each instruction.
   llvm::SmallVector<InstClass> classes;
@@ -361,8 +373,12 @@ struct KernelAnalysis {
   /// Compute instructions after the first global load in the loop body: the
   /// compute that the load overlaps within its own iteration.
   unsigned computeAfterFirstLoad = 0;
-  /// The loop's first global load.
+  /// The loop's first global load; in a loop with LDGSTS, its first LDGSTS
+  /// (the LDGs before it read global memory for the compute itself, e.g. a
+  /// GEMV's matrix rows, and are not the pipelined copies).
   std::optional<size_t> firstLoad;
+  /// True when `firstLoad` is an LDGSTS chosen over earlier LDGs.
+  bool firstLoadSkipsStreams = false;
   /// The loop's first compute instruction.
   std::optional<size_t> firstCompute;
   /// The loop's last compute instruction.
@@ -381,6 +397,12 @@ struct KernelAnalysis {
   /// The barrier is at the top of the loop (before the next tile's loads),
   /// reached from the last compute through the back edge.
   bool barrierAfterComputeWraps = false;
+  /// The loop's last shared-memory read (LDS, LDSM).
+  std::optional<size_t> lastSharedRead;
+  /// True when `barrierAfterCompute` follows the last shared read, not the
+  /// last compute: ptxas moved register-only compute (FFMA, FADD) past the
+  /// barrier, which needs only the shared reads before it.
+  bool barrierAfterSharedRead = false;
 
   // Whole-kernel numbers.
 
@@ -600,6 +622,14 @@ struct KernelReport {
   unsigned count(CheckResult::Status status) const;
   /// True when no check failed.
   bool passed() const { return count(CheckResult::Fail) == 0; }
+  /// Why the kernel cannot be checked (no loop encloses its compute, or it
+  /// has none); empty when it can. Its loop checks are skipped with this
+  /// reason and the kernel reads UNSUPPORTED, not FAIL.
+  std::string unsupported;
+  /// `PASS`, `FAIL` or `UNSUPPORTED` (a failed check wins).
+  llvm::StringRef resultName() const {
+    return !passed() ? "FAIL" : unsupported.empty() ? "PASS" : "UNSUPPORTED";
+  }
 };
 
 /// Analyzes `kernel` and runs every check on it, against `baseline` when it
@@ -649,8 +679,9 @@ void beginJsonReport(llvm::json::OStream &j, const JsonRunInfo &info);
 void writeKernelJson(llvm::json::OStream &j, const KernelReport &report);
 
 /// Closes the JSON report opened by beginJsonReport with the overall
-/// `result` and `exit_code`.
-void endJsonReport(llvm::json::OStream &j, bool passed);
+/// `result` and `exit_code` (FAIL 1 unless `passed`, else UNSUPPORTED 3 when
+/// a kernel is `unsupported`, else PASS 0).
+void endJsonReport(llvm::json::OStream &j, bool passed, bool unsupported);
 
 } // namespace sass
 } // namespace pk

@@ -102,3 +102,28 @@ sass igemm_i8_128x128x64 register-prefetch sm_86 | strip \
   awk '/HMMA/ && n < 8 { sub(/HMMA[^;]*;/, "NOP ;"); n++ } { print }' \
     "$out/hgemm-base-sm_86.sass"
 } > "$out/hgemm-base-sm_86-24mma.sass"
+
+# Streams and element-wise compute (issue 24), built by pk's own emission:
+# a GEMV whose compute reads its matrix rows straight from global memory
+# (examples/gen_gemv.py, x staged in shared memory) and the sweep's
+# vertical stencil (FADD/FMUL compute), both bare-pointer kernels as
+# integration/kernels/diffrun.py builds them.
+# pk_sass FILE VARIANT: FILE pipelined with VARIANT (`base`: not pipelined)
+# by pk-opt for sm_90, its cubin disassembled, encodings dropped.
+pk_sass() {
+  rm -rf "$tmp/pk"
+  if [ "$2" = base ]; then
+    "$build/bin/pk-opt" "$1" --pk-emit-binaries="arch=sm_90 bare-ptr=1 out-dir=$tmp/pk" -o /dev/null
+  else
+    "$build/bin/pk-opt" "$1" --pipeline-kernel="arch=sm_90 variant=$2 emit=cubin bare-ptr=1 out-dir=$tmp/pk" \
+      -o /dev/null 2>/dev/null
+  fi
+  "$cuobjdump" -sass "$tmp/pk"/*.cubin | strip
+}
+python3 "$root/examples/gen_gemv.py" --M 4096 --K 16384 -o "$tmp/gemv.mlir"
+pk_sass "$tmp/gemv.mlir" cp-async > "$out/gemv-cp-async-sm_90.sass"
+pk_sass "$tmp/gemv.mlir" ldg-register > "$out/gemv-ldg-register-sm_90.sass"
+pk_sass "$tmp/gemv.mlir" base > "$out/gemv-base-sm_90.sass"
+stencil=$root/integration/kernels/sweep/stencil3_8192x4096.mlir
+pk_sass "$stencil" cp-async > "$out/stencil-cp-async-sm_90.sass"
+pk_sass "$stencil" base > "$out/stencil-base-sm_90.sass"
