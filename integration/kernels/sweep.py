@@ -131,6 +131,8 @@ def build(a):
     if a.list:
         print("\n".join(names))
         return 0
+    if not a.out:
+        raise SystemExit("sweep.py build: -o/--out is required")
     rc = 0
     for size, idx in (("perf", 0), ("small", 1)):
         kdir = os.path.join(a.out, "kernels", size)
@@ -195,7 +197,7 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     sub = ap.add_subparsers(dest="cmd", required=True)
     b = sub.add_parser("build")
-    b.add_argument("-o", "--out", required=True)
+    b.add_argument("-o", "--out", help="the build folder (required unless --list)")
     b.add_argument("--arch", default="sm_90")
     b.add_argument("--only")
     b.add_argument("--list", action="store_true")
