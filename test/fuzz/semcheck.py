@@ -11,11 +11,36 @@ exactly in their bit width (index: 64); data values (vectors, floats) are
 abstracted to the set of K tiles they were loaded from.
 
 1. The input (unpipelined) kernel is probed: its K-loop (the first `scf.for`
-   with a `gpu.barrier` directly in its body) runs tiles 0, 1 and 2. Every
-   global read of thread X at tile t reads index I0 + t*delta of its global
-   memref; that table names the K tile of any global read in the output.
-   The probe also counts, per tile, the shared reads and the compute ops
-   (ops whose result is not a plain copy/convert of a tile) of all threads.
+   with a `gpu.barrier` directly in its body) runs with every global element
+   each thread reads labelled by its K tile. A K-loop of at most 16 tiles
+   (SEMCHECK_PROBE_ALL) runs every tile: the exact table (thread, element)
+   -> tile names the K tile of any global read in the output. A longer one
+   runs tiles 0, 1, 2: each thread's reads at tile t are I0 + t*delta,
+   checked on tile 2 and on sampled tiles (3, a quarter, half, three
+   quarters, the last two: run out of order, the load phase depends on the
+   iv only); where that fails (an im2col index, k / C and k % C; a guard or
+   a mask leaving some tiles fewer reads; reads past the table's bounds that
+   a guard keeps in bounds) every tile is probed after all, up to 1024
+   tiles (SEMCHECK_PROBE_LIMIT; beyond: unknown). An element read in several
+   tiles names none (unknown if such data reaches a shared tile), except
+   one read in every tile (a fixed address of the compute phase) and once
+   more in one (the load phase's). The probe also counts, per tile, the
+   shared reads and the compute ops (ops whose result is not a plain
+   copy/convert of a tile) of all threads.
+   Masks and padding: a 1-D or n-D `vector.transfer_read` reads only the
+   elements below its `vector.create_mask` / `constant_mask` counts (any
+   other mask: all of them) and, where `in_bounds` is false, inside its
+   memref's static sizes; padding reads nothing (no byte, no tile), as a
+   cp.async's zero fill past its source size does. A vector read spanning
+   two rows of a contiguous memref names its elements by their place in the
+   buffer. Run-time values: an integer kernel argument is the constant a
+   host `gpu.launch_func` passes, or --arg I=V; a dynamic-shape memref
+   argument gets --shape I=AxB; an integer `memref.load` of a kernel
+   argument (a K read at run time) gets --load I=V; without them the check
+   is unknown and says which to give. pk's versioned loops (`scf.if` on the
+   trip count or the alignment: the pipelined loop or the original) are
+   followed into the branch these values take; a buffer's address
+   (`extract_aligned_pointer_as_index`) is cudaMalloc's, 256-byte aligned.
 2. The output runs whole. Shared memory is followed byte by byte: the tile
    each byte holds, who wrote it (thread, barrier epoch, cp.async group).
    Rules: `nvgpu.device_async_create_group` commits all of the thread's
@@ -82,7 +107,17 @@ abstracted to the set of K tiles they were loaded from.
    input's meaning.
      tile-count          a K tile read or computed a different number of
                          times than the input does per tile (0: dropped,
-                         2x: duplicated), or a read mixing two tiles
+                         2x: duplicated), or a read mixing two tiles (where
+                         the input mixes them, a shared store under a guard:
+                         other mixtures than the input's)
+   Where every tile was probed (the exact table):
+     global-writes       a global element stored a different number of
+                         times than the input stores it (a stream written
+                         from the compute phase: a row dropped, duplicated
+                         or moved), when the output's loops ran whole
+     stray-read          a global read of an element the input never reads
+                         (a guard, mask or cp.async source size lost: the
+                         input takes such an element as zero)
 3. Loops too long to run (near-limit bounds) run their first iterations,
    jump by a multiple of 840 iterations (every stage count 1..8 divides it:
    the stage slots are the same after the jump) with the tile labels shifted,
@@ -90,13 +125,15 @@ abstracted to the set of K tiles they were loaded from.
    Only a K-loop jumps (a `gpu.barrier` in its body, the jump whole K
    tiles); any other loop (the k-steps within one tile) runs whole.
 
-Usage: semcheck.py OUTPUT.mlir --input INPUT.mlir [--json]
+Usage: semcheck.py OUTPUT.mlir --input INPUT.mlir [--json] [--arg I=V]
+       [--shape I=AxB] [--load I=V]
 Exit status: 0 ok, 1 wrong (findings), 2 unknown (the checker cannot follow
 the kernel: unsupported op, non-uniform loop bound, ...), 3 usage.
 """
 
 import argparse
 import collections
+import fractions
 import json
 import os
 import re
@@ -341,8 +378,8 @@ class Mem:
 
 
 class Root:
-    def __init__(self, key, mt):
-        self.key, self.mt = key, mt
+    def __init__(self, key, mt, argi=None):
+        self.key, self.mt, self.argi = key, mt, argi   # argi: the kernel argument it is
 
 
 # ------------------------------------------------------------ the machine
@@ -357,6 +394,7 @@ SKIP = ("gpu.return", "func.return", "memref.dealloc", "gpu.terminator", "llvm.i
         "nvvm.barrier0", "nvvm.fence.proxy", "nvvm.fence.mbarrier.init",
         "nvgpu.tma.fence.descriptor", "nvgpu.tma.prefetch.descriptor")
 WARPGROUP = 128     # threads of a warpgroup (wgmma)
+AMBIGUOUS = -1      # the label of data read in several K tiles of the input
 
 
 class Stop(Exception):
@@ -414,15 +452,23 @@ class Machine:
         self.reads = collections.Counter()      # tile -> shared reads (thread-executions)
         self.computes = collections.Counter()   # tile -> compute-op executions
         self.mixed = 0
+        self.mixed_tags = collections.Counter()   # tiles -> reads mixing them
         self.steps = 0
         self.shift = 0                  # the tile label shift of a jump
         self.skipped = []               # (lo, hi) tile ranges not counted
-        self.global_reads = []          # probe: (tile, root type, thread, index tuple)
+        self.global_reads = []          # probe: (tile, root type, thread, index tuple) of every element
+        self.global_starts = []         # probe: the same of the first element of each read, as indexed
+        self.global_outside = set()     # probe: (root, thread, element) read outside the K-loop
+        self.input_reads = None         # output: every (root, thread, element) the input reads
+        self.stray = []                 # output: reads of elements the input never reads
         self.global_shapes = {}         # probe: root key -> its static shape
         self.cur_tile = None            # probe: the K tile being run
         self.uninit_reads = 0
         self.kinds = collections.Counter()
         self.int_args = {}              # kernel argument index -> the launch's constant
+        self.arg_shapes = {}            # kernel argument index -> the sizes of its dynamic dimensions
+        self.arg_loads = {}             # kernel argument index -> the integer every memref.load of it gives
+        self.loaded = {}                # value -> the kernel argument an integer was loaded from
         self.granule = 1                # bytes followed as one (the smallest shared element)
         self.period = JUMP              # iterations after which the stage slots repeat
         self.dyn_smem = None            # the Root of gpu.dynamic_shared_memory
@@ -430,6 +476,10 @@ class Machine:
         self.mma_reading = collections.Counter()   # byte key -> wgmma groups in flight reading it
         self.mbars = {}                 # (mbarrier.create line, index) -> MBarrier
         self.tma_reported = set()       # (op line, Tma, what): TMA findings made once
+        self.ambiguous = None           # why a read labelled AMBIGUOUS names no tile
+        self.fast = False               # shared bytes followed for their tiles only (no hazards)
+        self.gwrites = collections.Counter()   # (root key, element, tiles of the value) -> global stores
+        self.gwrites_unknown = False    # a global store whose elements were not followed
 
     # ---- values
     def get(self, name):
@@ -460,15 +510,34 @@ class Machine:
         for i, (name, ty) in enumerate(body.args):
             if ty.startswith("memref<"):
                 mt = MemT(ty)
+                if any(d < 0 for d in mt.shape):
+                    sizes = self.arg_shapes.get(i)
+                    if sizes is None or len(sizes) != len(mt.shape) or \
+                            any(d >= 0 and d != z for d, z in zip(mt.shape, sizes)):
+                        raise Unknown("kernel argument %s has a dynamic shape (%s) and no launch that gives "
+                                      "its sizes (semcheck.py --shape %d=%s)" %
+                                      (name, ty.split(",")[0].split("<", 1)[1].rsplit("x", 1)[0], i,
+                                       "x".join("N" if d < 0 else str(d) for d in mt.shape)))
+                    if "strided<" in ty:
+                        raise Unknown("kernel argument %s: a dynamic shape with a strided layout" % name)
+                    mt.shape = list(sizes)
+                    mt.strides = identity_strides(mt.shape)
                 space = mt.space if i >= nin else ("global" if mt.space != "workgroup" else "workgroup")
                 key = self.int_args.get(i) if isinstance(self.int_args.get(i), str) else "arg%d" % i
-                root = Root(key if space == "global" else "wg%d" % i, mt)
+                root = Root(key if space == "global" else "wg%d" % i, mt, i)
                 self.env[name] = Mem(root, mt.offset * mt.ebytes, mt.strides, mt.shape, mt.ebytes, space)
             elif ty == "!llvm.ptr":
                 self.env[name] = ("ptr", "arg%d" % i)   # e.g. a TMA tensor map's address
+            elif ty.startswith("!nvgpu.tensormap.descriptor"):
+                m = re.match(r"!nvgpu\.tensormap\.descriptor<tensor = memref<([0-9x]+)x(\w+)", ty)
+                if not m:
+                    raise Unknown("TMA descriptor argument of type %s" % ty)
+                self.env[name] = ("tmadesc", "tma:arg%d" % i, [int(d) for d in m.group(1).split("x")],
+                                  ELEM_BYTES.get(m.group(2), 1))
             elif int_width(ty):
                 if i not in self.int_args:
-                    raise Unknown("integer kernel argument %s with no constant at the launch" % name)
+                    raise Unknown("integer kernel argument %s with no constant at the launch (semcheck.py "
+                                  "--arg %d=VALUE)" % (name, i))
                 self.env[name] = self.int_args[i]
             else:
                 self.env[name] = frozenset()
@@ -530,6 +599,15 @@ class Machine:
             else:
                 self.env[op.results[0]] = frozenset()
             return None
+        if n == "select" and len(op.operands) == 3 and isinstance(self.env.get(op.operands[1]), Mem):
+            c = self.get(op.operands[0])
+            if isinstance(c, list) and any(x != c[0] for x in c):
+                raise Unknown("arith.select of a memref under a thread-dependent condition")
+            c = c[0] if isinstance(c, list) else c
+            if isinstance(c, frozenset):
+                raise Unknown("arith.select of a memref on a data condition")
+            self.env[op.results[0]] = self.get(op.operands[1] if c else op.operands[2])
+            return None
         if w is None and n != "cmpi":
             # float / vector arithmetic: data
             tags = frozenset().union(*[self.tag(o) for o in op.operands])
@@ -549,6 +627,10 @@ class Machine:
             if n == "select":
                 self.env[op.results[0]] = frozenset().union(*[v for v in vals if isinstance(v, frozenset)])
                 return None
+            src = [self.loaded[o] for o in op.operands if o in self.loaded]
+            if src:
+                raise Unknown("%s of an integer loaded from global memory (kernel argument %d: a run-time "
+                              "size; semcheck.py --load %d=VALUE)" % (op.name, src[0], src[0]))
             raise Unknown("integer op %s on data" % op.name)
         iw = int_width(op.attrs.split("(")[-1].split(",")[0].split(")")[0]) or w
         src_w = None
@@ -594,6 +676,39 @@ class Machine:
 
     def op_gpu_subgroup_id(self, op, mask):
         self.env[op.results[0]] = [t // 32 for t in range(self.T)]
+
+    def op_nvvm_elect_sync(self, op, mask):
+        """True in the first thread of each warp among those running."""
+        first = {}
+        for t in mask:
+            first.setdefault(t // 32, t)
+        lead = set(first.values())
+        self.env[op.results[0]] = [1 if t in lead else 0 for t in range(self.T)]
+
+    def op_nvvm_shfl_sync(self, op, mask):
+        """`nvvm.shfl.sync kind %mask, %val, %offset, %clamp` of an integer:
+        each thread gets the value of its source lane in its warp (idx: the
+        offset, bfly: lane ^ offset, up / down: lane -/+ offset, its own
+        value where that lane is outside the segment the clamp sets)."""
+        kind = re.search(r"shfl_kind (\w+)", op.attrs)
+        v, off, clamp = (self.get(o) for o in op.operands[1:4])
+        if isinstance(v, frozenset) or not kind or len(op.results) != 1:
+            tags = self.tag(op.operands[1])
+            for r in op.results:
+                self.env[r] = tags
+            return
+        out = []
+        for t in range(self.T):
+            lane, o, c = t % 32, self.per_thread(off, t) & 31, self.per_thread(clamp, t)
+            seg = (c >> 8) & 31                  # the lanes outside the segment mask
+            lo, hi = lane & seg, (lane & seg) | (c & 31 & ~seg)
+            src = {"idx": (o & ~seg) | lo, "bfly": lane ^ o, "up": lane - o, "down": lane + o}.get(kind.group(1))
+            if src is None:
+                raise Unknown("nvvm.shfl.sync %s" % kind.group(1))
+            if (kind.group(1) == "up" and src < lo) or (kind.group(1) != "up" and src > hi):
+                src = lane
+            out.append(self.per_thread(v, t - lane + src))
+        self.env[op.results[0]] = out if any(x != out[0] for x in out) else out[0]
 
     def op_gpu_barrier(self, op, mask):
         if len(mask) != self.T:
@@ -784,12 +899,33 @@ class Machine:
         self.env[op.results[0]] = Mem(src.root, self.add(base, self.mul(offs[0], rt.ebytes)), rt.strides,
                                       rt.shape, rt.ebytes, src.space)
 
+    def op_memref_extract_strided_metadata(self, op, mask):
+        """base buffer, offset, sizes, strides (in elements) of a memref."""
+        src = self.get(op.operands[0])
+        r = len(src.shape)
+        if len(op.results) != 2 + 2 * r:
+            raise Unknown("memref.extract_strided_metadata with %d results" % len(op.results))
+        self.env[op.results[0]] = Mem(src.root, 0, [], [], src.ebytes, src.space)
+        off = src.off
+        self.env[op.results[1]] = [x // src.ebytes for x in off] if isinstance(off, list) else off // src.ebytes
+        for i in range(r):
+            if src.shape[i] < 0:
+                raise Unknown("memref.extract_strided_metadata of a dynamic size")
+            self.env[op.results[2 + i]] = src.shape[i]
+            self.env[op.results[2 + r + i]] = src.strides[i]
+
     def op_memref_dim(self, op, mask):
         src = self.get(op.operands[0])
         self.env[op.results[0]] = src.shape[self.uniform(self.get(op.operands[1]), "dim")]
 
     def op_memref_extract_aligned_pointer_as_index(self, op, mask):
-        raise Unknown("pointer arithmetic")
+        """The address of a kernel argument's buffer: cudaMalloc's, aligned
+        to 256 bytes (pk's run-time alignment test of a dynamic memref),
+        here (argument index + 1) << 32; any other pointer is unknown."""
+        src = self.get(op.operands[0])
+        if not isinstance(src, Mem) or src.space == "workgroup" or src.root.argi is None:
+            raise Unknown("pointer arithmetic")
+        self.env[op.results[0]] = (src.root.argi + 1) << 32
 
     def add(self, a, b):
         if isinstance(a, list) or isinstance(b, list):
@@ -826,29 +962,56 @@ class Machine:
                     got |= self.read_bytes(op, m, base, nbytes_per_thread, t)
             elif not write:
                 got |= self.global_tile(m, base, t, nbytes_per_thread, idx)
+            else:
+                self.global_write(m, base, t, nbytes_per_thread, idx, tag)
         return got
+
+    def global_elem(self, m, base, t, idx=None):
+        """The index tuple in the root memref of the global element at byte
+        `base` of m, as thread t computes it: not wrapped into its shape (a
+        near-limit K index runs past the row) where the view keeps the
+        root's strides."""
+        eb = m.root.mt.ebytes
+        if idx is not None and len(idx) == len(m.root.mt.strides) and m.strides == m.root.mt.strides:
+            o = unravel(self.per_thread(m.off, t) // eb - m.root.mt.offset, m.root.mt)
+            return tuple(a + b for a, b in zip(o, idx))
+        return unravel(base // eb, m.root.mt)
+
+    def global_write(self, m, base, t, nbytes, idx, tag):
+        """A global store: counted per element and the tiles of its value
+        (compared with the input's when both ran every iteration)."""
+        eb = m.root.mt.ebytes
+        tup = self.global_elem(m, base, t, idx)
+        tag = tag if isinstance(tag, frozenset) else frozenset()
+        for e in range(max(1, nbytes // eb)):
+            self.gwrites[(m.root.key, tup[:-1] + (tup[-1] + e,), tag)] += 1
 
     def global_tile(self, m, base, t, nbytes=0, idx=None):
         """The K tile a global read of thread t at byte `base` belongs to
-        (the probe records every element of the read). The element is named
-        by its index tuple in the root memref, not wrapped into its shape
-        (a near-limit K index runs past the row) where the view keeps the
-        root's strides."""
+        (the probe records every element of the read, and its first as
+        indexed, for the bounds check). The element is named by
+        global_elem; an element of the read past its row (a vector load
+        spanning two rows of a contiguous memref) by its place in the buffer."""
         eb = m.root.mt.ebytes
-        elem = base // eb
-        if idx is not None and len(idx) == len(m.root.mt.strides) and m.strides == m.root.mt.strides:
-            o = unravel(self.per_thread(m.off, t) // eb - m.root.mt.offset, m.root.mt)
-            tup = tuple(a + b for a, b in zip(o, idx))
-        else:
-            tup = unravel(elem, m.root.mt)
+        tup = self.global_elem(m, base, t, idx)
         if self.probe is not None:
             self.global_shapes[m.root.key] = list(m.root.mt.shape)
             if self.cur_tile is not None:
+                self.global_starts.append((self.cur_tile, m.root.key, t, tup))
                 for e in range(max(1, nbytes // eb)):
-                    self.global_reads.append((self.cur_tile, m.root.key, t, tup[:-1] + (tup[-1] + e,)))
+                    self.global_reads.append((self.cur_tile, m.root.key, t,
+                                              in_buffer(tup[:-1] + (tup[-1] + e,), m.root.mt)))
                 return frozenset([self.cur_tile])
+            for e in range(max(1, nbytes // eb)):
+                self.global_outside.add((m.root.key, t, in_buffer(tup[:-1] + (tup[-1] + e,), m.root.mt)))
             return frozenset()
-        tile = self.tile_of(m.root.key, t, tup)
+        if self.input_reads is not None:
+            for e in range(max(1, nbytes // eb)):
+                x = (m.root.key, t, in_buffer(tup[:-1] + (tup[-1] + e,), m.root.mt))
+                if x not in self.input_reads:
+                    self.stray.append(x)
+                    break
+        tile = self.tile_of(m.root.key, t, in_buffer(tup, m.root.mt))
         return frozenset() if tile is None else frozenset([tile])
 
     def in_bounds(self, op, m, base, n, t):
@@ -870,6 +1033,14 @@ class Machine:
     def write_bytes(self, op, m, base, n, t, tag, is_async, tma=None):
         """Thread t writes n bytes at `base` of m (is_async: a cp.async copy,
         or with `tma` a TMA load that t issued)."""
+        if self.fast:
+            g, mem, rid = self.granule, self.mem, id(m.root)
+            for b in range(base - base % g, base + n, g):
+                rec = [tag, t, self.epoch, tma, is_async]
+                mem[(rid, b)] = rec
+                if is_async and tma is None:
+                    self.pending.append(rec)
+            return
         if not self.in_bounds(op, m, base, n, t):
             return
         root = m.root
@@ -940,6 +1111,13 @@ class Machine:
         checks readiness only (a wgmma's read ends when its group retires)."""
         ep = self.epoch
         got = frozenset()
+        if self.fast:
+            g, mem, rid = self.granule, self.mem, id(m.root)
+            for b in range(base - base % g, base + n, g):
+                cur = mem.get((rid, b))
+                if cur is not None:
+                    got |= cur[0]
+            return got
         if not self.in_bounds(op, m, base, n, t):
             return got
         r = t if reader is None else reader
@@ -984,8 +1162,11 @@ class Machine:
         self.lastread[k] = (self.epoch, t if not lr or lr[0] != self.epoch or lr[1] == t else -1)
 
     def count_read(self, tag, nthreads):
+        if AMBIGUOUS in tag:
+            raise Unknown(self.ambiguous)
         if len(tag) > 1:
             self.mixed += nthreads
+            self.mixed_tags[tag] += nthreads
         for t in tag:
             self.reads[t] += nthreads
 
@@ -1008,6 +1189,13 @@ class Machine:
 
     def op_memref_load(self, op, mask):
         m = self.get(op.operands[0])
+        if m.space != "workgroup" and int_width(m.root.mt.elem) and m.root.argi is not None:
+            # an integer read from global memory (a run-time K): the value
+            # --load gives it, else data (an integer op on it is unknown)
+            if m.root.argi in self.arg_loads:
+                self.env[op.results[0]] = self.arg_loads[m.root.argi]
+                return
+            self.loaded[op.results[0]] = m.root.argi
         self.load(op, mask, m.ebytes)
 
     def op_nvgpu_ldmatrix(self, op, mask):
@@ -1015,31 +1203,73 @@ class Machine:
         n = attr_int(op, "numTiles", 4)
         self.load(op, [t for t in mask if t % 32 < 8 * n], 16)
 
+    def op_vector_create_mask(self, op, mask):
+        """A mask of the elements below the operands (one per dimension):
+        ("mask", counts), each count an int or a per-thread list."""
+        self.env[op.results[0]] = ("mask", tuple(self.get(o) for o in op.operands))
+
+    def op_vector_constant_mask(self, op, mask):
+        self.env[op.results[0]] = ("mask", tuple(attr_array(op, "mask_dim_sizes") or []))
+
     def op_vector_transfer_read(self, op, mask):
+        """A read of the elements of the vector that are in bounds (an
+        `in_bounds = [false]` dimension past its static size reads the
+        padding) and set in its mask (`vector.create_mask` /
+        `constant_mask`: the elements below the counts; any other mask is
+        taken as all set). Padding and masked-off elements read nothing: no
+        byte, no tile."""
         m = self.get(op.operands[0])
         pm = re.search(r"permutation_map = affine_map<\(([^)]*)\) -> \(([^)]*)\)>", op.attrs)
         shape, elem = vec_shape(op.types[0])
         if shape is None:
             raise Unknown("transfer_read of a scalar")
         rank = len(m.strides)
+        seg = attr_array(op, "operandSegmentSizes") or [1, rank, 1, 0]
         if pm:
             ins = [x.strip() for x in pm.group(1).split(",")]
             outs = [x.strip() for x in pm.group(2).split(",")]
             dims = [ins.index(o) if o in ins else None for o in outs]
         else:
             dims = list(range(rank - len(shape), rank))
+        ib = re.search(r"in_bounds = \[([^\]]*)\]", op.attrs)
+        inb = [x.strip() == "true" for x in ib.group(1).split(",")] if ib else [False] * len(shape)
+        mval = self.get(op.operands[1 + rank + 1]) if len(seg) > 3 and seg[3] else None
+        counts = None
+        if isinstance(mval, tuple) and mval[0] == "mask":
+            if dims != list(range(rank - len(shape), rank)) or len(mval[1]) != len(shape):
+                raise Unknown("a masked transfer_read with a permutation_map")
+            counts = mval[1]
         tag = frozenset()
+        contiguous = len(shape) == 1 and dims == [rank - 1] and m.strides[-1] == 1 and m.space != "workgroup"
         for t in mask:
             base, idx = self.addrs(m, op.operands[1:1 + rank], t, None)
+            if contiguous:
+                # a 1-D global read: the elements below its mask and its
+                # row's end (a prefix), read as one
+                n = shape[0] if counts is None else max(0, min(shape[0], self.per_thread(counts[0], t)))
+                if not (inb[0] if inb else False) and m.shape[-1] >= 0:
+                    n = max(0, min(n, m.shape[-1] - idx[-1]))
+                if n:
+                    tag |= self.global_tile(m, base, t, n * m.ebytes, idx)
+                continue
             for e in elements(shape):
-                a = base
-                for vi, d in zip(e, dims):
+                if counts is not None and any(vi >= self.per_thread(c, t) for vi, c in zip(e, counts)):
+                    continue   # masked off: the padding
+                a, out = base, False
+                for j, (vi, d) in enumerate(zip(e, dims)):
                     if d is not None:
                         a += vi * m.strides[d] * m.ebytes
+                        if not (inb[j] if j < len(inb) else False) and m.shape[d] >= 0 and \
+                                idx[d] + vi >= m.shape[d]:
+                            out = True   # past the dimension: the padding
+                if out:
+                    continue
                 if m.space == "workgroup":
                     tag |= self.read_bytes(op, m, a, m.ebytes, t)
                 else:
-                    tag |= self.global_tile(m, a, t, m.ebytes)
+                    tag |= self.global_tile(m, a, t, m.ebytes,
+                                            [i + (e[dims.index(d)] if d in dims else 0)
+                                             for d, i in enumerate(idx)])
         if m.space == "workgroup":
             self.count_read(tag, len(mask))
         self.env[op.results[0]] = tag
@@ -1064,7 +1294,28 @@ class Machine:
         vt = function_type(op.attrs)[0][0]
         shape, _ = vec_shape(vt)
         if m.space != "workgroup":
-            return   # a global write: no shared byte, no tile (the epilogue's C)
+            # a global write: no shared byte (the epilogue's C); its elements
+            # are counted (rows of a 2-D vector: the innermost dimension)
+            if len(shape) > 1 or "permutation_map" in op.attrs and "-> (d%d)>" % (len(m.strides) - 1) \
+                    not in op.attrs:
+                self.gwrites_unknown = True
+                return
+            rank = len(m.strides)
+            seg = attr_array(op, "operandSegmentSizes") or []
+            if len(seg) > 3 and seg[3]:
+                self.gwrites_unknown = True   # a masked store
+                return
+            inb = "in_bounds = [true]" in op.attrs or not shape
+            tag = self.tag(op.operands[0])
+            n = shape[-1] if shape else 1
+            for t in mask:
+                base, idx = self.addrs(m, op.operands[2:2 + rank], t, None)
+                nn = n
+                if not inb and m.shape and m.shape[-1] >= 0 and idx:
+                    nn = max(0, min(n, m.shape[-1] - idx[-1]))   # the elements past the row are not written
+                if nn:
+                    self.global_write(m, base, t, nn * m.ebytes, idx, tag)
+            return
         if len(shape) > 1 and "permutation_map" in op.attrs and "(d0, d1) -> (d0, d1)" not in op.attrs:
             raise Unknown("permuted transfer_write to shared memory")
         rank = len(m.strides)
@@ -1384,13 +1635,12 @@ class Machine:
         n = max(0, -((lb - ub) // step)) if ub > lb else 0
         is_k = self.probe is not None and op is self.probe["loop"]
         vals = inits
-        its = range(min(n, 3))
         if is_k:
             self.probe["trips"] = n
             # an enclosing loop runs the K-loop several times
             self.probe["runs"] = self.probe.get("runs", 0) + 1
-            if len(its) < 2:
-                raise Unknown("the input K-loop runs %d time(s): no probe" % n)
+            self.probe_kloop(op, body, lb, step, n, ivw, inits, mask)
+            return
         jump_at, jump = None, 0
         win = max(WINDOW, min(self.period, 8))   # at least one full round of the stages
         if not is_k and n > 2 * win + self.period:
@@ -1399,8 +1649,6 @@ class Machine:
                 jump_at = win
         i = 0
         while i < n:
-            if is_k and i >= len(its):
-                break
             if jump_at is not None and i == jump_at:
                 self.do_jump(op, jump, step)
                 i += jump
@@ -1411,15 +1659,29 @@ class Machine:
             self.env[body.args[0][0]] = wrap(lb + i * step, ivw)
             for (a, _), v in zip(body.args[1:], vals):
                 self.env[a] = v
-            if is_k:
-                self.cur_tile = i
-                before = (collections.Counter(self.reads), collections.Counter(self.computes))
             vals = self.run_block(body.ops, mask) or []
-            if is_k:
-                self.probe.setdefault("per_tile", []).append(
-                    (sum((self.reads - before[0]).values()), sum((self.computes - before[1]).values())))
-                self.cur_tile = None
             i += 1
+        for r, v in zip(op.results, vals):
+            self.env[r] = v
+
+    def probe_kloop(self, op, body, lb, step, n, ivw, inits, mask):
+        """The probe's run of the input's K-loop: the iterations
+        probe["select"](n) (a sorted list; the others are not run: the load
+        phase does not depend on them), each labelled with its tile."""
+        vals = inits
+        for i in self.probe["select"](n):
+            self.steps += 1
+            if self.steps > MAX_STEPS:
+                raise Unknown("more than %d loop iterations" % MAX_STEPS)
+            self.env[body.args[0][0]] = wrap(lb + i * step, ivw)
+            for (a, _), v in zip(body.args[1:], vals):
+                self.env[a] = v
+            self.cur_tile = i
+            before = (collections.Counter(self.reads), collections.Counter(self.computes))
+            vals = self.run_block(body.ops, mask) or []
+            self.probe.setdefault("per_tile", []).append(
+                (i, sum((self.reads - before[0]).values()), sum((self.computes - before[1]).values())))
+            self.cur_tile = None
         for r, v in zip(op.results, vals):
             self.env[r] = v
 
@@ -1440,10 +1702,10 @@ class Machine:
         lo = max(self.reads) + 1 if self.reads else 0   # the next tile to be read
         self.skipped.append((lo, lo + tiles))
         for r in self.mem.values():
-            r[0] = frozenset(x + tiles for x in r[0])
+            r[0] = frozenset(x + tiles if x != AMBIGUOUS else x for x in r[0])
         for k, v in list(self.env.items()):
             if isinstance(v, frozenset) and v:
-                self.env[k] = frozenset(x + tiles for x in v)
+                self.env[k] = frozenset(x + tiles if x != AMBIGUOUS else x for x in v)
         self.shift += tiles
         self.jumped = (jump, tiles)
 
@@ -1487,6 +1749,21 @@ def elements(shape):
     for d in shape:
         out = [e + (i,) for e in out for i in range(d)]
     return out
+
+
+def in_buffer(tup, mt):
+    """An index tuple past a dimension of a static, contiguous (row-major)
+    memref named by its place in the buffer (the element a read spanning two
+    rows reads); one outside the buffer as it is."""
+    shape = mt.shape
+    if len(tup) < 2 or all(0 <= x < n for x, n in zip(tup, shape)) or any(n <= 0 for n in shape) or \
+            mt.strides != identity_strides(shape):
+        return tup
+    lin = sum(x * s for x, s in zip(tup, mt.strides))
+    size = 1
+    for n in shape:
+        size *= n
+    return unravel(lin, mt) if 0 <= lin < size else tup
 
 
 def unravel(elem, mt):
@@ -1536,6 +1813,8 @@ INT_OPS = {
     "cmpi": _cmp,
     "select": lambda v, w, sw, p: v[1] if v[0] else v[2],
     "index_cast": lambda v, w, sw, p: wrap(v[0], w),
+    "casts": lambda v, w, sw, p: wrap(v[0], w),                  # index.casts
+    "castu": lambda v, w, sw, p: wrap(unsigned(v[0], sw), w),    # index.castu
     "index_castui": lambda v, w, sw, p: wrap(unsigned(v[0], sw), w),
     "extsi": lambda v, w, sw, p: wrap(v[0], w),
     "extui": lambda v, w, sw, p: wrap(unsigned(v[0], sw), w),
@@ -1670,9 +1949,9 @@ def launch_constants(ops, f):
     return out
 
 
-def check_text(out_text, in_text, timeout=None):
+def check_text(out_text, in_text, int_args=None, arg_shapes=None, arg_loads=None):
     try:
-        return _check(out_text, in_text)
+        return _check(out_text, in_text, int_args, arg_shapes, arg_loads)
     except Unknown as ex:
         return {"status": "unknown", "reason": str(ex), "findings": []}
     except RecursionError:
@@ -1699,7 +1978,93 @@ def check_last_tile_in_bounds(table, shapes, trips):
                                   "(index %d of dimension %d of %d): undefined behaviour" % (last, i, n))
 
 
-def _check(out_text, in_text):
+def check_reads_in_bounds(reads, shapes, trips):
+    """The input's global reads the probe saw (every element: tile, root
+    key, thread, index tuple) lie in their buffers' static shapes; otherwise
+    the input reads out of bounds (a K bound past the row: undefined
+    behaviour), and pk is held to nothing. The last tile's reads are named
+    first."""
+    bad = None
+    for tile, key, t, tup in reads:
+        shape = shapes.get(key)
+        if not shape or t < 0:
+            continue
+        for i, (x, n) in enumerate(zip(tup, shape)):
+            if n > 0 and not 0 <= x < n:
+                if tile == trips - 1:
+                    raise Unknown("the input reads global memory out of bounds in its last K tile "
+                                  "(index %d of dimension %d of %d): undefined behaviour" % (x, i, n))
+                bad = bad or (tile, x, i, n)
+    if bad:
+        raise Unknown("the input reads global memory out of bounds in K tile %d (index %d of dimension %d "
+                      "of %d): undefined behaviour" % bad)
+
+
+PROBE_ALL = int(os.environ.get("SEMCHECK_PROBE_ALL", "16"))       # K-loops this short: every tile probed
+PROBE_LIMIT = int(os.environ.get("SEMCHECK_PROBE_LIMIT", "1024"))  # the most tiles probed one by one
+
+
+def run_probe(fin, T, dims, consts, kl, select, strict=True, arg_shapes=None, arg_loads=None, granule=1,
+              fast=False):
+    """Runs the input with its K-loop's iterations `select(trips)` (the
+    others skipped), recording every global element each thread reads per
+    tile. strict: the run is the input's meaning: a hazard in it, or a read
+    mixing two tiles, makes pk's output uncheckable (unknown)."""
+    probe = {"loop": kl, "select": select}
+    pm = Machine(fin, T, dims, probe=probe)
+    pm.int_args = consts
+    pm.arg_shapes = arg_shapes or {}
+    pm.arg_loads = arg_loads or {}
+    pm.granule = granule
+    pm.fast = fast
+    pm.tile_step = None
+    try:
+        pm.run_func()
+    except Stop:
+        if not strict:
+            raise
+    if strict and pm.findings:
+        # pk is held to the input's meaning; an input that races has none
+        raise Unknown("the input itself has a hazard: %s" % pm.findings[0]["message"])
+    return pm, probe
+
+
+def linear_table(reads):
+    """The table (root key, thread) -> [(I0, delta)] from tiles 0 and 1 of
+    the probe's reads, and the reads grouped (root key, thread) -> tile ->
+    [index tuples]."""
+    table = collections.defaultdict(list)
+    by = collections.defaultdict(dict)
+    for tile, key, t, tup in reads:
+        by[(key, t)].setdefault(tile, []).append(tup)
+    for (key, t), tiles in by.items():
+        if 0 not in tiles or 1 not in tiles or len(tiles[0]) != len(tiles[1]):
+            continue
+        for a, b in zip(tiles[0], tiles[1]):
+            table[(key, t)].append((a, tuple(y - x for x, y in zip(a, b))))
+    return table, by
+
+
+def not_linear(table, by, tiles):
+    """Why the probed `tiles` do not read I0 + tile*delta (None: they do):
+    the first thread and tile whose reads are not the table's."""
+    for key, t in sorted(set(table) | set(by), key=lambda kt: (str(kt[0]), kt[1])):
+        got, rows = by.get((key, t), {}), table.get((key, t))
+        for tile in tiles:
+            want = [tuple(b + tile * z for b, z in zip(base, d)) for base, d in rows] if rows else []
+            have = got.get(tile, [])
+            if have != want:
+                who = "the TMA loads" if t < 0 else "thread %d" % t
+                if len(have) != len(want):
+                    return ("%s reads %d element(s) of %s in K tile %d and %d in tile 0" %
+                            (who, len(have), key, tile, len(got.get(0, []))))
+                j = next(j for j, (x, y) in enumerate(zip(have, want)) if x != y)
+                return ("%s reads %s of %s in K tile %d, not %s = I0 + %d*delta" %
+                        (who, have[j], key, tile, want[j], tile))
+    return None
+
+
+def _check(out_text, in_text, int_args=None, arg_shapes=None, arg_loads=None):
     min_ops = generic(outline(in_text))
     mout_ops = generic(out_text)
     fin, fout = kernels(min_ops), kernels(mout_ops)
@@ -1720,61 +2085,156 @@ def _check(out_text, in_text):
     kl = first_kloop(fin)
     if kl is None:
         raise Unknown("no K-loop in the input")
-    # 1. the probe
-    probe = {"loop": kl}
-    pm = Machine(fin, T, dims, probe=probe)
-    pm.int_args = launch_constants(min_ops, fin)
-    pm.tile_step = None
-    try:
-        pm.run_func()
-    except Stop:
-        pass
-    if pm.findings:
-        # pk is held to the input's meaning; an input that races has none
-        raise Unknown("the input itself has a hazard: %s" % pm.findings[0]["message"])
+    cin = launch_constants(min_ops, fin)
+    cin.update(int_args or {})
+    gin = granule_and_period(in_text)[0]
+    # 1. the probe: every tile of a short K-loop; of a longer one tiles
+    # 0, 1, 2 give the table I0 + t*delta, checked on sampled tiles (the
+    # last ones among them); where it does not hold (an im2col index, a
+    # guard, a mask) every tile is probed after all.
+    pm, probe = run_probe(fin, T, dims, cin, kl, lambda n: list(range(n)) if n <= PROBE_ALL else [0, 1, 2],
+                          arg_shapes=arg_shapes, arg_loads=arg_loads, granule=gin)
     trips = probe["trips"]
-    per_tile = probe.get("per_tile", [])
-    if len(set(per_tile)) > 1:
-        raise Unknown("the input's tiles differ in reads/computes: %s" % per_tile)
-    reads_per_tile, computes_per_tile = per_tile[0]
-    runs = probe.get("runs", 1)
-    if reads_per_tile == 0:
-        raise Unknown("the input K-loop reads no shared memory")
-    table = collections.defaultdict(list)
-    by = collections.defaultdict(dict)
-    for tile, key, t, tup in pm.global_reads:
-        by[(key, t)].setdefault(tile, []).append(tup)
-    for (key, t), tiles in by.items():
-        if 0 not in tiles or 1 not in tiles or len(tiles[0]) != len(tiles[1]):
-            continue
-        for a, b in zip(tiles[0], tiles[1]):
-            table[(key, t)].append((a, tuple(y - x for x, y in zip(a, b))))
     kstep = pm.uniform(pm.get(kl.operands[2]), "step")
-    check_last_tile_in_bounds(table, pm.global_shapes, trips)
+    exact = trips <= PROBE_ALL
+    table = None
+    if not exact:
+        table, by = linear_table(pm.global_reads)
+        why = not_linear(table, by, [2])
+        per = set((r, c) for _, r, c in probe.get("per_tile", []))
+        if why is None and len(per) > 1:
+            why = "the tiles differ in shared reads/computes: %s" % [x[1:] for x in probe["per_tile"]]
+        if why is None and pm.mixed:
+            why = "shared reads mix two tiles"
+        oob, sm = None, None
+        try:
+            check_last_tile_in_bounds(table, pm.global_shapes, trips)
+        except Unknown as ex:
+            oob = ex    # by the table; a guard may keep the reads in bounds
+        body = kl.regions[0][0]
+        if why is None and any(int_width(ty) or ty.startswith("memref") for _, ty in body.args[1:]):
+            # tiles cannot be run out of order: the iterations carry integers
+            why = None if trips > PROBE_LIMIT else "unsampled"
+        elif why is None:
+            samples = sorted(x for x in {3, trips // 4, trips // 2, trips // 2 + 1, 3 * trips // 4, trips - 2,
+                                         trips - 1} if 3 <= x < trips)
+            try:
+                sm, sp = run_probe(fin, T, dims, cin, kl, lambda n: samples, strict=False,
+                                   arg_shapes=arg_shapes, arg_loads=arg_loads, granule=gin)
+            except (Unknown, Stop) as ex:
+                sm, why = None, "the sampled tiles could not be run (%s)" % ex
+            if sm is not None:
+                try:
+                    check_reads_in_bounds(sm.global_starts + sm.global_reads, sm.global_shapes, trips)
+                except Unknown as ex:
+                    raise oob or ex
+                _, sby = linear_table(sm.global_reads)
+                why = not_linear(table, sby, samples)
+                sper = set((r, c) for _, r, c in sp.get("per_tile", []))
+                if why is None and sper - per:
+                    why = "the sampled tiles differ in shared reads/computes: %s" % sorted(sper | per)
+        if why is not None and trips > PROBE_LIMIT:
+            if oob is not None:
+                raise oob
+            raise Unknown("the input's global reads are not linear in the K tile (%s), and its %d tiles are "
+                          "too many to probe one by one (more than %d)" % (why, trips, PROBE_LIMIT))
+        if why is None and oob is not None:
+            if trips > PROBE_LIMIT or sm is None:
+                raise oob
+            why = "the table's last tile is out of bounds, the sampled one is not"
+        if why is not None:
+            # every tile, its hazards not followed again (the first probe
+            # checked tiles 0..2 for them): the tiles each thread reads
+            pm, probe = run_probe(fin, T, dims, cin, kl, lambda n: list(range(n)), arg_shapes=arg_shapes,
+                                  arg_loads=arg_loads, granule=gin, fast=True)
+            exact = True
+    runs = probe.get("runs", 1)
+    in_reads, in_computes = collections.Counter(), collections.Counter()
+    for i, r, c in probe.get("per_tile", []):
+        in_reads[i] += r
+        in_computes[i] += c
+    if exact:
+        # by the tiles read (what the output is counted by), not by the
+        # iteration reading them
+        in_reads = collections.Counter({t: pm.reads[t] for t in range(trips)})
+        check_reads_in_bounds(pm.global_starts + pm.global_reads, pm.global_shapes, trips)
+        reads_per_tile = (collections.Counter(in_reads.values()).most_common(1) or [(0,)])[0][0] // runs
+        computes_per_tile = (collections.Counter(in_computes.values()).most_common(1) or [(0,)])[0][0] // runs
+        if trips and not any(in_reads.values()):
+            raise Unknown("the input K-loop reads no shared memory")
+        elem_tiles = collections.defaultdict(collections.Counter)
+        for tile, key, t, tup in pm.global_reads:
+            elem_tiles[(key, t, tup)][tile] += 1
 
-    def tile_of(key, t, tup):
-        tiles = set()
-        for base, d in table.get((key, t), ()):
-            nz = [(x, y, z) for x, y, z in zip(tup, base, d) if z != 0]
-            if not nz or any(x != y for x, y, z in zip(tup, base, d) if z == 0):
-                continue
-            x, y, z = nz[0]
-            if (x - y) % z:
-                continue
-            k = (x - y) // z
-            if all((x2 - y2) == k * z2 for x2, y2, z2 in nz) and 0 <= k < max(trips, 1):
-                tiles.add(k)
-        if len(tiles) > 1:
-            # A loop step below the tile's extent: consecutive K tiles read
-            # the same global elements, so a read names no one tile.
-            raise Unknown("the input's K tiles overlap: thread %d reads %s in tiles %s, so "
-                          "the tile of a read is ambiguous" % (t, tup, sorted(tiles)))
-        return tiles.pop() if tiles else None
+        def tile_of(key, t, tup):
+            counts = elem_tiles.get((key, t, tup))
+            if not counts:
+                return None
+            tiles = sorted(counts)
+            if len(tiles) == trips and trips > 1:
+                # read in every tile (a fixed address of the compute phase)
+                # and once more in one: the load phase's read is that one's
+                base = min(counts.values())
+                more = [x for x in tiles if counts[x] > base]
+                if len(more) == 1:
+                    return more[0]
+            if len(tiles) > 1:
+                # A loop step below the tile's extent, or a read that does
+                # not move with the loop: one global element is read in
+                # several K tiles, so a read names no one tile. Data the
+                # compute phase reads straight from global memory (a bias,
+                # a fixed row) may; a shared tile may not (count_read).
+                every = " (every tile: the read does not move with the K-loop)" \
+                    if len(tiles) == trips and trips > 2 else ""
+                m.ambiguous = m.ambiguous or ("the input's K tiles overlap: thread %d reads %s in tiles %s%s, so "
+                                              "the tile of a read is ambiguous" % (t, tup, sorted(tiles), every))
+                return AMBIGUOUS
+            return next(iter(tiles))
+    else:
+        reads_per_tile, computes_per_tile = probe["per_tile"][0][1:]
+        if reads_per_tile == 0:
+            raise Unknown("the input K-loop reads no shared memory")
+
+        def canon(tup, d):
+            """The point of the line tup + k*d whose first moving
+            coordinate lies in [0, |delta|) (one key per line)."""
+            j = next(i for i, z in enumerate(d) if z)
+            q = (tup[j] - tup[j] % d[j]) // d[j]
+            return tuple(x - q * z for x, z in zip(tup, d))
+        lines = {}      # (key, t) -> {delta: {canonical point: [I0]}}; delta 0: no tile
+
+        def tile_of(key, t, tup):
+            idx = lines.get((key, t))
+            if idx is None:
+                idx = lines[(key, t)] = collections.defaultdict(lambda: collections.defaultdict(list))
+                for base, d in table.get((key, t), ()):
+                    if any(d):
+                        idx[d][canon(base, d)].append(base)
+            tiles = set()
+            for d, pts in idx.items():
+                if len(d) != len(tup):
+                    continue
+                for base in pts.get(canon(tup, d), ()):
+                    j = next(i for i, z in enumerate(d) if z)
+                    k = (tup[j] - base[j]) // d[j]
+                    if 0 <= k < max(trips, 1):
+                        tiles.add(k)
+            if len(tiles) > 1:
+                # A loop step below the tile's extent: consecutive K tiles read
+                # the same global elements, so a read names no one tile.
+                raise Unknown("the input's K tiles overlap: thread %d reads %s in tiles %s, so "
+                              "the tile of a read is ambiguous" % (t, tup, sorted(tiles)))
+            return tiles.pop() if tiles else None
     # 2. the output
     m = Machine(fout, T, dims, tile_of=tile_of)
     m.int_args = launch_constants(mout_ops, fout)
+    m.int_args.update(int_args or {})
+    m.arg_shapes = arg_shapes or {}
+    m.arg_loads = arg_loads or {}
     m.tile_step = kstep
     m.granule, m.period = granule_and_period(out_text)
+    if exact:
+        m.input_reads = set(elem_tiles) | pm.global_outside
     try:
         m.run_func()
     except Stop:
@@ -1789,19 +2249,35 @@ def _check(out_text, in_text):
         for a, b in skipped + [(trips, trips)]:
             yield from range(lo, min(a, trips))
             lo = max(lo, b)
-    # Every tile is read the same number of times, at least once and at most
-    # as often as the input reads one (canonicalize/cse may merge two equal
-    # reads of one tile, everywhere alike), times the runs of the K-loop
-    # (an enclosing loop's trips: each run reads every tile).
-    common = collections.Counter(m.reads[t] for t in counted()).most_common(1)
-    common = common[0][0] if common else reads_per_tile * runs
     bad_tiles = []
-    for t in counted():
-        r, c = m.reads[t], m.computes[t]
-        if r == 0 or r > reads_per_tile * runs or r != common:
-            bad_tiles.append((t, r, c))
-        if len(bad_tiles) > 20:
-            break
+    if exact:
+        # Every tile is read as often as the input reads it (a guard or a
+        # mask may leave a tile fewer tagged reads), or all of them in one
+        # proportion below it (canonicalize/cse may merge two equal reads
+        # of one tile, everywhere alike).
+        ratios = collections.Counter(fractions.Fraction(m.reads[t], in_reads[t]) for t in counted()
+                                     if in_reads[t])
+        common = ratios.most_common(1)[0][0] if ratios else 1
+        for t in counted():
+            r, c, e = m.reads[t], m.computes[t], in_reads[t]
+            if (r == 0) != (e == 0) or r > e or (e and fractions.Fraction(r, e) != common):
+                bad_tiles.append((t, r, c))
+            if len(bad_tiles) > 20:
+                break
+        common = common * reads_per_tile * runs
+    else:
+        # Every tile is read the same number of times, at least once and at most
+        # as often as the input reads one (canonicalize/cse may merge two equal
+        # reads of one tile, everywhere alike), times the runs of the K-loop
+        # (an enclosing loop's trips: each run reads every tile).
+        common = collections.Counter(m.reads[t] for t in counted()).most_common(1)
+        common = common[0][0] if common else reads_per_tile * runs
+        for t in counted():
+            r, c = m.reads[t], m.computes[t]
+            if r == 0 or r > reads_per_tile * runs or r != common:
+                bad_tiles.append((t, r, c))
+            if len(bad_tiles) > 20:
+                break
     extra = [t for t in m.reads if not 0 <= t < trips]
     if bad_tiles:
         findings.append({"kind": "tile-count", "line": 0, "op": "", "message":
@@ -1812,9 +2288,48 @@ def _check(out_text, in_text):
     if extra:
         findings.append({"kind": "tile-count", "line": 0, "op": "", "message":
                          "reads of tiles outside the loop's %d tiles: %s" % (trips, sorted(extra)[:8])})
-    if m.mixed:
+    if pm.mixed:
+        # The input itself mixes tiles (e.g. a shared store under a guard:
+        # a thread whose guard fails reads what an earlier iteration stored;
+        # multi-buffering changes which tile that is): the output must read
+        # the same mixtures as often.
+        if skipped:
+            raise Unknown("the input's shared reads mix bytes of two K tiles (a shared tile keeps an earlier "
+                          "tile's data where a store is skipped) and the output's K-loop is too long to run whole")
+        if m.mixed_tags != pm.mixed_tags:
+            diff = sorted((k for k in set(m.mixed_tags) | set(pm.mixed_tags) if m.mixed_tags[k] != pm.mixed_tags[k]),
+                          key=sorted)
+            findings.append({"kind": "tile-count", "line": 0, "op": "", "message":
+                             "shared reads mix tiles unlike the input's (tiles: output, input reads): %s" %
+                             ", ".join("%s: %d, %d" % (sorted(k), m.mixed_tags[k], pm.mixed_tags[k])
+                                       for k in diff[:6])})
+    elif m.mixed:
         findings.append({"kind": "tile-count", "line": 0, "op": "", "message":
                          "%d shared reads mix bytes of two tiles" % m.mixed})
+    if m.stray:
+        # (the input ran every tile: these elements are read in none of
+        # them: a copy whose guard, mask or source size was lost reads
+        # what the input takes as zero)
+        key, t, e = m.stray[0]
+        findings.append({"kind": "stray-read", "line": 0, "op": "", "message":
+                         "%d global read(s) of elements the input never reads, e.g. thread %d reads %s of %s "
+                         "(a guard, mask or cp.async source size lost?)" % (len(m.stray), t, e, key)})
+    if exact and not skipped and not pm.gwrites_unknown and not m.gwrites_unknown:
+        # Both ran every iteration: the output stores every global element
+        # as often as the input does (a stream written from the compute
+        # phase: no row dropped, duplicated or moved).
+        gin, gout = collections.Counter(), collections.Counter()
+        for (key, e, _), c in pm.gwrites.items():
+            gin[(key, e)] += c
+        for (key, e, _), c in m.gwrites.items():
+            gout[(key, e)] += c
+        diff = sorted(set(k for k in gin.keys() | gout.keys() if gin[k] != gout[k]), key=str)
+        if diff:
+            findings.append({"kind": "global-writes", "line": 0, "op": "", "message":
+                             "%d global element(s) stored a different number of times than the input "
+                             "stores them (memref, element: output, input): %s" %
+                             (len(diff), ", ".join("%s %s: %d, %d" % (k[0], k[1], gout[k], gin[k])
+                                                   for k in diff[:4]))})
     return {"status": "wrong" if findings else "ok", "findings": findings, "trips": trips,
             "reads_per_tile": reads_per_tile, "computes_per_tile": computes_per_tile,
             "threads": T, "skipped_tiles": sum(b - a for a, b in skipped), "uninitialized_reads": m.uninit_reads,
@@ -1826,8 +2341,24 @@ def main():
     ap.add_argument("output")
     ap.add_argument("--input", required=True)
     ap.add_argument("--json", action="store_true")
+    ap.add_argument("--arg", action="append", default=[], metavar="I=V",
+                    help="integer kernel argument I (no constant at a launch) is V, in input and output")
+    ap.add_argument("--shape", action="append", default=[], metavar="I=D0xD1..",
+                    help="the sizes of memref kernel argument I of a dynamic shape (all of them)")
+    ap.add_argument("--load", action="append", default=[], metavar="I=V",
+                    help="every integer memref.load of kernel argument I gives V (a K read at run time)")
     a = ap.parse_args()
-    r = check_text(open(a.output).read(), open(a.input).read())
+    int_args, arg_shapes, arg_loads = {}, {}, {}
+    for x in a.load:
+        i, v = x.split("=")
+        arg_loads[int(i)] = int(v, 0)
+    for x in a.arg:
+        i, v = x.split("=")
+        int_args[int(i)] = int(v, 0)
+    for x in a.shape:
+        i, v = x.split("=")
+        arg_shapes[int(i)] = [int(d) for d in v.split("x")]
+    r = check_text(open(a.output).read(), open(a.input).read(), int_args, arg_shapes, arg_loads)
     if a.json:
         print(json.dumps(r))
     else:
