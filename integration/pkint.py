@@ -194,6 +194,16 @@ def pk_sass_check():
     return os.environ.get("PK_SASS_CHECK") or os.path.join(ROOT, "build", "bin", "pk-sass-check")
 
 
+def sass_check_verdict(returncode):
+    """pk-sass-check's exit status in a manifest: PASS (0), UNSUPPORTED (3:
+    no loop encloses the compute, nothing to check) or FAIL (exit N)."""
+    if returncode == 0:
+        return "PASS"
+    if returncode == 3:
+        return "UNSUPPORTED"
+    return "FAIL (exit %d)" % returncode
+
+
 def mlir_opt():
     for c in (os.environ.get("MLIR_OPT"), "/usr/lib/llvm-22/bin/mlir-opt", shutil.which("mlir-opt-22")):
         if _exe(c):

@@ -331,7 +331,7 @@ def cmd_build(a):
                                capture_output=True, text=True)
             with open(os.path.join(d, e["name"], "sass-check.log"), "w") as f:
                 f.write(p.stdout + p.stderr)
-            e["sass_check"] = "PASS" if p.returncode == 0 else "FAIL (exit %d)" % p.returncode
+            e["sass_check"] = pkint.sass_check_verdict(p.returncode)
     manifest = pkint.new_manifest(
         "integration/autotune/autotune.py", pk_opt=pk_opt, pk_opt_sha256=sha256(pk_opt),
         kernel_source=a.kernel, kernel_file="kernel.mlir", kernel_sha256=sha256(kernel_copy), arch=a.arch,

@@ -123,7 +123,7 @@ def sass_checks(man, d):
                             "--stages", str(st)], capture_output=True, text=True)
         with open(os.path.join(d, "logs", e["id"] + ".sass-check.log"), "w") as f:
             f.write(p.stdout + p.stderr)
-        e["sass_check"] = "PASS" if p.returncode == 0 else "FAIL (exit %d)" % p.returncode
+        e["sass_check"] = pkint.sass_check_verdict(p.returncode)
         e["sass_check_stages"] = st
 
 

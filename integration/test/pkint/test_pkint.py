@@ -62,6 +62,14 @@ class Ptxas(unittest.TestCase):
         self.assertEqual((k[1]["registers"], k[1]["shared_bytes"], k[1]["stack_frame_bytes"],
                           k[1]["spill_stores_bytes"], k[1]["spill_loads_bytes"]), (128, 0, 8, 4, 12))
 
+    def test_sass_check_verdict(self):
+        # pk-sass-check's exit status: 0 PASS, 3 UNSUPPORTED (no loop around
+        # the compute), anything else a failure.
+        self.assertEqual(pkint.sass_check_verdict(0), "PASS")
+        self.assertEqual(pkint.sass_check_verdict(3), "UNSUPPORTED")
+        self.assertEqual(pkint.sass_check_verdict(1), "FAIL (exit 1)")
+        self.assertEqual(pkint.sass_check_verdict(2), "FAIL (exit 2)")
+
     def test_pk_remark(self):
         r = pkint.parse_pk_ptxas("k.mlir:12:5: remark: ptxas (sm_90): 128 registers, 0 bytes spill stores, "
                                  "0 bytes spill loads, 0 bytes stack frame, 32768 bytes shared memory; 2 blocks/SM")
