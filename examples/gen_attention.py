@@ -139,7 +139,7 @@ import os
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from gen_gemm import Emitter as GemmEmitter  # noqa: E402
+from gen_gemm import Emitter as GemmEmitter, write_output  # noqa: E402
 
 SMEM = "#gpu.address_space<workgroup>"
 V2F32 = "vector<2xf32>"
@@ -566,11 +566,7 @@ def main(argv=None):
         text = gen(a)
     except AssertionError as ex:
         sys.exit("gen_attention.py: error: %s" % ex)
-    if a.output == "-":
-        sys.stdout.write(text)
-    else:
-        with open(a.output, "w") as f:
-            f.write(text)
+    write_output(text, a.output)
 
 
 if __name__ == "__main__":

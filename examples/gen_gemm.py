@@ -1363,6 +1363,16 @@ def as_bf16_wgmma(text):
     return text.replace("// HGEMM (wgmma", "// BGEMM (wgmma").replace("A(f16)", "A(bf16)")
 
 
+def write_output(text, path):
+    """Writes a generated kernel to `path` ('-': stdout); the examples'
+    other generators share it."""
+    if path == "-":
+        sys.stdout.write(text)
+    else:
+        with open(path, "w") as f:
+            f.write(text)
+
+
 def main(argv=None):
     p = argparse.ArgumentParser(
         description="Generate an unpipelined tiled GEMM kernel (TN layout: "
@@ -1528,11 +1538,7 @@ def main(argv=None):
         sys.exit("gen_gemm.py: error: %s" % ex)
     if a.kind == "bgemm" and a.mma == "wgmma":
         text = as_bf16_wgmma(text)
-    if a.output == "-":
-        sys.stdout.write(text)
-    else:
-        with open(a.output, "w") as f:
-            f.write(text)
+    write_output(text, a.output)
 
 
 if __name__ == "__main__":

@@ -24,7 +24,11 @@ addresses that move with the loop: pk's streams (docs/input-contract.md);
 only the x copy can be pipelined.
 """
 import argparse
+import os
 import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from gen_gemm import write_output  # noqa: E402
 
 
 def generate(m, k, rows_per_warp, name):
@@ -60,7 +64,7 @@ def generate(m, k, rows_per_warp, name):
     w("      %%w0 = arith.muli %%warp, %%c%d : index" % rows_per_warp)
     w("      %row0 = arith.addi %b0, %w0 : index")
     for r in range(rows_per_warp):
-        w("      %%row%d = arith.addi %%row0, %%c%d : index" % (r + 1, r) if r else "      %row1 = arith.addi %row0, %c0 : index")
+        w("      %%row%d = arith.addi %%row0, %%c%d : index" % (r + 1, r))
     accs = ", ".join("%%acc%d = %%zero" % r for r in range(rows_per_warp))
     types = ", ".join(["vector<8xf32>"] * rows_per_warp)
     w("      %%r:%d = scf.for %%k = %%c0 to %%c%d step %%c%d iter_args(%s) -> (%s) {" % (rows_per_warp, k, bk, accs, types))
@@ -70,7 +74,7 @@ def generate(m, k, rows_per_warp, name):
     w("        gpu.barrier")
     cur = ["%%acc%d" % r for r in range(rows_per_warp)]
     for j in range(8):
-        w("        %%sj%d = arith.addi %%l8, %%c%d : index" % (j, 256 * j) if j else "        %sj0 = arith.addi %l8, %c0 : index")
+        w("        %%sj%d = arith.addi %%l8, %%c%d : index" % (j, 256 * j))
         w("        %%xs%d = vector.load %%sx[%%sj%d] : memref<%dxf16, %s>, vector<8xf16>" % (j, j, bk, wg))
         w("        %%xf%d = arith.extf %%xs%d : vector<8xf16> to vector<8xf32>" % (j, j))
         w("        %%gj%d = arith.addi %%k, %%sj%d : index" % (j, j))
@@ -112,11 +116,7 @@ def main():
     ap.add_argument("--name", default="gemv_f16")
     ap.add_argument("-o", "--output", default="-")
     a = ap.parse_args()
-    text = generate(a.M, a.K, a.rows_per_warp, a.name)
-    if a.output == "-":
-        sys.stdout.write(text)
-    else:
-        open(a.output, "w").write(text)
+    write_output(generate(a.M, a.K, a.rows_per_warp, a.name), a.output)
 
 
 if __name__ == "__main__":

@@ -182,8 +182,7 @@ static unsigned countClass(ArrayRef<InstClass> classes, size_t begin,
 /// Fills the classes and the whole-kernel counts of `result`.
 static void classifyKernel(KernelAnalysis &result) {
   const std::vector<Instruction> &insts = result.kernel->insts;
-  result.computeIsMma = llvm::any_of(insts, isMma);
-  result.computeKind = result.computeIsMma           ? ComputeKind::Mma
+  result.computeKind = llvm::any_of(insts, isMma)    ? ComputeKind::Mma
                        : llvm::any_of(insts, isFfma) ? ComputeKind::Ffma
                                                      : ComputeKind::FloatArith;
   for (const Instruction &inst : insts) {
@@ -402,7 +401,7 @@ static void findBarrierAfterCompute(KernelAnalysis &result) {
   if (!result.lastCompute)
     return;
   findBarrierAfter(result, *result.lastCompute);
-  if (result.barrierAfterCompute || result.computeIsMma ||
+  if (result.barrierAfterCompute || result.computeIsMma() ||
       !result.lastSharedRead || *result.lastSharedRead > *result.lastCompute)
     return;
   findBarrierAfter(result, *result.lastSharedRead);

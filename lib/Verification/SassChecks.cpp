@@ -154,7 +154,7 @@ CheckResult pk::sass::checkLoadsBeforeCompute(const KernelAnalysis &analysis,
   }
   bool before = *analysis.firstLoad < *analysis.firstCompute;
   // FFMA kernels: enough of the tile's compute after the first load.
-  bool overlapped = !before && !analysis.computeIsMma &&
+  bool overlapped = !before && !analysis.computeIsMma() &&
                     analysis.loopCompute > 0 &&
                     double(analysis.computeAfterFirstLoad) >=
                         options.ffmaOverlap * double(analysis.loopCompute);

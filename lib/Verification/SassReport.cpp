@@ -232,7 +232,7 @@ void pk::sass::printKernelReport(raw_ostream &os, const KernelReport &report,
 // JSON report
 //===----------------------------------------------------------------------===//
 
-/// `mma`, `ffma` or `none`.
+/// `mma`, `ffma`, `float` or `none`.
 static StringRef computeKind(const KernelAnalysis &analysis) {
   if (!analysis.totalCompute)
     return "none";

@@ -350,7 +350,7 @@ TEST(SassAnalysis, InstructionClasses) {
 TEST(SassAnalysis, PipelinedLoop) {
   Kernel kernel = parseKernel(pipelinedBody());
   KernelAnalysis analysis = analyzeKernel(kernel);
-  EXPECT_TRUE(analysis.computeIsMma);
+  EXPECT_TRUE(analysis.computeIsMma());
   // The loop and the BRA to itself after EXIT.
   EXPECT_EQ(analysis.backwardBranches, 2u);
   ASSERT_TRUE(analysis.loop);
@@ -489,7 +489,7 @@ TEST(SassChecks, FfmaOverlapThreshold) {
   Kernel kernel = parseKernel({other, ffmaInst, ldg, ffmaInst, ffmaInst,
                                ffmaInst, bar, "@!P0 BRA 0x10", "EXIT"});
   KernelAnalysis analysis = analyzeKernel(kernel);
-  EXPECT_FALSE(analysis.computeIsMma);
+  EXPECT_FALSE(analysis.computeIsMma());
   EXPECT_EQ(analysis.loopCompute, 4u);
   EXPECT_EQ(analysis.computeAfterFirstLoad, 3u);
   CheckOptions options;

@@ -342,8 +342,8 @@ struct KernelAnalysis {
   const Kernel *kernel = nullptr;
   /// What the compute instructions are.
   ComputeKind computeKind = ComputeKind::Ffma;
-  /// True when HMMA/IMMA/... are the compute (computeKind == Mma).
-  bool computeIsMma = false;
+  /// True when HMMA/IMMA/... are the compute.
+  bool computeIsMma() const { return computeKind == ComputeKind::Mma; }
   /// The class of each instruction.
   llvm::SmallVector<InstClass> classes;
   /// Number of backward branches (candidate loops) in the kernel.
