@@ -247,6 +247,9 @@ KINDS = {
     "bgemm": ("bf16", "f32", 2, (16, 8, 16)),
     "igemm": ("i8", "i32", 1, (16, 8, 32)),
     "sgemm": ("f32", "f32", 4, None),
+    # fp8 wgmma only (--mma wgmma --copy tma; examples/gen_wgmma_fp8.py)
+    "e4m3gemm": ("f8E4M3FN", "f32", 1, None),
+    "e5m2gemm": ("f8E5M2", "f32", 1, None),
 }
 
 SMEM = "#gpu.address_space<workgroup>"
@@ -1008,12 +1011,13 @@ def wgmma_manual_descriptors(e, mode, BM, sA_t, sB_t, dA, dB):
         e.op(name, "builtin.unrealized_conversion_cast {} : i64 to {}".format(d, dty))
 
 
-def wgmma_fragment_epilogue(e, BN, tid, bm, bn, wg_row, gC, acc):
+def wgmma_fragment_epilogue(e, BN, tid, bm, bn, wg_row, gC, acc, scale=None):
     """Two warpgroups: each thread stores its m64nBN accumulator fragment
     itself (WGMMA_NOTES, Epilogue): the PTX ISA's wgmma D layout, registers
     d[4j + 2i], d[4j + 2i + 1] at row 16 (warp % 4) + lane / 4 + 8i of the
     warpgroup's 64 rows, columns 8j + 2 (lane % 4) + {0, 1}; one 8-byte
-    vector.store per pair, every index inside C."""
+    vector.store per pair, every index inside C. `scale` (an f32 value):
+    each pair is multiplied by it first (the fp8 kernels' scales)."""
     regs = BN // 2
     st = "!frag"  # type alias, defined before the module (gen_wgmma)
     e.emit("// epilogue: the m64n{} fragment of this thread, {} f32 registers (struct of "
@@ -1027,6 +1031,8 @@ def wgmma_fragment_epilogue(e, BN, tid, bm, bn, wg_row, gC, acc):
     row0 = e.op("c_row", "arith.addi {}, {} : index".format(bm, r0))
     col0 = e.op("c_col", "arith.addi {}, {} : index".format(bn, e.mul("c_l2", e.rem("c_l4", lane, 4), 2)))
     vt = "vector<2xf32>"
+    if scale:
+        scale = e.op("sv", "vector.broadcast {} : f32 to {}".format(scale, vt))
     for i in range(2):
         row = e.add("c_row", row0, 8 * i)
         for j in range(BN // 8):
@@ -1034,6 +1040,8 @@ def wgmma_fragment_epilogue(e, BN, tid, bm, bn, wg_row, gC, acc):
             x0 = e.op("d", "llvm.extractvalue {}[0, {}] : {}".format(frag, 4 * j + 2 * i, st))
             x1 = e.op("d", "llvm.extractvalue {}[0, {}] : {}".format(frag, 4 * j + 2 * i + 1, st))
             v = e.op("dv", "vector.from_elements {}, {} : {}".format(x0, x1, vt))
+            if scale:
+                v = e.op("dw", "arith.mulf {}, {} : {}".format(v, scale, vt))
             e.emit("vector.store {}, %C[{}, {}] {{alignment = 8 : i64}} : {}, {}".format(v, row, col, gC, vt))
 
 
@@ -1243,6 +1251,24 @@ pk analyses this loop as a TMA K-loop and pipelines it with variant=tma: N
 stages on a ring of N mbarriers (docs/hopper.md "TMA ring")."""
 
 
+def tma_mbarrier_init(e, tid, mbar):
+    """Thread 0 initialises the TMA kernels' one mbarrier (arrival count 1)
+    and fences it to the async proxy, then a gpu.barrier; returns the
+    `tid == 0` predicate."""
+    t0 = e.op("t0", "arith.cmpi eq, {}, {} : index".format(tid, e.c(0)))
+    e.op("mbar", "nvgpu.mbarrier.create -> " + mbar)
+    e.emit("// one mbarrier, arrival count 1 (thread 0's arrive.expect_tx), initialised once")
+    e.emit("scf.if {} {{".format(t0))
+    e.ind += 1
+    e.emit("nvgpu.mbarrier.init %mbar[{}], {} : {}".format(e.c(0), e.c(1), mbar))
+    e.emit("// the initialised mbarrier -> the async proxy (TMA's complete_tx)")
+    e.emit("nvvm.fence.proxy {kind = #nvvm.proxy_kind<async.shared>, space = #nvvm.shared_space<cta>}")
+    e.ind -= 1
+    e.emit("}")
+    e.emit("gpu.barrier")
+    return t0
+
+
 def gen_wgmma_tma(a):
     """The wgmma HGEMM kernel with TMA + mbarrier input (WGMMA_TMA_NOTES)."""
     M, N, K, BM, BN, BK, T = a.M, a.N, a.K, a.BM, a.BN, a.BK, a.threads
@@ -1279,17 +1305,7 @@ def gen_wgmma_tma(a):
     if WG == 2:
         e.op("tmAw", "builtin.unrealized_conversion_cast %tmaA : !llvm.ptr to " + tmAw)
     e.op("tmB", "builtin.unrealized_conversion_cast %tmaB : !llvm.ptr to " + tmB)
-    t0 = e.op("t0", "arith.cmpi eq, {}, {} : index".format(tid, e.c(0)))
-    e.op("mbar", "nvgpu.mbarrier.create -> " + mbar)
-    e.emit("// one mbarrier, arrival count 1 (thread 0's arrive.expect_tx), initialised once")
-    e.emit("scf.if {} {{".format(t0))
-    e.ind += 1
-    e.emit("nvgpu.mbarrier.init %mbar[{}], {} : {}".format(e.c(0), e.c(1), mbar))
-    e.emit("// the initialised mbarrier -> the async proxy (TMA's complete_tx)")
-    e.emit("nvvm.fence.proxy {kind = #nvvm.proxy_kind<async.shared>, space = #nvvm.shared_space<cta>}")
-    e.ind -= 1
-    e.emit("}")
-    e.emit("gpu.barrier")
+    t0 = tma_mbarrier_init(e, tid, mbar)
     slabs_v = [e.op("sB_{}".format(j), "memref.subview %sB[{}, 0, 0] [1, 64, 64] [1, 1, 1] : {} to {}".format(
         j, sB_t, slab_t.format(j * 4096))) for j in range(slabs)]
     b_cols = [e.add("gb_col{}".format(j), bn, 64 * j) for j in range(slabs)]
@@ -1336,15 +1352,24 @@ def gen_wgmma_tma(a):
         out.append("// Two warpgroups: the A descriptor of warpgroup w starts at row 64w; each thread "
                    "stores its accumulator fragment (the --threads 256 epilogue of --copy threads).")
         out.append("!frag = !llvm.struct<(struct<({})>)>".format(", ".join(["f32"] * (BN // 2))))
+    return tma_kernel_module(out, a, e, name, (gA, gB, gC), "", sA_t, sB_t, (N // BN, M // BM))
+
+
+def tma_kernel_module(out, a, e, name, globals3, extra_params, sA_t, sB_t, grid):
+    """Appends to the header lines `out` the module of a TMA wgmma kernel:
+    parameters A, B, C (types `globals3`), the two tensor-map pointers and
+    `extra_params`, the 1024-byte aligned tiles sA and sB, the launch
+    attributes, the emitter's constants and body; returns the text."""
+    gA, gB, gC = globals3
     out.append("module attributes {gpu.container_module} {")
     out.append("  gpu.module @{} {{".format(name))
     out.append("    gpu.func @{}(%A: {}, %B: {}, %C: {} {{llvm.noalias}}, %tmaA: !llvm.ptr, "
-               "%tmaB: !llvm.ptr)".format(name, gA, gB, gC))
+               "%tmaB: !llvm.ptr{})".format(name, gA, gB, gC, extra_params))
     out.append("        workgroup(%sA : {} {{llvm.align = 1024 : i64}}, "
                "%sB : {} {{llvm.align = 1024 : i64}})".format(sA_t, sB_t))
     minb = "nvvm.minctasm = {} : i32, ".format(a.min_blocks) if a.min_blocks else ""
     out.append("        kernel attributes {{{}known_block_size = array<i32: {}, 1, 1>, "
-               "known_grid_size = array<i32: {}, {}, 1>}} {{".format(minb, T, N // BN, M // BM))
+               "known_grid_size = array<i32: {}, {}, 1>}} {{".format(minb, a.threads, grid[0], grid[1]))
     for v in sorted(e.consts):
         out.append("      {} = arith.constant {} : index".format(e.consts[v], v))
     out.extend(e.lines)
@@ -1381,7 +1406,9 @@ def main(argv=None):
     p.add_argument("--kind", choices=sorted(KINDS), required=True,
                    help="hgemm: f16 mma.sync m16n8k16 f32-acc; bgemm: the same with bf16 "
                         "operands; igemm: i8 mma.sync "
-                        "m16n8k32 i32-acc; sgemm: f32 FMA")
+                        "m16n8k32 i32-acc; sgemm: f32 FMA; e4m3gemm / e5m2gemm: fp8 wgmma "
+                        "m64nNk32 f32-acc with per-tensor scales (--mma wgmma --copy tma "
+                        "--threads 256; examples/gen_wgmma_fp8.py)")
     p.add_argument("--M", type=int, default=4096)
     p.add_argument("--N", type=int, default=4096)
     p.add_argument("--K", type=int, default=4096)
@@ -1512,15 +1539,16 @@ def main(argv=None):
     mma_kind = a.kind != "sgemm"
     if a.readonly_inputs is None:
         a.readonly_inputs = mma_kind
+    fp8 = a.kind in ("e4m3gemm", "e5m2gemm")
     if a.threads is None:
-        a.threads = 128 if a.mma == "wgmma" else 256
+        a.threads = 128 if a.mma == "wgmma" and not fp8 else 256
     if a.min_blocks is None:
         # Two warpgroups of 128x256: 128 accumulator registers per thread, so
         # one block of 256 threads per SM (two would cap them at 128 in all).
         big_wgmma = a.mma == "wgmma" and a.threads == 256 and a.BN == 256
         a.min_blocks = (1 if big_wgmma else 2) if mma_kind else 0
     if a.BK is None:
-        a.BK = 64 if a.mma == "wgmma" else {"hgemm": 32, "bgemm": 32, "igemm": 64, "sgemm": 8}[a.kind]
+        a.BK = 128 if fp8 else 64 if a.mma == "wgmma" else {"hgemm": 32, "bgemm": 32, "igemm": 64, "sgemm": 8}[a.kind]
     args = sys.argv[1:] if argv is None else argv
     a.cmdline = "python3 examples/gen_gemm.py " + " ".join(args)
     # The generators state what they cannot generate as assertions: a
@@ -1530,7 +1558,10 @@ def main(argv=None):
         assert a.mma == "mma.sync" or not (a.batch is not None or a.split_k is not None or a.b_int4
                                            or a.dynamic_k or a.filter != 3), \
             "--batch, --split-k, --b-int4, --dynamic-k, --filter: mma.sync kernels only"
-        if a.copy == "tma":
+        if fp8:
+            from gen_wgmma_fp8 import gen_wgmma_tma_fp8
+            text = gen_wgmma_tma_fp8(a)
+        elif a.copy == "tma":
             text = gen_wgmma_tma(a)
         else:
             text = gen_wgmma(a) if a.mma == "wgmma" else gen(a)

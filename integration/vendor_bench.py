@@ -12,6 +12,28 @@ kernels (pk-bundle.py run, step vendor): FP16 inputs, FP32 accumulation, M = N =
 
 each checked against torch.matmul in FP32 on a 512^3 problem first, then timed
 with CUDA events (median of --iters after --warmup). Writes --json.
+
+FP8 (--fp8: after the entries above; --fp8-only: instead of them), beside
+pk's e4m3gemm / e5m2gemm kernels (examples/gen_wgmma_fp8.py): A M x K and
+B N x K, both row-major float8, per-tensor scales SA = 0.5, SB = 0.25
+(pk-runner's default --scale), C = SA * SB * A B^T:
+
+  * cuBLASLt: torch._scaled_mm(A, B.t(), scale_a, scale_b, out_dtype=...)
+    (B.t() is the column-major K x N operand _scaled_mm requires; the scales
+    are 1-element float32 tensors) on e4m3 x e4m3 with out_dtype float32 and
+    bfloat16, each also with use_fast_accum=True (no periodic promotion of
+    the accumulator, as pk's wgmma chain); and e5m2 x e4m3 -> float32:
+    cuBLASLt has no e5m2 x e5m2, so pk's e5m2gemm has no exact vendor twin;
+  * Triton (if it imports): the same blocked matmul on e4m3 x e4m3 (B.t()
+    again, as the tutorial's FP8 path; FP32 accumulator, the scales left
+    out: one multiply per element of C), CONFIGS, then (unless
+    --no-triton-sweep) SWEEP_FP8 (the tutorial's FP8 autotune list) plus
+    CONFIGS, the best recorded as "triton best of N e4m3". Triton versions
+    without FP8 tl.dot record the error and go on.
+
+FP8 entries are checked against A.float() @ B.float().t() (times SA * SB for
+_scaled_mm) at 512^3 and timed as the others; the JSON records the scales
+("fp8_scale").
 """
 
 import argparse
@@ -74,6 +96,11 @@ SWEEP = [_cfg(128, 256, 64, 3, 8), _cfg(64, 256, 32, 4, 4), _cfg(128, 128, 32, 4
          _cfg(128, 64, 32, 4, 4), _cfg(64, 128, 32, 4, 4), _cfg(128, 32, 32, 4, 4),
          _cfg(64, 32, 32, 5, 2), _cfg(32, 64, 32, 5, 2), _cfg(256, 128, 64, 3, 8),
          _cfg(128, 256, 64, 5, 8), _cfg(256, 128, 64, 4, 8), _cfg(128, 128, 64, 4, 4)]
+# The tutorial's "good config for fp8 inputs" entries of get_cuda_autotune_config().
+SWEEP_FP8 = [_cfg(128, 256, 128, 3, 8), _cfg(256, 128, 128, 3, 8), _cfg(256, 64, 128, 4, 4),
+             _cfg(64, 256, 128, 4, 4), _cfg(128, 128, 128, 4, 4), _cfg(128, 64, 64, 4, 4),
+             _cfg(64, 128, 64, 4, 4), _cfg(128, 32, 64, 4, 4)]
+FP8_SCALE = (0.5, 0.25)  # SA, SB: pk-runner's default --scale
 
 
 def cfg_name(cfg):
@@ -127,6 +154,56 @@ def sweep(res, record, A, B, a5, b5, ref5, Ab, Bb, a5b, b5b, ref5b):
            lambda: (triton_mm(a5b, b5b, best) - ref5b).abs().max().item())
 
 
+def scaled_mm(a, b_nk, sa, sb, out_dtype, fast=False):
+    """cuBLASLt's FP8 GEMM: a (M x K) times b_nk.t() (b_nk N x K row-major,
+    so K x N column-major), per-tensor scales sa, sb (1-element float32)."""
+    out = torch._scaled_mm(a, b_nk.t(), scale_a=sa, scale_b=sb, out_dtype=out_dtype,
+                           use_fast_accum=fast)
+    return out[0] if isinstance(out, tuple) else out  # torch < 2.4: (out, amax)
+
+
+def fp8(res, record, m, n, k, dev, triton_sweep):
+    """The FP8 entries (module docstring)."""
+    e4, e5 = torch.float8_e4m3fn, torch.float8_e5m2
+    res["fp8_scale"] = list(FP8_SCALE)
+    sa, sb = (torch.tensor([x], device=dev, dtype=torch.float32) for x in FP8_SCALE)
+    # randn fits both formats (e4m3fn max 448); the reference takes the fp8 values
+    A = torch.randn(m, k, device=dev).to(e4)
+    B = torch.randn(n, k, device=dev).to(e4)  # N x K row-major
+    a5 = torch.randn(512, 512, device=dev).to(e4)
+    b5 = torch.randn(512, 512, device=dev).to(e4)
+    ref5 = a5.float() @ b5.float().t()
+    s = FP8_SCALE[0] * FP8_SCALE[1]
+    for od, od_name in ((torch.float32, "f32"), (torch.bfloat16, "bf16")):
+        for fast in (False, True):
+            record("cublaslt _scaled_mm e4m3 %s%s" % (od_name, " fast-accum" if fast else ""),
+                   lambda od=od, fast=fast: scaled_mm(A, B, sa, sb, od, fast),
+                   lambda od=od, fast=fast: (scaled_mm(a5, b5, sa, sb, od, fast).float()
+                                             - s * ref5).abs().max().item())
+    A_e5, a5_e5 = torch.randn(m, k, device=dev).to(e5), torch.randn(512, 512, device=dev).to(e5)
+    ref5_e5 = a5_e5.float() @ b5.float().t()
+    record("cublaslt _scaled_mm e5m2xe4m3 f32", lambda: scaled_mm(A_e5, B, sa, sb, torch.float32),
+           lambda: (scaled_mm(a5_e5, b5, sa, sb, torch.float32) - s * ref5_e5).abs().max().item())
+    if triton is None:
+        return
+    Bt, b5t = B.t(), b5.t()  # K x N column-major views, as the tutorial's FP8 path
+    for cfg in CONFIGS:
+        record("triton e4m3 " + cfg_name(cfg), lambda cfg=cfg: triton_mm(A, Bt, cfg),
+               lambda cfg=cfg: (triton_mm(a5, b5t, cfg) - ref5).abs().max().item())
+    if not triton_sweep:
+        return
+    first, cfgs = len(res["results"]), SWEEP_FP8 + CONFIGS
+    for cfg in cfgs:
+        record("triton sweep e4m3 " + cfg_name(cfg), lambda cfg=cfg: triton_mm(A, Bt, cfg),
+               lambda cfg=cfg: (triton_mm(a5, b5t, cfg) - ref5).abs().max().item())
+    runs = [(r, cfg) for r, cfg in zip(res["results"][first:], cfgs)
+            if "tflops" in r and r.get("max_abs_err_512", 1.0) < 0.05]
+    if runs:
+        fastest, best = max(runs, key=lambda rc: rc[0]["tflops"])
+        res["results"].append(dict(fastest, name="triton best of %d e4m3 (%s)" % (len(cfgs), cfg_name(best)),
+                                   timed=len(runs)))
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--size", type=int, default=4096)
@@ -136,6 +213,10 @@ def main():
     ap.add_argument("--json", default=None)
     ap.add_argument("--no-triton-sweep", dest="triton_sweep", action="store_false",
                     help="time only the two fixed Triton configurations")
+    ap.add_argument("--fp8", action="store_true",
+                    help="also time the FP8 entries (cuBLASLt _scaled_mm, Triton e4m3) after the others")
+    ap.add_argument("--fp8-only", action="store_true",
+                    help="time only the FP8 entries (no f16 / bf16 ones)")
     a = ap.parse_args()
     torch.manual_seed(0)
     dev = torch.device("cuda")
@@ -157,24 +238,31 @@ def main():
         print("%-28s %s" % (name, ("%.3f ms  %.1f TFLOP/s" % (r["median_ms"], r["tflops"]))
                             if "tflops" in r else r.get("error")), flush=True)
 
-    A = torch.randn(m, k, device=dev, dtype=torch.float16)
-    B = torch.randn(k, n, device=dev, dtype=torch.float16)
-    a5 = torch.randn(512, 512, device=dev, dtype=torch.float16)
-    b5 = torch.randn(512, 512, device=dev, dtype=torch.float16)
-    ref5 = a5.float() @ b5.float()
-    record("cublas torch.matmul f16", lambda: torch.matmul(A, B),
-           lambda: (torch.matmul(a5, b5).float() - ref5).abs().max().item())
-    Ab, Bb = A.bfloat16(), B.bfloat16()
-    a5b, b5b = a5.bfloat16(), b5.bfloat16()
-    ref5b = a5b.float() @ b5b.float()
-    record("cublas torch.matmul bf16", lambda: torch.matmul(Ab, Bb),
-           lambda: (torch.matmul(a5b, b5b).float() - ref5b).abs().max().item())
-    if triton is not None:
-        for cfg in CONFIGS:
-            record("triton " + cfg_name(cfg), lambda cfg=cfg: triton_mm(A, B, cfg),
-                   lambda cfg=cfg: (triton_mm(a5, b5, cfg) - ref5).abs().max().item())
-        if a.triton_sweep:
-            sweep(res, record, A, B, a5, b5, ref5, Ab, Bb, a5b, b5b, ref5b)
+    if not a.fp8_only:
+        A = torch.randn(m, k, device=dev, dtype=torch.float16)
+        B = torch.randn(k, n, device=dev, dtype=torch.float16)
+        a5 = torch.randn(512, 512, device=dev, dtype=torch.float16)
+        b5 = torch.randn(512, 512, device=dev, dtype=torch.float16)
+        ref5 = a5.float() @ b5.float()
+        record("cublas torch.matmul f16", lambda: torch.matmul(A, B),
+               lambda: (torch.matmul(a5, b5).float() - ref5).abs().max().item())
+        Ab, Bb = A.bfloat16(), B.bfloat16()
+        a5b, b5b = a5.bfloat16(), b5.bfloat16()
+        ref5b = a5b.float() @ b5b.float()
+        record("cublas torch.matmul bf16", lambda: torch.matmul(Ab, Bb),
+               lambda: (torch.matmul(a5b, b5b).float() - ref5b).abs().max().item())
+        if triton is not None:
+            for cfg in CONFIGS:
+                record("triton " + cfg_name(cfg), lambda cfg=cfg: triton_mm(A, B, cfg),
+                       lambda cfg=cfg: (triton_mm(a5, b5, cfg) - ref5).abs().max().item())
+            if a.triton_sweep:
+                sweep(res, record, A, B, a5, b5, ref5, Ab, Bb, a5b, b5b, ref5b)
+    if a.fp8 or a.fp8_only:
+        try:
+            fp8(res, record, m, n, k, dev, a.triton_sweep)
+        except Exception as ex:  # e.g. a torch without float8 dtypes: recorded, not fatal
+            res["results"].append(dict(name="fp8 setup", error="%s: %s" % (type(ex).__name__, ex)))
+            print("fp8 setup: %s: %s" % (type(ex).__name__, ex), flush=True)
     if a.json:
         with open(a.json, "w") as f:
             json.dump(res, f, indent=1)

@@ -112,6 +112,11 @@ struct WarpgroupMma {
   /// wgmma groups the op leaves in flight when it returns (its `waitGroup`,
   /// lowered to `wgmma.wait_group`); 0: its shared reads are over.
   int64_t waitGroup = 0;
+  /// Whether the op's group has retired when the iteration ends: it waits
+  /// for every group (waitGroup = 0), or a later wgmma directly in the same
+  /// block does (groups retire in order). The fp8 kernels chain one wgmma
+  /// per k-step, and only the last one waits.
+  bool retiredInIteration = false;
   /// Indices into KLoopInfo::buffers of the shared buffers the A and B
   /// descriptors (`nvgpu.warpgroup.generate.descriptor`) point into.
   unsigned bufferA = 0, bufferB = 0;
@@ -126,10 +131,14 @@ struct WarpgroupMma {
   /// `fence.proxy.async` it may read stale data (the kernel races).
   bool proxyFenced = false;
   /// Whether the accumulator is a chain only wgmma ops touch: an iter_arg of
-  /// the K-loop that only this op (directly in the body) uses, whose result
-  /// only the yield carries to the next iteration. Then the op may leave its
-  /// group in flight into the next iteration (schedule=mma-in-flight).
+  /// the K-loop that only one op (directly in the body) uses, each op's
+  /// result used only by the next op of the chain, the last one's only by
+  /// the yield that carries it to the next iteration. Then the op may leave
+  /// its group in flight into the next iteration (schedule=mma-in-flight).
   bool accumulatorChained = false;
+  /// Whether the accumulator operand is another wgmma's result (a k-step of
+  /// a chain): the chain's registers are counted once, at its first op.
+  bool accumulatorFromWgmma = false;
 };
 
 /// The load phase of a TMA K-loop (variant tma; docs/hopper.md "TMA

@@ -105,6 +105,14 @@ PipelinedKLoop warpSpecialize(RewriterBase &rewriter, const KLoopInfo &info,
                               int64_t stages, Operation *waitStart,
                               bool mmaInFlight);
 
+/// Makes the wgmma ops of `forOp` that retire every group (waitGroup = 0)
+/// leave `groups` groups in flight instead; the others of a chain of
+/// k-steps (waitGroup above 0, retired by the chain's last op) keep theirs.
+/// The steady state then ends each iteration with at most `groups` groups,
+/// the last of the tile just computed, in flight.
+void setMmaGroupsInFlight(RewriterBase &rewriter, scf::ForOp forOp,
+                          int64_t groups);
+
 /// A pipeline schedule: each body op with its stage, in the order the
 /// steady-state loop runs them.
 struct Schedule {

@@ -111,7 +111,7 @@ def run_step(step, d, res, man, runner, sanitizer, deadline, where):
             # a second vendor step (e.g. after pk's timings) keeps its own file
             name = "vendor-%s.json" % s if step.get("tag", "run") == "run" else "vendor-%s-%s.json" % (step["tag"], s)
             argv = [sys.executable, os.path.join(INTEG, "vendor_bench.py")] + size_args + [
-                    "--json", os.path.join(res, name)]
+                    "--json", os.path.join(res, name)] + [str(a) for a in step.get("args", [])]
             try:
                 p = subprocess.run(argv, capture_output=True, text=True, timeout=step["timeout_s"])
                 print(p.stdout + p.stderr, end="", flush=True)

@@ -48,7 +48,7 @@ STEP_KEYS = {
     "do": str, "tag": str, "where": list, "check": str, "warmup": int, "iters": int, "seed": int,
     "seed_base": int, "timeout_s": int, "sizes": list, "shapes": list, "jobs": list, "parallel": int, "min_left_s": int,
     "name": str, "deadline_s": int, "sets": list, "rounds": int, "tools": str, "select": str,
-    "sanitizers_from": str,
+    "sanitizers_from": str, "args": list,
 }
 # presets of the run steps (a step's own keys win)
 STEP_DEFAULTS = {

@@ -10,7 +10,10 @@
 //   grid (N/BN, M/BM, 1), block (threads, 1, 1), three bare device pointers
 //   (A, B, C) as parameters (convert-gpu-to-nvvm
 //   use-bare-ptr-memref-call-conv). hgemm: f16 x f16 -> f32, bgemm: bf16 x bf16
-//   -> f32, igemm: i8 x i8 -> i32, sgemm: f32 x f32 -> f32.
+//   -> f32, igemm: i8 x i8 -> i32, sgemm: f32 x f32 -> f32, e4m3gemm /
+//   e5m2gemm: fp8 (float8_e4m3fn / float8_e5m2) x the same -> f32 scaled,
+//   C[m][n] = SA * SB * sum_k A[m][k] * B[n][k] (examples/gen_wgmma_fp8.py;
+//   --b-layout nk only, no --b-int8).
 //   --tma ARG:BOX0xBOX1[:SWIZZLE] (repeatable; ARG is A or B): the runner
 //   encodes a 2-D tiled tensor map of that input (cuTensorMapEncodeTiled:
 //   its row-major device buffer, dims innermost first, box BOX0 x BOX1
@@ -18,20 +21,25 @@
 //   copies the 128-byte map to its own device allocation and passes that
 //   pointer as an extra kernel parameter after C, in the order of the --tma
 //   options (the TMA kernels of gen_gemm.py --copy tma).
+//   --scale SA,SB (fp8 kinds only, default 0.5,0.25): the runner copies the
+//   two floats {SA, SB} to a device buffer and passes its pointer as the last
+//   kernel parameter, after the tensor maps.
 //
 // Usage:
-//   pk-runner --kind hgemm|bgemm|igemm|sgemm --module FILE --kernel NAME
-//             --m M --n N --k K [--bm 128 --bn 128] [--threads 256]
+//   pk-runner --kind hgemm|bgemm|igemm|sgemm|e4m3gemm|e5m2gemm --module FILE
+//             --kernel NAME --m M --n N --k K [--bm 128 --bn 128] [--threads
+//             256]
 //             [--smem BYTES] [--check full|rows:N|none] [--warmup 3]
 //             [--iters 10] [--seed S] [--json OUT] [--label TEXT]
 //             [--b-layout nk|kn] [--b-int8] [--tma ARG:BOX0xBOX1[:SWIZZLE] ...]
+//             [--scale SA,SB] [--dump FILE]
 //
 // The output buffer is poisoned (NaN / 0x7F7F7F7F) before the first launch, so
 // elements the kernel never writes fail the check. All launches (warmup +
 // timed) write the same C; the check reads C after the last launch. If warmup
 // and iters are both 0, the kernel is launched once (for correctness only).
 // Tolerances (element passes if |got-ref| <= abs + rel*|ref|):
-//   igemm 0.5/0.1, hgemm and bgemm 1e-2/1e-2, sgemm 1e-3/1e-3.
+//   igemm 0.5/0.1, hgemm, bgemm and the fp8 kinds 1e-2/1e-2, sgemm 1e-3/1e-3.
 // Exit status: 0 pass, 1 wrong result, 2 usage / CUDA error.
 
 #include <cuda.h>
@@ -59,6 +67,10 @@ struct Options {
   /// that convert it in their load phase, gen_gemm.py --b-int8).
   bool bInt8 = false;
   std::vector<std::string> tma;  // --tma specs, in kernel-parameter order
+  /// --scale SA,SB: the fp8 kinds' per-tensor scales (a device buffer, the
+  /// last kernel parameter); scale.empty() until given or defaulted.
+  std::string scale;
+  float scaleAB[2] = {0.5f, 0.25f};
   long m = 0, n = 0, k = 0, bm = 128, bn = 128, threads = 256, smem = 0;
   int warmup = 3, iters = 10;
   uint64_t seed = 20261129;
@@ -68,15 +80,17 @@ struct Options {
   if (msg) std::fprintf(stderr, "pk-runner: %s\n", msg);
   std::fprintf(
       stderr,
-      "usage: pk-runner --kind hgemm|bgemm|igemm|sgemm --module FILE --kernel "
-      "NAME\n"
-      "                 --m M --n N --k K [--bm 128 --bn 128] [--threads 256]\n"
+      "usage: pk-runner --kind hgemm|bgemm|igemm|sgemm|e4m3gemm|e5m2gemm "
+      "--module FILE\n"
+      "                 --kernel NAME --m M --n N --k K [--bm 128 --bn 128] "
+      "[--threads 256]\n"
       "                 [--smem BYTES] [--check full|rows:N|none] [--warmup "
       "3]\n"
       "                 [--iters 10] [--seed S] [--json OUT] [--label TEXT]\n"
       "                 [--b-layout nk|kn] [--b-int8] [--tma "
       "ARG:BOX0xBOX1[:SWIZZLE] "
       "...]\n"
+      "                 [--scale SA,SB]  (fp8 kinds; default 0.5,0.25)\n"
       "                 [--dump FILE]  (C after the last launch, raw bytes)\n");
   std::exit(2);
 }
@@ -177,6 +191,30 @@ float halfToFloat(uint16_t h) {
   return f;
 }
 
+// float -> fp8 with eb exponent bits (bias 2^(eb-1) - 1) and 7 - eb mantissa
+// bits: e4m3fn (eb 4, no infinities, S.1111.111 is NaN) or e5m2 (eb 5). Only
+// 0 and normal numbers the format holds exactly (the inputs k/8, |k| <= 8);
+// anything else aborts.
+uint8_t floatToFp8(float f, int eb) {
+  const int mb = 7 - eb, bias = (1 << (eb - 1)) - 1, maxE = eb == 4 ? 15 : 30;
+  const uint8_t sign = std::signbit(f) ? 0x80 : 0;
+  if (f == 0.0f)
+    return sign;
+  int ex = 0;
+  const double fr = std::isfinite(f)
+                        ? std::frexp(std::fabs(static_cast<double>(f)), &ex)
+                        : 0.0;
+  const int e = ex - 1 + bias; // |f| = 1.man * 2^(ex - 1), fr in [0.5, 1)
+  const double man = (2.0 * fr - 1.0) * (1 << mb);
+  if (fr == 0.0 || e < 1 || e > maxE || man != std::floor(man) ||
+      (eb == 4 && e == 15 && man == 7)) {
+    std::fprintf(stderr, "pk-runner: %g is not exact in fp8 e%dm%d\n",
+                 static_cast<double>(f), eb, mb);
+    std::abort();
+  }
+  return static_cast<uint8_t>(sign | e << mb | static_cast<int>(man));
+}
+
 // ------------------------------------------------------------------ CUDA
 
 std::string g_error;
@@ -224,6 +262,9 @@ void writeJson(const Options &o, const Result &r, const std::string &cmdline) {
     for (size_t i = 0; i < o.tma.size(); ++i) j << (i ? ", " : "") << "\"" << jsonEscape(o.tma[i]) << "\"";
     j << "],\n";
   }
+  if (!o.scale.empty())
+    j << "  \"scale\": [" << jnum(o.scaleAB[0]) << ", " << jnum(o.scaleAB[1])
+      << "],\n";
   j << "  \"m\": " << o.m << ", \"n\": " << o.n << ", \"k\": " << o.k << ",\n";
   j << "  \"size\": \"" << o.m << "x" << o.n << "x" << o.k << "\",\n";
   j << "  \"bm\": " << o.bm << ", \"bn\": " << o.bn << ", \"threads\": " << o.threads
@@ -372,14 +413,32 @@ int main(int argc, char **argv) {
       o.bInt8 = true;
     else if (a == "--dump") o.dump = val();
     else if (a == "--tma") o.tma.push_back(val());
+    else if (a == "--scale")
+      o.scale = val();
     else if (a == "-h" || a == "--help") usage(nullptr);
     else usage(("unknown argument " + a).c_str());
   }
+  const bool isF8 = o.kind == "e4m3gemm" || o.kind == "e5m2gemm";
   if (o.kind != "hgemm" && o.kind != "bgemm" && o.kind != "igemm" &&
-      o.kind != "sgemm")
-    usage("--kind must be hgemm, bgemm, igemm or sgemm");
+      o.kind != "sgemm" && !isF8)
+    usage("--kind must be hgemm, bgemm, igemm, sgemm, e4m3gemm or e5m2gemm");
   if (o.module.empty() || o.kernel.empty()) usage("--module and --kernel are required");
   if (o.bLayout != "nk" && o.bLayout != "kn") usage("--b-layout must be nk or kn");
+  if (isF8 && (o.bLayout != "nk" || o.bInt8))
+    usage(
+        "--kind e4m3gemm / e5m2gemm: B is N x K (--b-layout nk), no --b-int8");
+  if (!o.scale.empty() && !isF8)
+    usage("--scale goes with --kind e4m3gemm or e5m2gemm");
+  if (isF8) {
+    int used = 0;
+    if (o.scale.empty())
+      o.scale = "0.5,0.25";
+    if (std::sscanf(o.scale.c_str(), "%f,%f%n", &o.scaleAB[0], &o.scaleAB[1],
+                    &used) != 2 ||
+        static_cast<size_t>(used) != o.scale.size() ||
+        !std::isfinite(o.scaleAB[0]) || !std::isfinite(o.scaleAB[1]))
+      usage(("bad --scale " + o.scale + " (SA,SB: two finite floats)").c_str());
+  }
   if (o.bInt8 && ((o.kind != "hgemm" && o.kind != "bgemm") || !o.tma.empty()))
     usage("--b-int8 goes with --kind hgemm or bgemm, without --tma");
   if (o.m <= 0 || o.n <= 0 || o.k <= 0) usage("--m, --n, --k must be positive");
@@ -397,14 +456,18 @@ int main(int argc, char **argv) {
   Result r;
   const bool isH = o.kind == "hgemm", isB = o.kind == "bgemm",
              isI = o.kind == "igemm";
-  r.tolAbs = isI ? 0.5 : isH || isB ? 1e-2 : 1e-3;
-  r.tolRel = isI ? 0.1 : isH || isB ? 1e-2 : 1e-3;
-  const size_t inElt = isH || isB ? 2 : isI ? 1 : 4;
+  r.tolAbs = isI ? 0.5 : isH || isB || isF8 ? 1e-2 : 1e-3;
+  r.tolRel = isI ? 0.1 : isH || isB || isF8 ? 1e-2 : 1e-3;
+  const size_t inElt = isH || isB ? 2 : isI || isF8 ? 1 : 4;
+  // fp8: C = SA * SB * A B^T (the kernel multiplies by the f32 product)
+  const double refScale =
+      isF8 ? static_cast<double>(o.scaleAB[0] * o.scaleAB[1]) : 1.0;
   const size_t bElt = o.bInt8 ? 1 : inElt;
   const size_t M = o.m, N = o.n, K = o.k;
 
   // ---------------------------------------------------------- host inputs
-  // Values are kept in float (exact for f16, i8 and f32) for the reference.
+  // Values are kept in float (exact for f16, bf16, i8, fp8 and f32) for the
+  // reference.
   std::vector<float> Af(M * K), Bf(N * K);
   std::vector<uint8_t> Ah(M * K * inElt), Bh(N * K * bElt);
   {
@@ -416,6 +479,11 @@ int main(int argc, char **argv) {
           int8_t v = static_cast<int8_t>(rng.range(-8, 8));
           vf[i] = v;
           vh[i] = static_cast<uint8_t>(v);
+        } else if (isF8) {
+          // multiples of 1/8 in [-1, 1]: exact (and normal) in e4m3fn and e5m2
+          float v = static_cast<float>(rng.range(-8, 8)) / 8.0f;
+          vf[i] = v;
+          vh[i] = floatToFp8(v, o.kind == "e4m3gemm" ? 4 : 5);
         } else if (isH) {
           // multiples of 1/1024 in [-1, 1]: exact in f16
           uint16_t h = floatToHalf(static_cast<float>(rng.range(-1024, 1024)) / 1024.0f);
@@ -455,7 +523,7 @@ int main(int argc, char **argv) {
   CUcontext ctx = nullptr;
   CUmodule mod = nullptr;
   CUfunction fn;
-  CUdeviceptr dA = 0, dB = 0, dC = 0;
+  CUdeviceptr dA = 0, dB = 0, dC = 0, dScale = 0;
   std::vector<CUdeviceptr> dMaps(tmas.size(), 0);
   std::vector<CUevent> evs;
   do {
@@ -517,14 +585,20 @@ int main(int argc, char **argv) {
     if (!ok(cuMemcpyHtoD(dB, Bh.data(), Bh.size()), "cuMemcpyHtoD(B)")) break;
     const uint32_t poison = isI ? 0x7F7F7F7Fu : 0x7FC0DEADu;  // huge int / NaN
     if (!ok(cuMemsetD32(dC, poison, M * N), "cuMemsetD32(C)")) break;
+    if (isF8 &&
+        (!ok(cuMemAlloc(&dScale, sizeof o.scaleAB), "cuMemAlloc(scale)") ||
+         !ok(cuMemcpyHtoD(dScale, o.scaleAB, sizeof o.scaleAB),
+             "cuMemcpyHtoD(scale)")))
+      break;
     if (!ok(cuCtxSynchronize(), "cuCtxSynchronize")) break;
 
     // -------------------------------------------------------- tensor maps
     // A is M x K; B is N x K, or K x N with --b-layout kn (all row-major).
     const CUtensorMapDataType tmaType = isH   ? CU_TENSOR_MAP_DATA_TYPE_FLOAT16
                                         : isB ? CU_TENSOR_MAP_DATA_TYPE_BFLOAT16
-                                        : isI ? CU_TENSOR_MAP_DATA_TYPE_UINT8
-                                              : CU_TENSOR_MAP_DATA_TYPE_FLOAT32;
+                                        : isI || isF8
+                                            ? CU_TENSOR_MAP_DATA_TYPE_UINT8
+                                            : CU_TENSOR_MAP_DATA_TYPE_FLOAT32;
     bool mapsOk = true;
     for (size_t i = 0; i < tmas.size() && mapsOk; ++i) {
       const bool isA = tmas[i].arg == 'A', kn = o.bLayout == "kn";
@@ -536,6 +610,8 @@ int main(int argc, char **argv) {
     // ------------------------------------------------------------ launches
     std::vector<void *> args = {&dA, &dB, &dC};
     for (auto &m : dMaps) args.push_back(&m);
+    if (isF8)
+      args.push_back(&dScale); // after the tensor maps
     const unsigned gx = static_cast<unsigned>(o.n / o.bn), gy = static_cast<unsigned>(o.m / o.bm);
     auto launch = [&]() {
       return ok(cuLaunchKernel(fn, gx, gy, 1, static_cast<unsigned>(o.threads), 1, 1,
@@ -625,7 +701,7 @@ int main(int argc, char **argv) {
           } else {
             double acc = 0;
             for (size_t kk = 0; kk < K; ++kk) acc += static_cast<double>(a[kk]) * b[kk];
-            ref = acc;
+            ref = acc * refScale;
           }
           uint32_t bits = C[m * N + n];
           double got;
@@ -678,6 +754,8 @@ int main(int argc, char **argv) {
   if (dA) cuMemFree(dA);
   if (dB) cuMemFree(dB);
   if (dC) cuMemFree(dC);
+  if (dScale)
+    cuMemFree(dScale);
   for (auto m : dMaps)
     if (m) cuMemFree(m);
   if (mod) cuModuleUnload(mod);

@@ -135,6 +135,21 @@ void KLoopMatcher::checkProxyFences() {
   }
 }
 
+/// Marks each warpgroup MMA whose group retires within the iteration
+/// (WarpgroupMma::retiredInIteration): it, or a wgmma after it directly in
+/// the same block, waits for every group.
+void KLoopMatcher::markRetiredWgmmas() {
+  for (WarpgroupMma &wgmma : info.warpgroupMmas) {
+    Operation *op = wgmma.op;
+    wgmma.retiredInIteration =
+        llvm::any_of(info.warpgroupMmas, [&](const WarpgroupMma &other) {
+          return other.waitGroup == 0 &&
+                 (other.op == op || (other.op->getBlock() == op->getBlock() &&
+                                     op->isBeforeInBlock(other.op)));
+        });
+  }
+}
+
 /// The shared buffer behind a warpgroup descriptor: the operand of the
 /// `nvgpu.warpgroup.generate.descriptor` that made it (in the compute phase,
 /// or hoisted out of the loop).
@@ -150,16 +165,39 @@ FailureOr<unsigned> KLoopMatcher::findDescriptorBuffer(Operation *user,
   return findBuffer(gen, gen.getTensor());
 }
 
-/// Whether `mma`'s accumulator is an iter_arg of `forOp` used by `mma` alone
-/// (directly in the body), whose result only the yield carries back to it.
+/// The wgmma whose accumulator result `mma` takes as its accumulator, if it
+/// is the only use of that result: the previous k-step of a chain.
+static nvgpu::WarpgroupMmaOp getPreviousInChain(nvgpu::WarpgroupMmaOp mma) {
+  auto previous = mma.getMatrixC().getDefiningOp<nvgpu::WarpgroupMmaOp>();
+  if (!previous || !mma.getMatrixC().hasOneUse())
+    return nullptr;
+  return previous;
+}
+
+/// Whether `mma` belongs to a chain of wgmmas directly in `forOp`'s body
+/// (KLoopInfo's WarpgroupMma::accumulatorChained): an iter_arg used by the
+/// first op alone, each result used by the next op alone, the last result
+/// carried back to the same iter_arg by the yield alone.
 static bool isAccumulatorChain(scf::ForOp forOp, nvgpu::WarpgroupMmaOp mma) {
-  auto iterArg = dyn_cast<BlockArgument>(mma.getMatrixC());
-  if (mma->getParentOp() != forOp.getOperation() || !iterArg ||
+  nvgpu::WarpgroupMmaOp head = mma;
+  while (nvgpu::WarpgroupMmaOp previous = getPreviousInChain(head))
+    head = previous;
+  nvgpu::WarpgroupMmaOp tail = mma;
+  while (tail.getMatrixD().hasOneUse()) {
+    auto next =
+        dyn_cast<nvgpu::WarpgroupMmaOp>(*tail.getMatrixD().user_begin());
+    if (!next || next.getMatrixC() != tail.getMatrixD())
+      break;
+    tail = next;
+  }
+  auto iterArg = dyn_cast<BlockArgument>(head.getMatrixC());
+  if (head->getParentOp() != forOp.getOperation() ||
+      tail->getParentOp() != forOp.getOperation() || !iterArg ||
       iterArg.getOwner() != forOp.getBody() ||
       iterArg.getArgNumber() < forOp.getNumInductionVars() ||
-      !iterArg.hasOneUse() || !mma.getMatrixD().hasOneUse())
+      !iterArg.hasOneUse() || !tail.getMatrixD().hasOneUse())
     return false;
-  OpOperand &use = *mma.getMatrixD().use_begin();
+  OpOperand &use = *tail.getMatrixD().use_begin();
   return use.getOwner() == forOp.getBody()->getTerminator() &&
          use.getOperandNumber() + forOp.getNumInductionVars() ==
              iterArg.getArgNumber();
@@ -192,6 +230,7 @@ LogicalResult KLoopMatcher::matchWarpgroupMma(nvgpu::WarpgroupMmaOp mma,
                           kWarpgroupThreads;
   wgmma.executions = executions;
   wgmma.accumulatorChained = isAccumulatorChain(info.forOp, mma);
+  wgmma.accumulatorFromWgmma = getPreviousInChain(mma) != nullptr;
   info.warpgroupMmas.push_back(wgmma);
   counter.countWarpgroupMma(wgmma);
   return success();

@@ -643,6 +643,7 @@ LogicalResult KLoopMatcher::match(int64_t threadsOverride) {
                 "compute phase has no nvgpu.mma.sync, vector.contract, fma, "
                 "multiply-add or float arithmetic");
   checkProxyFences();
+  markRetiredWgmmas();
   if (!info.warpgroupMmas.empty() && info.threadsPerBlock % kWarpgroupThreads)
     return fail(info.kernel, "nvgpu.warpgroup.mma needs whole warpgroups of " +
                                  Twine(kWarpgroupThreads) +

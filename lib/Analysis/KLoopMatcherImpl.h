@@ -66,6 +66,7 @@ private:
   LogicalResult checkNoLoopCarriedUse(Operation *op);
   FailureOr<bool> matchProxyFence(Operation *op, StringRef phase);
   void checkProxyFences();
+  void markRetiredWgmmas();
   FailureOr<unsigned> findDescriptorBuffer(Operation *user, Value descriptor);
   LogicalResult matchWarpgroupMma(nvgpu::WarpgroupMmaOp mma,
                                   int64_t executions);

@@ -86,7 +86,8 @@ static int64_t getAccumulatorRegisters(const KLoopInfo &info) {
   // A warpgroup MMA's accumulator (!nvgpu.warpgroup.accumulator) is not a
   // vector: the analysis counts its registers per thread.
   for (const WarpgroupMma &wgmma : info.warpgroupMmas)
-    words += wgmma.accumulatorRegs;
+    if (!wgmma.accumulatorFromWgmma)
+      words += wgmma.accumulatorRegs;
   return words;
 }
 

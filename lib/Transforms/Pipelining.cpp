@@ -249,7 +249,8 @@ static DeclineOr<void> checkDescriptor(const KLoopInfo &info, Value descriptor,
 }
 
 /// wgmma loops (docs/hopper.md). Pipelining them is safe when (a) every
-/// wgmma waits for its own group (waitGroup = 0), so that the reads of a
+/// wgmma's group retires in the iteration (it or a later wgmma of its
+/// block waits with waitGroup = 0), so that the reads of a
 /// stage are over before the barrier that precedes its refill, which is
 /// where every schedule refills a stage, and (b) a proxy fence separates
 /// each tile's stores from the wgmma that reads them (the schedules keep
@@ -263,15 +264,17 @@ static DeclineOr<void> checkWarpgroupMmas(const KLoopInfo &info,
                      "this nvgpu.warpgroup.mma reads shared tiles with no "
                      "fence.proxy.async after their generic-proxy stores: the "
                      "kernel races, and pk does not pipeline a racing kernel");
-    if (wgmma.waitGroup != 0)
+    if (!wgmma.retiredInIteration)
       return Decline(wgmma.op,
                      "this nvgpu.warpgroup.mma leaves " +
                          Twine(wgmma.waitGroup) +
                          " wgmma group(s) in flight (waitGroup = " +
                          Twine(wgmma.waitGroup) +
-                         "): its reads of a stage may outlast the barrier "
-                         "before that stage's refill; pk pipelines wgmma loops "
-                         "with waitGroup = 0 only");
+                         ") and no later wgmma of its block waits for all "
+                         "groups: its reads of a stage may outlast the "
+                         "barrier before that stage's refill; pk pipelines "
+                         "wgmma loops whose groups retire in the iteration "
+                         "(waitGroup = 0 on the last wgmma)");
     if (buffers < 2)
       continue;
     auto mma = cast<nvgpu::WarpgroupMmaOp>(wgmma.op);

@@ -112,10 +112,11 @@ createGroupAndWait(RewriterBase &rewriter, scf::ForOp forOp,
   return {group, wait};
 }
 
-/// Makes every wgmma of `forOp` leave `groups` groups in flight.
-static void setMmaGroupsInFlight(RewriterBase &rewriter, scf::ForOp forOp,
-                                 int64_t groups) {
+void mlir::pk::detail::setMmaGroupsInFlight(RewriterBase &rewriter,
+                                            scf::ForOp forOp, int64_t groups) {
   forOp.getBody()->walk([&](nvgpu::WarpgroupMmaOp mma) {
+    if (static_cast<int64_t>(mma.getWaitGroup()) >= groups)
+      return;
     rewriter.modifyOpInPlace(
         mma, [&] { mma.setWaitGroupAttr(rewriter.getI64IntegerAttr(groups)); });
   });

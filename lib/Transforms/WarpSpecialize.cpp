@@ -507,10 +507,7 @@ void WarpSpecializer::releaseStagesInConsumer() {
   if (!mmaInFlight) {
     nvgpu::MBarrierArriveOp::create(rewriter, loc, tokenType, empty, stage);
   } else {
-    forOp.getBody()->walk([&](nvgpu::WarpgroupMmaOp mma) {
-      rewriter.modifyOpInPlace(
-          mma, [&] { mma.setWaitGroupAttr(rewriter.getI64IntegerAttr(1)); });
-    });
+    setMmaGroupsInFlight(rewriter, forOp, 1);
     Value notFirst =
         arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::ne,
                               forOp.getInductionVar(), forOp.getLowerBound());

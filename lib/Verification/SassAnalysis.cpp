@@ -40,6 +40,10 @@ bool pk::sass::isWarpgroupMma(const Instruction &inst) {
   return is_contained(wgmmaOpcodes, StringRef(inst.baseOpcode));
 }
 
+bool pk::sass::isTmaAnnounce(const Instruction &inst) {
+  return StringRef(inst.opcode).starts_with("SYNCS.ARRIVE.TRANS64");
+}
+
 /// The comma-separated operands of `inst`, trimmed.
 static SmallVector<StringRef> splitOperands(const Instruction &inst) {
   SmallVector<StringRef> operands;

@@ -425,8 +425,9 @@ CheckResult pk::sass::checkComputeTotal(const KernelAnalysis &analysis,
   // at most min(baseline_unroll - 1, outside / tile) of them.
   int64_t baselineRemainder =
       std::min<int64_t>(cmp.baselineUnroll - 1, cmp.outsideCompute / tile);
-  // A wgmma cp.async loop shows how far its copies run ahead: the epilogue
-  // computes those tiles (S - 1, or S - 2 with one wgmma group in flight).
+  // A wgmma cp.async or TMA loop shows how far its copies run ahead: the
+  // epilogue computes those tiles (S - 1, or S - 2 with one wgmma group in
+  // flight).
   std::optional<int64_t> distance =
       analysis.wgmma ? analysis.wgmma->copyDistance : std::nullopt;
   int64_t epilogueTiles =

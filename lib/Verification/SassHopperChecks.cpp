@@ -101,9 +101,6 @@ CheckResult pk::sass::checkTmaInFlight(const KernelAnalysis &analysis,
   auto isTmaLoad = [](const Instruction &inst) {
     return inst.baseOpcode == "UTMALDG";
   };
-  auto isAnnounce = [](const Instruction &inst) {
-    return StringRef(inst.opcode).starts_with("SYNCS.ARRIVE.TRANS64");
-  };
   const Loop &loop = *analysis.loop;
   unsigned loads = llvm::count_if(
       insts.slice(loop.begin, loop.end - loop.begin + 1), isTmaLoad);
@@ -111,7 +108,7 @@ CheckResult pk::sass::checkTmaInFlight(const KernelAnalysis &analysis,
     check.detail = "no TMA load (UTMALDG) in the main loop";
     return check;
   }
-  unsigned ahead = llvm::count_if(insts.take_front(loop.begin), isAnnounce);
+  unsigned ahead = llvm::count_if(insts.take_front(loop.begin), isTmaAnnounce);
   unsigned most = std::max(options.stages, 2u) - 1;
   unsigned least = std::max(most, 2u) - 1;
   addValue(check, "tma_loads_in_loop", loads);

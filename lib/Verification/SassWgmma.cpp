@@ -343,6 +343,10 @@ void pk::sass::analyzeWgmma(KernelAnalysis &analysis) {
   if (wgmma.loopGroups > 0 && wgmma.loopCommits == wgmma.loopGroups)
     wgmma.copyDistance =
         int64_t(wgmma.commitsBeforeLoop) - int64_t(wgmma.groupsBeforeLoop);
+  // A TMA loop: its prologue announced the tiles its loads run ahead.
+  if (wgmma.loopCommits == 0 &&
+      countInsts(analysis, loop.begin, loop.end + 1, isTmaAnnounce) > 0)
+    wgmma.copyDistance = countInsts(analysis, 0, loop.begin, isTmaAnnounce);
   LoopWalk walk(analysis);
   for (size_t i = loop.begin; i <= loop.end; ++i) {
     const Instruction &inst = walk.inst(i);

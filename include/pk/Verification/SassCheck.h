@@ -201,6 +201,10 @@ bool isWarpgroupMma(const Instruction &inst);
 /// `gsb0` scoreboard operand (wgmma.commit_group).
 bool closesWgmmaGroup(const Instruction &inst);
 
+/// True for SYNCS.ARRIVE.TRANS64*, a TMA tile's bytes announced on its
+/// mbarrier (mbarrier.arrive.expect_tx).
+bool isTmaAnnounce(const Instruction &inst);
+
 /// N of `WARPGROUP.DEPBAR.LE gsb0, 0xN` (wgmma.wait_group N): at most N
 /// groups stay in flight; std::nullopt for any other instruction.
 std::optional<unsigned> wgmmaWaitDepth(const Instruction &inst);
@@ -299,7 +303,9 @@ struct WgmmaAnalysis {
   /// Tiles the cp.async copies run ahead of the wgmma groups, which the
   /// epilogue computes after the loop: the prologue's commits minus its
   /// groups (S - 1 in pk's S-stage schedule, S - 2 with one group in
-  /// flight); std::nullopt unless the loop commits once per group.
+  /// flight); in a TMA loop (no commit, an announce per tile) the tiles
+  /// announced before it; std::nullopt unless the loop commits once per
+  /// group or is a TMA loop.
   std::optional<int64_t> copyDistance;
   /// The WARPGROUP.DEPBARs of the loop.
   llvm::SmallVector<size_t> waits;

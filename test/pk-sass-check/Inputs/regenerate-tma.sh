@@ -33,3 +33,11 @@ strip() {
 "$cuobjdump" -sass "$bin/tma_ring_s3_4096_sm_90a.cubin" | strip > "$out/tma-ring-s3-sm_90a.sass"
 "$cuobjdump" -sass "$bin/tma_mif_s3_4096_sm_90a.cubin" | strip > "$out/tma-mif-s3-sm_90a.sass"
 "$cuobjdump" -sass "$ws_bin/ws_s4_4096_sm_90a.cubin" | strip > "$out/tma-ws-s4-sm_90a.sass"
+
+# FP8 (e4m3, 128x256x128, specs/wgmma-fp8.toml; a third argument, default
+# .gpu/fp8/wgmma-fp8/bin): fp8-base-sm_90a.sass (unpipelined),
+# fp8-mif-s3-sm_90a.sass (schedule=mma-in-flight stages=3).
+#   python3 integration/pk-bundle.py build wgmma-fp8 -o .gpu/fp8 --only _4096_
+fp8_bin=${3:-$root/.gpu/fp8/wgmma-fp8/bin}
+"$cuobjdump" -sass "$fp8_bin/e4m3gemm_base_4096_sm_90a.cubin" | strip > "$out/fp8-base-sm_90a.sass"
+"$cuobjdump" -sass "$fp8_bin/e4m3gemm_ring_mif_s3_4096_sm_90a.cubin" | strip > "$out/fp8-mif-s3-sm_90a.sass"
