@@ -309,21 +309,30 @@ def load_phase(e, k, v):
                 loaded[src][i], src, r, v["st_col"], k.s_t, vt))
 
 
+def ldmatrix_mma_pair(e, k, name, tile, row, col, transpose, a, accs, j0, result_name):
+    """The step S = Q K^T and O += P V share: one ldmatrix.x4 of `tile` at
+    (row, col) (transposed for sV), split into the B fragments of accs[j0]
+    and accs[j0 + 1], each multiplied with the A fragment `a` into its
+    accumulator (result_name(j) names the new value)."""
+    b4 = e.op(name, "nvgpu.ldmatrix {}[{}, {}] {{numTiles = 4 : i32, transpose = {}}} : {} -> {}".format(
+        tile, row, col, "true" if transpose else "false", k.s_t, FRAG_A))
+    for q in range(2):
+        j = j0 + q
+        b = e.op("{}_{}".format(name, q), "vector.shuffle {0}, {0} [{1}, {2}] : {3}, {3}".format(
+            b4, 2 * q, 2 * q + 1, FRAG_A))
+        accs[j] = e.op(result_name(j), "nvgpu.mma.sync ({}, {}, {}) {{mmaShape = [16, 8, 16]}} : ({}, {}, {}) -> {}".format(
+            a, b, accs[j], FRAG_A, FRAG_B, FRAG_C, FRAG_C))
+
+
 def scores(e, k, v):
     """S = Q K^T for the warp's 16 rows and the tile's BN keys (f32)."""
     e.emit("// S = Q K^T: {} k-steps x {} ldmatrix.x4 (sK) + {} mma.sync".format(k.KQ, k.BN // 16, k.NS))
     s = ["%zero_c"] * k.NS
     for p in range(k.BN // 16):
         for ks in range(k.KQ):
-            b4 = e.op("kb{}_{}".format(p, ks), "nvgpu.ldmatrix %sK[{}, {}] {{numTiles = 4 : i32, transpose = false}} "
-                      ": {} -> {}".format(v["k_rows"][p], v["k_cols"][ks], k.s_t, FRAG_A))
-            for q in range(2):
-                j = 2 * p + q
-                b = e.op("kb{}_{}_{}".format(p, ks, q), "vector.shuffle {0}, {0} [{1}, {2}] : {3}, {3}".format(
-                    b4, 2 * q, 2 * q + 1, FRAG_A))
-                s[j] = e.op("s{}".format(j) if ks == k.KQ - 1 else "s{}_{}".format(j, ks),
-                            "nvgpu.mma.sync ({}, {}, {}) {{mmaShape = [16, 8, 16]}} : ({}, {}, {}) -> {}".format(
-                                v["qf"][ks], b, s[j], FRAG_A, FRAG_B, FRAG_C, FRAG_C))
+            last = ks == k.KQ - 1
+            ldmatrix_mma_pair(e, k, "kb{}_{}".format(p, ks), "%sK", v["k_rows"][p], v["k_cols"][ks], False,
+                              v["qf"][ks], s, 2 * p, lambda j: "s{}".format(j) if last else "s{}_{}".format(j, ks))
     # scalars: x[j][r][c] = S[row r (0: qr0, 1: qr1)][key kv + 8j + 2t + c]
     return [[[e.op("s{}_{}{}".format(j, r, c), "vector.extract {}[{}, {}] : f32 from {}".format(s[j], r, c, FRAG_C))
               for c in range(2)] for r in range(2)] for j in range(k.NS)]
@@ -427,15 +436,9 @@ def pv_update(e, k, v, o_in, alpha, pa):
     o = [e.op("os{}".format(n), "arith.mulf {}, {} : {}".format(o_in[n], am, FRAG_C)) for n in range(k.NO)]
     for kk in range(k.KP):
         for p in range(k.D // 16):
-            b4 = e.op("vb{}_{}".format(kk, p), "nvgpu.ldmatrix %sV[{}, {}] {{numTiles = 4 : i32, transpose = true}} "
-                      ": {} -> {}".format(v["v_rows"][kk], v["v_cols"][p], k.s_t, FRAG_A))
-            for q in range(2):
-                n = 2 * p + q
-                b = e.op("vb{}_{}_{}".format(kk, p, q), "vector.shuffle {0}, {0} [{1}, {2}] : {3}, {3}".format(
-                    b4, 2 * q, 2 * q + 1, FRAG_A))
-                o[n] = e.op("o{}".format(n) if kk == k.KP - 1 else "o{}_{}".format(n, kk),
-                            "nvgpu.mma.sync ({}, {}, {}) {{mmaShape = [16, 8, 16]}} : ({}, {}, {}) -> {}".format(
-                                pa[kk], b, o[n], FRAG_A, FRAG_B, FRAG_C, FRAG_C))
+            last = kk == k.KP - 1
+            ldmatrix_mma_pair(e, k, "vb{}_{}".format(kk, p), "%sV", v["v_rows"][kk], v["v_cols"][p], True,
+                              pa[kk], o, 2 * p, lambda n: "o{}".format(n) if last else "o{}_{}".format(n, kk))
     return o
 
 

@@ -23,9 +23,8 @@ Tiles and compute
   BK = 128: one tile row is 128 bytes, the width of the 128-byte swizzle
   (TMA writes it, the wgmma descriptors read it). Per stage sA[BM][128] and
   sB[BN][128] (BM 128, BN 128 or 256: 32 or 48 KB).
-  One warpgroup per 64 rows of A (--threads 128: BM 64... only 128 x BN with
-  two warpgroups is generated: warpgroup w = tid / 128 computes rows
-  64w .. 64w+63). A fp8 wgmma is m64nBNk32, so a tile takes 4 k-steps:
+  Two warpgroups (--threads 256, BM 128): warpgroup w = tid / 128
+  computes rows 64w .. 64w+63. A fp8 wgmma is m64nBNk32, so a tile takes 4 k-steps:
   step s reads columns 32s .. 32s+31 of both tiles, through descriptors of
   the subviews sA[64w, 32s] [64, 32] and sB[0, 32s] [BN, 32] (the start
   address moves 32 bytes inside the swizzled rows, as CUTLASS's K-major

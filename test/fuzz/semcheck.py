@@ -1653,16 +1653,21 @@ class Machine:
                 self.do_jump(op, jump, step)
                 i += jump
                 continue
-            self.steps += 1
-            if self.steps > MAX_STEPS:
-                raise Unknown("more than %d loop iterations" % MAX_STEPS)
-            self.env[body.args[0][0]] = wrap(lb + i * step, ivw)
-            for (a, _), v in zip(body.args[1:], vals):
-                self.env[a] = v
+            self.enter_iteration(body, lb + i * step, ivw, vals)
             vals = self.run_block(body.ops, mask) or []
             i += 1
         for r, v in zip(op.results, vals):
             self.env[r] = v
+
+    def enter_iteration(self, body, iv, ivw, vals):
+        """Counts one loop iteration against MAX_STEPS and binds the body's
+        induction variable (`iv`, `ivw` bits) and iter_args (`vals`)."""
+        self.steps += 1
+        if self.steps > MAX_STEPS:
+            raise Unknown("more than %d loop iterations" % MAX_STEPS)
+        self.env[body.args[0][0]] = wrap(iv, ivw)
+        for (a, _), v in zip(body.args[1:], vals):
+            self.env[a] = v
 
     def probe_kloop(self, op, body, lb, step, n, ivw, inits, mask):
         """The probe's run of the input's K-loop: the iterations
@@ -1670,12 +1675,7 @@ class Machine:
         phase does not depend on them), each labelled with its tile."""
         vals = inits
         for i in self.probe["select"](n):
-            self.steps += 1
-            if self.steps > MAX_STEPS:
-                raise Unknown("more than %d loop iterations" % MAX_STEPS)
-            self.env[body.args[0][0]] = wrap(lb + i * step, ivw)
-            for (a, _), v in zip(body.args[1:], vals):
-                self.env[a] = v
+            self.enter_iteration(body, lb + i * step, ivw, vals)
             self.cur_tile = i
             before = (collections.Counter(self.reads), collections.Counter(self.computes))
             vals = self.run_block(body.ops, mask) or []

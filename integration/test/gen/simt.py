@@ -88,6 +88,19 @@ NAME = r"%[\w$.-]+"
 OP_RE = re.compile(r"^(?:(%s(?::\d+)?(?:, %s)*) = )?([a-z_]+\.[a-z_0-9.]+)\s*(.*)$" % (NAME, NAME))
 
 
+def position_slice(shape, position):
+    """The sub-vector of a `shape` vector at the static `position` ("i, j"
+    of vector.extract / vector.insert): its shape, its element count and the
+    flat offset of its first element."""
+    pos = [int(p) for p in position.split(",") if p.strip()]
+    rshape = shape[len(pos):]
+    stride = nelem(rshape)
+    off = 0
+    for p, d in zip(pos, shape):
+        off = off * d + p
+    return rshape, stride, off * stride
+
+
 def parse_kernel(text):
     """The first gpu.func of text -> (header text, list of Op)."""
     lines = text.splitlines()
@@ -460,14 +473,7 @@ class Block:
         if not m:
             raise SimError("vector.extract form: " + op.rest)
         src = self.get(m.group(1))
-        shape = src[0]
-        pos = [int(p) for p in m.group(2).split(",") if p.strip()]
-        rshape = shape[len(pos):]
-        stride = nelem(rshape)
-        off = 0
-        for p, d in zip(pos, shape):
-            off = off * d + p
-        off *= stride
+        rshape, stride, off = position_slice(src[0], m.group(2))
         if rshape:
             self.one(op, rshape, [xs[off:off + stride] for xs in src[1]])
         else:
@@ -479,13 +485,7 @@ class Block:
             raise SimError("vector.insert form: " + op.rest)
         val, dst = self.get(m.group(1)), self.get(m.group(2))
         shape = dst[0]
-        pos = [int(p) for p in m.group(3).split(",") if p.strip()]
-        rshape = shape[len(pos):]
-        stride = nelem(rshape)
-        off = 0
-        for p, d in zip(pos, shape):
-            off = off * d + p
-        off *= stride
+        rshape, stride, off = position_slice(shape, m.group(3))
         out = []
         for v, d in zip(val[1], dst[1]):
             v = tuple(v) if rshape else (v,)
