@@ -1108,8 +1108,9 @@ def gen_wgmma(a):
     e = Emitter()
     e.ind = 3
     tid = e.op("tid", "gpu.thread_id x")
-    bm = e.mul("bm", e.op("by", "gpu.block_id y"), BM)
-    bn = e.mul("bn", e.op("bx", "gpu.block_id x"), BN)
+    if not a.persistent:
+        bm = e.mul("bm", e.op("by", "gpu.block_id y"), BM)
+        bn = e.mul("bn", e.op("bx", "gpu.block_id x"), BN)
     if WG == 2:
         e.emit("// warpgroup w = tid / 128 computes rows 64w .. 64w+63 of the block")
         wg_row = e.mul("wg_row", e.div("wg", tid, 128), 64)
@@ -1251,6 +1252,46 @@ pk analyses this loop as a TMA K-loop and pipelines it with variant=tma: N
 stages on a ring of N mbarriers (docs/hopper.md "TMA ring")."""
 
 
+PERSISTENT_NOTES = """\
+--persistent G: a persistent kernel. The grid is G blocks (the number of SMs,
+132 on an H100 / H200 SXM, or a multiple); block b computes output tiles b,
+b + G, b + 2G, ... of the (M/BM) x (N/BN) tiles in a loop around the K-loop
+(the tile loop), in grouped order: groups of 8 tile rows, column-major
+inside a group, so that the blocks running together share their A rows and
+B columns in L2. The accumulator's initial value lies outside the tile loop;
+the K-loop and its epilogue are the kernel above. The one mbarrier's phase
+runs on across tiles: K/BK is even, so tile t of every output tile waits on
+parity t % 2. pk-opt --pipeline-kernel flattens the nest into one loop over
+(tile, k-step) and pipelines it across the tile boundary (docs/hopper.md
+"Persistent kernels")."""
+
+
+def persistent_tile_loop(e, a, tiles_m, tiles_n, BM, BN, k_tiles):
+    """Opens the tile loop of a persistent kernel (PERSISTENT_NOTES) and
+    emits the grouped rasterization of its tile index; returns (bm, bn), the
+    tile's first row and column."""
+    assert a.persistent >= 1, "--persistent: the grid size must be at least 1"
+    assert k_tiles % 2 == 0, \
+        "--persistent: K / BK must be even (the one mbarrier's parity t % 2 runs on across tiles)"
+    group = min(8, tiles_m)
+    e.emit("// the tile loop: block b computes tiles b, b + G, ... in grouped order "
+           "({} tile rows per group)".format(group))
+    bid = e.op("bid", "gpu.block_id x")
+    nblk = e.op("nblk", "gpu.grid_dim x")
+    e.emit("scf.for %tile = {} to {} step {} {{".format(bid, e.c(tiles_m * tiles_n), nblk))
+    e.ind += 1
+    width = group * tiles_n
+    grp = e.div("grp", "%tile", width)
+    first = e.mul("first_m", grp, group)
+    left = e.op("left_m", "arith.subi {}, {} : index".format(e.c(tiles_m), first))
+    size = e.op("gsize", "arith.minui {}, {} : index".format(left, e.c(group)))
+    inner = e.rem("in_grp", "%tile", width)
+    tm = e.op("tm", "arith.addi {}, {} : index".format(
+        first, e.op("tm_in", "arith.remui {}, {} : index".format(inner, size))))
+    tn = e.op("tn", "arith.divui {}, {} : index".format(inner, size))
+    return e.mul("bm", tm, BM), e.mul("bn", tn, BN)
+
+
 def tma_mbarrier_init(e, tid, mbar):
     """Thread 0 initialises the TMA kernels' one mbarrier (arrival count 1)
     and fences it to the async proxy, then a gpu.barrier; returns the
@@ -1279,7 +1320,7 @@ def gen_wgmma_tma(a):
         "with two (256 threads, warpgroup w computes rows 64w..64w+63)"
     assert M % BM == 0 and N % BN == 0 and K % BK == 0, "wgmma kernels need whole tiles"
     WG = T // 128
-    name = a.name or "hgemm_wgmma_tma_f16_{}x{}x{}".format(BM, BN, BK)
+    name = a.name or "hgemm_wgmma_tma_f16_{}x{}x{}{}".format(BM, BN, BK, "_persistent" if a.persistent else "")
     slabs = BN // 64
     sA_t = memref([BM, 64], "f16", SMEM)
     sB_t = memref([slabs, 64, 64], "f16", SMEM)
@@ -1296,8 +1337,9 @@ def gen_wgmma_tma(a):
     e = Emitter()
     e.ind = 3
     tid = e.op("tid", "gpu.thread_id x")
-    bm = e.mul("bm", e.op("by", "gpu.block_id y"), BM)
-    bn = e.mul("bn", e.op("bx", "gpu.block_id x"), BN)
+    if not a.persistent:
+        bm = e.mul("bm", e.op("by", "gpu.block_id y"), BM)
+        bn = e.mul("bn", e.op("bx", "gpu.block_id x"), BN)
     if WG == 2:
         e.emit("// warpgroup w = tid / 128 computes rows 64w .. 64w+63 of the block")
         wg_row = e.mul("wg_row", e.div("wg", tid, 128), 64)
@@ -1308,8 +1350,12 @@ def gen_wgmma_tma(a):
     t0 = tma_mbarrier_init(e, tid, mbar)
     slabs_v = [e.op("sB_{}".format(j), "memref.subview %sB[{}, 0, 0] [1, 64, 64] [1, 1, 1] : {} to {}".format(
         j, sB_t, slab_t.format(j * 4096))) for j in range(slabs)]
+    if a.persistent:
+        e.op("acc0", "nvgpu.warpgroup.mma.init.accumulator -> " + acc)
+        bm, bn = persistent_tile_loop(e, a, M // BM, N // BN, BM, BN, K // BK)
     b_cols = [e.add("gb_col{}".format(j), bn, 64 * j) for j in range(slabs)]
-    e.op("acc0", "nvgpu.warpgroup.mma.init.accumulator -> " + acc)
+    if not a.persistent:
+        e.op("acc0", "nvgpu.warpgroup.mma.init.accumulator -> " + acc)
     e.emit("%res = scf.for %k = {} to {} step {} iter_args(%acc = %acc0) -> ({}) {{".format(
         e.c(0), e.c(K), e.c(BK), acc))
     e.ind += 1
@@ -1341,18 +1387,25 @@ def gen_wgmma_tma(a):
     e.ind -= 1
     e.emit("}" + outer_attr(a))
     wgmma_epilogue(e, BM, BN, N, tid, bm, bn, wg_row if WG == 2 else None, gC, acc)
+    grid = (N // BN, M // BM)
+    if a.persistent:
+        e.ind -= 1
+        e.emit("}")
+        grid = (a.persistent, 1)
     e.emit("gpu.return")
 
     out = ["// Generated by examples/gen_gemm.py -- do not edit by hand.",
            "// Command: " + a.cmdline]
     out += ["// " + l if l else "//" for l in WGMMA_TMA_NOTES.splitlines()]
+    if a.persistent:
+        out += ["// " + l if l else "//" for l in PERSISTENT_NOTES.splitlines()]
     out.append("// HGEMM (wgmma, TMA): C(f32) = A(f16) * B (NN), M={} N={} K={}, tile {}x{}x{}, {} threads, "
-               "grid ({}, {}, 1).".format(M, N, K, BM, BN, BK, T, N // BN, M // BM))
+               "grid ({}, {}, 1).".format(M, N, K, BM, BN, BK, T, grid[0], grid[1]))
     if WG == 2:
         out.append("// Two warpgroups: the A descriptor of warpgroup w starts at row 64w; each thread "
                    "stores its accumulator fragment (the --threads 256 epilogue of --copy threads).")
         out.append("!frag = !llvm.struct<(struct<({})>)>".format(", ".join(["f32"] * (BN // 2))))
-    return tma_kernel_module(out, a, e, name, (gA, gB, gC), "", sA_t, sB_t, (N // BN, M // BM))
+    return tma_kernel_module(out, a, e, name, (gA, gB, gC), "", sA_t, sB_t, grid)
 
 
 def tma_kernel_module(out, a, e, name, globals3, extra_params, sA_t, sB_t, grid):
@@ -1533,6 +1586,9 @@ def main(argv=None):
                         "swizzled st.shared by every thread (WGMMA_NOTES); tma: thread 0 issues "
                         "TMA loads completing on an mbarrier (WGMMA_TMA_NOTES; two tensor-map "
                         "pointer arguments after C)")
+    p.add_argument("--persistent", type=int, default=0, metavar="G",
+                   help="--copy tma (f16, bf16, fp8): a persistent kernel of G blocks with a tile "
+                        "loop around the K-loop (PERSISTENT_NOTES); 0: one block per tile")
     p.add_argument("--name", default=None, help="kernel / gpu.module symbol name")
     p.add_argument("-o", "--output", default="-", help="output path ('-' = stdout)")
     a = p.parse_args(argv)
@@ -1558,6 +1614,7 @@ def main(argv=None):
         assert a.mma == "mma.sync" or not (a.batch is not None or a.split_k is not None or a.b_int4
                                            or a.dynamic_k or a.filter != 3), \
             "--batch, --split-k, --b-int4, --dynamic-k, --filter: mma.sync kernels only"
+        assert not a.persistent or a.copy == "tma", "--persistent: the --copy tma kernels only"
         if fp8:
             from gen_wgmma_fp8 import gen_wgmma_tma_fp8
             text = gen_wgmma_tma_fp8(a)

@@ -45,7 +45,9 @@ Artefact directory (FORMAT "pk-artifacts/1"):
                       gen_gemm.py --b-int8 kernels), optional
                       "tma" (a list of {"arg": "A"|"B", "box": [inner,
                       outer], "swizzle": 128}: pk-runner --tma, one tensor
-                      map per item passed after C in list order), plus the
+                      map per item passed after C in list order), optional
+                      "grid" (pk-runner --grid: a persistent kernel's blocks),
+                      plus the
                       producer's own fields. A key
                       missing from an entry is taken from the manifest's top
                       level (the autotuner keeps m, n, k, kernel ... there).
@@ -536,6 +538,8 @@ def runner_argv(runner, art_dir, e, check, warmup, iters, seed, json_out=None, l
             "--check", check, "--warmup", str(warmup), "--iters", str(iters), "--seed", str(seed)]
     if e.get("b_layout"):
         argv += ["--b-layout", e["b_layout"]]
+    if e.get("grid"):
+        argv += ["--grid", str(e["grid"])]
     if e.get("b_int8"):
         argv += ["--b-int8"]
     for t in e.get("tma") or []:

@@ -181,7 +181,10 @@ module attributes {gpu.container_module} {
 
 // A TMA loop whose compute phase writes at moving addresses: a TMA load
 // reads through a tensor map pk cannot relate to the written argument
-// (this crashed: no memref to name). (From a review.)
+// (this crashed: no memref to name). (From a review.) Were the written
+// argument llvm.noalias, nothing else, the tensor map's address included,
+// would reach its memory, and pk would pipeline it (a persistent kernel's
+// tile epilogue, test/e2e/pipeline-kernel-persistent.test).
 // CHECK-LABEL: gpu.func @tma_moving_store
 // CHECK-NOT:   pk.pipelined
 // REMARK:      remark: not pipelined: not a pk K-loop: compute phase writes kernel argument #3 at addresses that move with the K-loop, and the load phase reads the memory a TMA load reads through its tensor map: pk cannot prove they do not overlap
@@ -191,7 +194,7 @@ module attributes {gpu.container_module} {
 !acc = !nvgpu.warpgroup.accumulator<fragmented = vector<128x128xf32>>
 module attributes {gpu.container_module} {
   gpu.module @kloop_tma_elect {
-    gpu.func @tma_moving_store(%tmaA: !tmA, %tmaB: !tmB, %C: memref<512x512xf32>, %D: memref<512x512xf32> {llvm.noalias})
+    gpu.func @tma_moving_store(%tmaA: !tmA, %tmaB: !tmB, %C: memref<512x512xf32>, %D: memref<512x512xf32>)
         workgroup(%sA : memref<128x64xf16, #gpu.address_space<workgroup>> {llvm.align = 1024 : i64},
                   %sB : memref<2x64x64xf16, #gpu.address_space<workgroup>> {llvm.align = 1024 : i64})
         kernel attributes {known_block_size = array<i32: 128, 1, 1>, known_grid_size = array<i32: 4, 4, 1>} {

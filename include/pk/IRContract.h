@@ -38,6 +38,17 @@ constexpr llvm::StringLiteral kFallbackAttrName = "pk.pipeline_fallback";
 /// by named barriers, so pk pipelines no further K-loop of it.
 constexpr llvm::StringLiteral kWarpSpecializedAttrName = "pk.warp_specialized";
 
+/// Marks the flat loop pk-flatten-tile-loops made of a persistent kernel's
+/// tile loop and its K-loop (TileLoops.h); a kernel with one that pk does
+/// not pipeline gets its nest back.
+constexpr llvm::StringLiteral kFlattenedTileLoopAttrName =
+    "pk.flattened_tile_loop";
+
+/// Marks the `scf.if` of a flattened loop that runs a tile's epilogue after
+/// its last k-step (the code that followed the K-loop in the tile loop); the
+/// K-loop matcher takes it as part of the compute phase.
+constexpr llvm::StringLiteral kTileEpilogueAttrName = "pk.tile_epilogue";
+
 /// The kernel attribute that gives the registers per thread the budget
 /// assumes (when no option overrides it), in [1, 255].
 constexpr llvm::StringLiteral kRegsPerThreadAttrName = "pk.regs_per_thread";

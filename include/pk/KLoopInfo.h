@@ -176,6 +176,10 @@ struct KLoopInfo {
   bool barrierFirst = false;
   /// The TMA form of the load phase, if the loop has it.
   std::optional<TmaLoadPhase> tma;
+  /// The tile epilogue of a flattened persistent loop (TileLoops.h): an
+  /// `scf.if` of the compute phase that runs on each tile's last k-step,
+  /// writes global memory only and hands the next tile its accumulators.
+  scf::IfOp tileEpilogue;
   /// The op that ends the load phase: the load barrier, or the TMA wait.
   Operation *getLoadPhaseEnd() const {
     if (tma)

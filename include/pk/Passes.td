@@ -124,6 +124,33 @@ def PKUseLdmatrix : Pass<"pk-use-ldmatrix", "ModuleOp"> {
                            "::mlir::vector::VectorDialect"];
 }
 
+def PKFlattenTileLoops : Pass<"pk-flatten-tile-loops", "ModuleOp"> {
+  let summary = "Flatten a persistent kernel's tile loop and its TMA K-loop "
+                "into one loop over (tile, k-step)";
+  let description = [{
+    A persistent kernel loops over output tiles around its K-loop and the
+    tile's epilogue. Each `scf.for` of a kernel with exactly one K-loop
+    directly in its body, a TMA K-loop (`nvgpu.tma.async.load` in its
+    body), becomes one loop over (tile, k-step): the code before the K-loop
+    and the K-loop's body run every iteration, the code after the K-loop
+    runs in an `scf.if` on the tile's last k-step (`pk.tile_epilogue`),
+    which hands the accumulators' initial values to the next tile.
+    `pk-pipeline-kloops` then pipelines that loop across the tile boundary:
+    the next tile's first TMA loads are issued while the current tile's
+    last k-steps and its epilogue run, on one mbarrier ring. A nest it
+    cannot flatten (values carried across tiles, side effects before the
+    K-loop, an epilogue that synchronizes or touches shared memory, a
+    K-loop whose k-steps are not static and even, a wait parity that is not
+    the k-step modulo 2) gets a remark at the op that breaks it and stays
+    as it is. One remark per nest. `pipeline-kernel` runs it before the
+    analysis and gives a kernel its nest back when the flat loop is not
+    pipelined.
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::NVVM::NVVMDialect",
+                           "::mlir::scf::SCFDialect"];
+}
+
 def PKAnalyzeKLoops : Pass<"pk-analyze-kloops"> {
   let summary = "Analyze tiled GPU K-loops: shared memory, occupancy, "
                 "compute/load ratio and pipelining variant";

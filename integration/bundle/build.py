@@ -130,6 +130,7 @@ def sass_checks(man, d):
 def build_job(job, out, work, pk, mlir, cuda):
     """Generate, lower and assemble one job into out/bin; its manifest entry."""
     src = generate(job, work)
+    launch_threads = None
     log = os.path.join(out, "logs", job.id + ".pk-opt.log")
     ptx = os.path.join(out, "bin", job.id + ".ptx")
     e = dict(id=job.id, kind=job.kind, size=job.m, m=job.m, n=job.n, k=job.k, arch=job.arch, kernel=job.kernel)
@@ -152,7 +153,11 @@ def build_job(job, out, work, pk, mlir, cuda):
         else:
             pkint.assemble(ptx, job.arch, cubin, cuda=cuda)
         # pk moves the tiles to dynamic shared memory above 48 KB: the launch asks for it
-        sm = re.search(r"pk\.dynamic_shared_memory_bytes\s*=\s*(\d+)", open(out_mlir).read())
+        text = open(out_mlir).read()
+        sm = re.search(r"pk\.dynamic_shared_memory_bytes\s*=\s*(\d+)", text)
+        # ... and the block pk launches (warp specialization adds a producer warpgroup)
+        bs = re.search(r"known_block_size = array<i32: (\d+), 1, 1>", text)
+        launch_threads = int(bs.group(1)) if bs else None
         e.update(format="cubin", file="bin/%s.cubin" % job.id, ptx="bin/%s.ptx" % job.id, ptxas=em["ptxas"],
                  smem=int(sm.group(1)) if sm else 0, status="built")
         if report:
@@ -191,6 +196,9 @@ def build_job(job, out, work, pk, mlir, cuda):
         if "kernel-symbol" in job.checks:
             check_symbol(f, job.kernel)
     e.update(job.fields)
+    if job.lowering == "pk" and launch_threads and launch_threads != e.get("threads"):
+        # pk's launch change (schedule=auto may warp-specialize) wins over the spec
+        e["threads"] = launch_threads
     e["pk_options"] = job.pk
     if job.sass_check:
         e["_sass_check"] = job.sass_check

@@ -7,8 +7,9 @@
 //   C[m][n] = sum_k A[m][k] * B[n][k]
 //   (--b-layout kn: B is KxN row-major, C[m][n] = sum_k A[m][k] * B[k][n],
 //   the "NN" layout of gen_gemm.py's wgmma kernels)
-//   grid (N/BN, M/BM, 1), block (threads, 1, 1), three bare device pointers
-//   (A, B, C) as parameters (convert-gpu-to-nvvm
+//   grid (N/BN, M/BM, 1) (--grid G: G x 1 x 1, a persistent kernel that
+//   loops over the tiles itself), block (threads, 1, 1), three bare device
+//   pointers (A, B, C) as parameters (convert-gpu-to-nvvm
 //   use-bare-ptr-memref-call-conv). hgemm: f16 x f16 -> f32, bgemm: bf16 x bf16
 //   -> f32, igemm: i8 x i8 -> i32, sgemm: f32 x f32 -> f32, e4m3gemm /
 //   e5m2gemm: fp8 (float8_e4m3fn / float8_e5m2) x the same -> f32 scaled,
@@ -72,6 +73,8 @@ struct Options {
   std::string scale;
   float scaleAB[2] = {0.5f, 0.25f};
   long m = 0, n = 0, k = 0, bm = 128, bn = 128, threads = 256, smem = 0;
+  /// --grid G: a persistent kernel's 1-D grid of G blocks (0: N/BN x M/BM).
+  long grid = 0;
   int warmup = 3, iters = 10;
   uint64_t seed = 20261129;
 };
@@ -91,6 +94,7 @@ struct Options {
       "ARG:BOX0xBOX1[:SWIZZLE] "
       "...]\n"
       "                 [--scale SA,SB]  (fp8 kinds; default 0.5,0.25)\n"
+      "                 [--grid G]  (persistent kernels: G x 1 x 1 blocks)\n"
       "                 [--dump FILE]  (C after the last launch, raw bytes)\n");
   std::exit(2);
 }
@@ -269,8 +273,11 @@ void writeJson(const Options &o, const Result &r, const std::string &cmdline) {
   j << "  \"size\": \"" << o.m << "x" << o.n << "x" << o.k << "\",\n";
   j << "  \"bm\": " << o.bm << ", \"bn\": " << o.bn << ", \"threads\": " << o.threads
     << ", \"dyn_smem\": " << o.smem << ",\n";
-  j << "  \"grid\": [" << (o.bn ? o.n / o.bn : 0) << ", " << (o.bm ? o.m / o.bm : 0)
-    << ", 1],\n";
+  if (o.grid)
+    j << "  \"grid\": [" << o.grid << ", 1, 1],\n";
+  else
+    j << "  \"grid\": [" << (o.bn ? o.n / o.bn : 0) << ", "
+      << (o.bm ? o.m / o.bm : 0) << ", 1],\n";
   j << "  \"device\": \"" << jsonEscape(r.device) << "\", \"cc\": \"" << r.ccMajor << "."
     << r.ccMinor << "\",\n";
   j << "  \"module_load_ms\": " << jnum(r.loadMs) << ",\n";
@@ -402,6 +409,8 @@ int main(int argc, char **argv) {
     else if (a == "--bn") o.bn = std::stol(val());
     else if (a == "--threads") o.threads = std::stol(val());
     else if (a == "--smem") o.smem = std::stol(val());
+    else if (a == "--grid")
+      o.grid = std::stol(val());
     else if (a == "--check") o.check = val();
     else if (a == "--warmup") o.warmup = std::stoi(val());
     else if (a == "--iters") o.iters = std::stoi(val());
@@ -444,6 +453,8 @@ int main(int argc, char **argv) {
   if (o.m <= 0 || o.n <= 0 || o.k <= 0) usage("--m, --n, --k must be positive");
   if (o.bm <= 0 || o.bn <= 0 || o.m % o.bm || o.n % o.bn) usage("M and N must be multiples of --bm / --bn");
   if (o.warmup < 0 || o.iters < 0) usage("--warmup / --iters must be >= 0");
+  if (o.grid < 0 || o.grid > 65535)
+    usage("--grid must be in [0, 65535] (0: one block per tile)");
   long checkRows = 0;
   if (o.check == "full") checkRows = o.m;
   else if (o.check == "none") checkRows = 0;
@@ -612,7 +623,8 @@ int main(int argc, char **argv) {
     for (auto &m : dMaps) args.push_back(&m);
     if (isF8)
       args.push_back(&dScale); // after the tensor maps
-    const unsigned gx = static_cast<unsigned>(o.n / o.bn), gy = static_cast<unsigned>(o.m / o.bm);
+    const unsigned gx = static_cast<unsigned>(o.grid ? o.grid : o.n / o.bn);
+    const unsigned gy = static_cast<unsigned>(o.grid ? 1 : o.m / o.bm);
     auto launch = [&]() {
       return ok(cuLaunchKernel(fn, gx, gy, 1, static_cast<unsigned>(o.threads), 1, 1,
                                static_cast<unsigned>(o.smem), nullptr, args.data(), nullptr),

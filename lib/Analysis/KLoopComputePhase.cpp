@@ -13,6 +13,8 @@
 
 #include "KLoopMatcherImpl.h"
 
+#include "pk/IRContract.h"
+
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
@@ -42,6 +44,12 @@ LogicalResult KLoopMatcher::walkComputePhase(ArrayRef<Operation *> ops,
     }
     if (isa<gpu::BarrierOp>(op))
       return fail(op, "compute phase: gpu.barrier inside a nested region");
+    if (auto ifOp = dyn_cast<scf::IfOp>(op);
+        ifOp && ifOp->hasAttr(kTileEpilogueAttrName)) {
+      if (failed(walkTileEpilogue(ifOp)))
+        return failure();
+      continue;
+    }
     FailureOr<bool> fence = matchProxyFence(op, "compute");
     if (failed(fence))
       return failure();
@@ -84,6 +92,42 @@ LogicalResult KLoopMatcher::walkComputePhase(ArrayRef<Operation *> ops,
                       op->getName().getStringRef() + "'");
   }
   return success();
+}
+
+/// The tile epilogue of a flattened persistent loop (KLoopInfo::tileEpilogue):
+/// directly in the K-loop body, the only one; it waits for the wgmma groups,
+/// computes and writes global memory (checked with the compute phase's
+/// global accesses: streams the load phase must not read), never shared
+/// memory, and synchronizes nothing else. It runs once per tile, so its
+/// work is not counted per k-step.
+LogicalResult KLoopMatcher::walkTileEpilogue(scf::IfOp epilogue) {
+  if (epilogue->getParentOp() != forOp.getOperation() || info.tileEpilogue)
+    return fail(epilogue, "compute phase: a tile epilogue must be the only "
+                          "one, directly in the K-loop body");
+  info.tileEpilogue = epilogue;
+  WalkResult walk = epilogue->walk([&](Operation *op) -> WalkResult {
+    if (op == epilogue.getOperation() || isa<scf::YieldOp>(op) ||
+        isa<NVVM::WgmmaWaitGroupSyncOp>(op))
+      return WalkResult::advance();
+    if (std::optional<MemoryAccess> access = getMemoryAccess(op)) {
+      if (!isGlobalMemory(cast<MemRefType>(access->memref.getType()))) {
+        (void)fail(op, "tile epilogue: it accesses memory that is not global "
+                       "(" +
+                           op->getName().getStringRef() + ")");
+        return WalkResult::interrupt();
+      }
+      accumulatorAccesses.push_back(op);
+      return WalkResult::advance();
+    }
+    if (isa<nvgpu::WarpgroupMmaStoreOp, nvgpu::WarpgroupMmaInitAccumulatorOp>(
+            op) ||
+        (op->getNumRegions() == 0 && isMemoryEffectFree(op)))
+      return WalkResult::advance();
+    (void)fail(op, "tile epilogue: unsupported operation '" +
+                       op->getName().getStringRef() + "'");
+    return WalkResult::interrupt();
+  });
+  return failure(walk.wasInterrupted());
 }
 
 /// Whether `op` is a generic -> async proxy fence for shared memory
@@ -174,6 +218,28 @@ static nvgpu::WarpgroupMmaOp getPreviousInChain(nvgpu::WarpgroupMmaOp mma) {
   return previous;
 }
 
+/// The value that carries `acc` to the next iteration: `acc` itself, or,
+/// when a tile epilogue (KLoopInfo::tileEpilogue) reads it and yields it on
+/// the other k-steps, the epilogue's result (the next tile's accumulators
+/// on a tile's last k-step).
+static Value getCarriedThroughEpilogue(Value acc) {
+  scf::IfOp epilogue;
+  for (OpOperand &use : acc.getUses()) {
+    auto ifOp = use.getOwner()->getParentOfType<scf::IfOp>();
+    if (!ifOp || !ifOp->hasAttr(kTileEpilogueAttrName) ||
+        (epilogue && ifOp != epilogue))
+      return acc;
+    epilogue = ifOp;
+  }
+  if (!epilogue)
+    return acc;
+  auto elseYield = cast<scf::YieldOp>(epilogue.elseBlock()->getTerminator());
+  for (OpOperand &operand : elseYield->getOpOperands())
+    if (operand.get() == acc)
+      return epilogue.getResult(operand.getOperandNumber());
+  return acc;
+}
+
 /// Whether `mma` belongs to a chain of wgmmas directly in `forOp`'s body
 /// (KLoopInfo's WarpgroupMma::accumulatorChained): an iter_arg used by the
 /// first op alone, each result used by the next op alone, the last result
@@ -191,13 +257,14 @@ static bool isAccumulatorChain(scf::ForOp forOp, nvgpu::WarpgroupMmaOp mma) {
     tail = next;
   }
   auto iterArg = dyn_cast<BlockArgument>(head.getMatrixC());
+  Value carried = getCarriedThroughEpilogue(tail.getMatrixD());
   if (head->getParentOp() != forOp.getOperation() ||
       tail->getParentOp() != forOp.getOperation() || !iterArg ||
       iterArg.getOwner() != forOp.getBody() ||
       iterArg.getArgNumber() < forOp.getNumInductionVars() ||
-      !iterArg.hasOneUse() || !tail.getMatrixD().hasOneUse())
+      !iterArg.hasOneUse() || !carried.hasOneUse())
     return false;
-  OpOperand &use = *tail.getMatrixD().use_begin();
+  OpOperand &use = *carried.use_begin();
   return use.getOwner() == forOp.getBody()->getTerminator() &&
          use.getOperandNumber() + forOp.getNumInductionVars() ==
              iterArg.getArgNumber();
@@ -357,18 +424,22 @@ static bool mayBeSameMemory(Value a, Value b) {
 /// Whether pk can prove that the global memory `written` and `read` (two
 /// roots) do not overlap: two different arguments of `kernel`, one of them
 /// `llvm.noalias` (nothing else reaches what it points to while the
-/// kernel runs).
+/// kernel runs); or `read` is a TMA load's tensor map (null) and `written`
+/// an `llvm.noalias` argument, which the map's address, not derived from
+/// it, does not reach either (a persistent kernel's tile epilogue).
 static bool provablyDisjoint(gpu::GPUFuncOp kernel, Value written, Value read) {
+  auto isNoaliasArgument = [&](BlockArgument arg) {
+    return arg && arg.getOwner() == &kernel.getBody().front() &&
+           kernel.getArgAttr(arg.getArgNumber(), "llvm.noalias");
+  };
   auto a = dyn_cast_if_present<BlockArgument>(written);
+  if (!read)
+    return isNoaliasArgument(a);
   auto b = dyn_cast_if_present<BlockArgument>(read);
   if (!a || !b || a == b || a.getOwner() != &kernel.getBody().front() ||
       b.getOwner() != &kernel.getBody().front())
     return false;
-  auto noalias = [&](BlockArgument arg) {
-    return static_cast<bool>(
-        kernel.getArgAttr(arg.getArgNumber(), "llvm.noalias"));
-  };
-  return noalias(a) || noalias(b);
+  return isNoaliasArgument(a) || isNoaliasArgument(b);
 }
 
 /// Declines a copy whose source the compute phase may write: at fixed

@@ -58,6 +58,7 @@ private:
   LogicalResult walkLoadPhase(ArrayRef<Operation *> ops, int64_t executions);
   LogicalResult walkGuardedLoads(scf::IfOp ifOp, int64_t executions);
   LogicalResult walkComputePhase(ArrayRef<Operation *> ops, int64_t executions);
+  LogicalResult walkTileEpilogue(scf::IfOp epilogue);
   LogicalResult pairCopies();
   LogicalResult addAsyncCopies();
   LogicalResult checkMemoryAccumulators();

@@ -115,6 +115,7 @@ void mlir::pk::buildLoweringPipeline(OpPassManager &pm,
   // (pk's diagnostics keep the kernel's locations).
   OpPassManager &gpuPm = pm.nest<gpu::GPUModuleOp>();
   gpuPm.addPass(detail::createLowerBf16MmaSyncPass());
+  gpuPm.addPass(detail::createAccumulatorSelectsAsBranchesPass());
   gpuPm.addPass(createConvertNVGPUToNVVMPass());
   // Transfers with a permutation map (transposing or broadcasting reads and
   // writes) and of rank > 1 become 1-D transfers; fully unrolled, so that no

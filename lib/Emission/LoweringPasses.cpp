@@ -17,6 +17,8 @@
 //   limited depth, and a stage of a multi-buffered tile read through a
 //   reshape (IREE's matmuls) is beyond it; a misaligned-looking 4-byte load
 //   of two f16 then splits into two 16-bit ones.
+// * Selects of wgmma accumulators (the canonicalizer's form of a persistent
+//   kernel's tile epilogue) become scf.if, which the lowering handles.
 // * Floating-point multiplies and adds may contract into FMAs, as nvcc's
 //   default (-fmad=true) and IREE's own lowering allow: without the
 //   `contract` flag LLVM's NVPTX back end emits mul.rn / add.rn, which ptxas
@@ -30,9 +32,12 @@
 #include "pk/Emit.h"
 #include "pk/MemoryAccess.h"
 
+#include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/Dialect/Vector/Transforms/LoweringPatterns.h"
 #include "mlir/Dialect/Vector/Transforms/VectorRewritePatterns.h"
@@ -147,7 +152,55 @@ struct AllowContractionPass
     });
   }
 };
+
+/// Rewrites each `arith.select` of `!nvgpu.warpgroup.accumulator` values
+/// into an `scf.if` that yields one or the other. The canonicalizer folds an
+/// scf.if whose branches yield values defined above it into a select (a
+/// persistent kernel's tile epilogue, which hands the next tile the zero
+/// accumulator, becomes one), and neither convert-nvgpu-to-nvvm nor the
+/// arith lowering converts a select of that type.
+struct AccumulatorSelectsAsBranchesPass
+    : PassWrapper<AccumulatorSelectsAsBranchesPass,
+                  OperationPass<gpu::GPUModuleOp>> {
+  MLIR_DEFINE_EXPLICIT_INTERNAL_INLINE_TYPE_ID(AccumulatorSelectsAsBranchesPass)
+
+  StringRef getArgument() const final {
+    return "pk-accumulator-selects-as-branches";
+  }
+  StringRef getDescription() const final {
+    return "Rewrite selects of wgmma accumulators into scf.if";
+  }
+  void getDependentDialects(DialectRegistry &registry) const override {
+    registry.insert<scf::SCFDialect>();
+  }
+
+  void runOnOperation() override {
+    SmallVector<arith::SelectOp> selects;
+    getOperation().walk([&](arith::SelectOp select) {
+      if (isa<nvgpu::WarpgroupAccumulatorType>(select.getType()))
+        selects.push_back(select);
+    });
+    IRRewriter rewriter(&getContext());
+    for (arith::SelectOp select : selects) {
+      rewriter.setInsertionPoint(select);
+      Location loc = select.getLoc();
+      auto ifOp = scf::IfOp::create(rewriter, loc, select.getType(),
+                                    select.getCondition(),
+                                    /*withElseRegion=*/true);
+      rewriter.setInsertionPointToStart(ifOp.thenBlock());
+      scf::YieldOp::create(rewriter, loc, select.getTrueValue());
+      rewriter.setInsertionPointToStart(ifOp.elseBlock());
+      scf::YieldOp::create(rewriter, loc, select.getFalseValue());
+      rewriter.replaceOp(select, ifOp.getResults());
+    }
+  }
+};
 } // namespace
+
+std::unique_ptr<Pass>
+mlir::pk::detail::createAccumulatorSelectsAsBranchesPass() {
+  return std::make_unique<AccumulatorSelectsAsBranchesPass>();
+}
 
 std::unique_ptr<Pass> mlir::pk::detail::createLowerTransfersPass() {
   return std::make_unique<LowerTransfersPass>();
@@ -165,5 +218,6 @@ void mlir::pk::registerLoweringPasses() {
   PassRegistration<LowerTransfersPass>();
   PassRegistration<ProveSharedAlignmentPass>();
   PassRegistration<AllowContractionPass>();
+  PassRegistration<AccumulatorSelectsAsBranchesPass>();
   detail::registerLowerBf16MmaSyncPass();
 }

@@ -39,6 +39,10 @@ void registerLowerBf16MmaSyncPass();
 /// subtracts and multiplies, so that they lower to FMAs as nvcc's do.
 std::unique_ptr<Pass> createAllowContractionPass();
 
+/// `arith.select` of `!nvgpu.warpgroup.accumulator` values as `scf.if`
+/// (before convert-nvgpu-to-nvvm, which converts neither).
+std::unique_ptr<Pass> createAccumulatorSelectsAsBranchesPass();
+
 } // namespace pk::detail
 } // namespace mlir
 

@@ -98,6 +98,9 @@ static void addTransforms(OpPassManager &pm,
   // become ldmatrix before the analysis measures the compute phase.
   if (options.ldmatrix)
     pm.addPass(createPKUseLdmatrix());
+  // A persistent kernel's tile loop and TMA K-loop become one loop, which
+  // the analysis then sees as the K-loop (pipelined across tiles).
+  pm.addPass(createPKFlattenTileLoops());
   auto analyze = withTargetOptions<PKAnalyzeKLoopsOptions>(options);
   // The analysis decides each loop as pk-pipeline-kloops will, which then
   // applies those decisions (KLoopAnalysisCache): one match and one
@@ -184,6 +187,17 @@ static bool hasPipelinedLoop(gpu::GPUFuncOp kernel) {
       .wasInterrupted();
 }
 
+/// Whether pk-flatten-tile-loops flattened a nest of `kernel`.
+static bool hasFlattenedTileLoop(gpu::GPUFuncOp kernel) {
+  return kernel
+      .walk([](scf::ForOp loop) {
+        return loop->hasAttr(kFlattenedTileLoopAttrName)
+                   ? WalkResult::interrupt()
+                   : WalkResult::advance();
+      })
+      .wasInterrupted();
+}
+
 /// Clones every kernel of `module` into `stash`.
 static void stashKernels(ModuleOp module, KernelStash &stash) {
   module.walk([&](gpu::GPUFuncOp kernel) {
@@ -209,14 +223,23 @@ static void restoreUnpipelinedKernels(ModuleOp module, KernelStash &stash) {
     auto gpuModule = kernel->getParentOfType<gpu::GPUModuleOp>();
     auto it = stash.kernels.find(
         (gpuModule.getName() + "::" + kernel.getName()).str());
-    if (it == stash.kernels.end() || hasPipelinedLoop(kernel) ||
-        countLdmatrix(kernel) <= countLdmatrix(it->second))
+    if (it == stash.kernels.end() || hasPipelinedLoop(kernel))
       continue;
-    emitRemark(kernel.getLoc())
-        << "kernel @" << kernel.getName()
-        << ": the ldmatrix rewrite is undone: no K-loop of the kernel was "
-           "pipelined, and the rewrite alone can be slower than the kernel "
-           "it came from (rule ldmatrix-with-pipelining)";
+    bool ldmatrix = countLdmatrix(kernel) > countLdmatrix(it->second);
+    bool flattened = hasFlattenedTileLoop(kernel);
+    if (!ldmatrix && !flattened)
+      continue;
+    if (ldmatrix)
+      emitRemark(kernel.getLoc())
+          << "kernel @" << kernel.getName()
+          << ": the ldmatrix rewrite is undone: no K-loop of the kernel was "
+             "pipelined, and the rewrite alone can be slower than the kernel "
+             "it came from (rule ldmatrix-with-pipelining)";
+    if (flattened)
+      emitRemark(kernel.getLoc())
+          << "kernel @" << kernel.getName()
+          << ": its tile loop is restored: the flattened loop was not "
+             "pipelined, and flattening alone gains nothing";
     gpu::GPUFuncOp original = it->second;
     stash.kernels.erase(it);
     kernel->getBlock()->getOperations().insert(kernel->getIterator(),
@@ -292,7 +315,7 @@ struct PipelineKernelPass final
   }
 
   /// Stage 1, the kernels stashed, stage 2, the kernels the ldmatrix
-  /// rewrite alone changed restored, stage 3.
+  /// rewrite or the tile-loop flattening alone changed restored, stage 3.
   void runOnOperation() final {
     ModuleOp module = getOperation();
     if (failed(checkLaunchNesting(module)))
@@ -303,8 +326,7 @@ struct PipelineKernelPass final
     if (failed(runPipeline(prepare, module)))
       return signalPassFailure();
     KernelStash stash;
-    if (options.ldmatrix)
-      stashKernels(module, stash);
+    stashKernels(module, stash);
     OpPassManager transform(ModuleOp::getOperationName());
     addTransforms(transform, options);
     if (failed(runPipeline(transform, module)))

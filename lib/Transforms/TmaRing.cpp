@@ -21,6 +21,7 @@
 #include "pk/PipelineSteps.h"
 
 #include "pk/Support.h"
+#include "pk/TileLoops.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
@@ -42,43 +43,6 @@ using namespace mlir::pk::detail;
 static constexpr int64_t kParityProbeTiles = 4;
 /// Static trip counts up to this many tiles: pk evaluates every tile.
 static constexpr int64_t kParityEveryTileLimit = 1 << 16;
-
-/// Folds `value` for the iteration whose induction variable is `iv`: the
-/// ops of the K-loop body it depends on, each folded on constant operands.
-static Attribute foldForIteration(Value value, scf::ForOp forOp, Attribute iv,
-                                  DenseMap<Value, Attribute> &known) {
-  if (value == forOp.getInductionVar())
-    return iv;
-  if (Attribute attr = known.lookup(value))
-    return attr;
-  Attribute constant;
-  if (matchPattern(value, m_Constant(&constant)))
-    return constant;
-  Operation *def = value.getDefiningOp();
-  if (!def || !forOp->isProperAncestor(def) || def->getNumRegions() ||
-      !isMemoryEffectFree(def))
-    return {};
-  SmallVector<Attribute> operands;
-  for (Value operand : def->getOperands()) {
-    Attribute attr = foldForIteration(operand, forOp, iv, known);
-    if (!attr)
-      return {};
-    operands.push_back(attr);
-  }
-  SmallVector<OpFoldResult> results;
-  if (failed(def->fold(operands, results)) ||
-      results.size() != def->getNumResults())
-    return {};
-  for (auto [result, folded] : llvm::zip(def->getResults(), results)) {
-    Attribute attr = dyn_cast<Attribute>(folded);
-    if (!attr)
-      attr = foldForIteration(cast<Value>(folded), forOp, iv, known);
-    if (!attr)
-      return {};
-    known[result] = attr;
-  }
-  return known.lookup(value);
-}
 
 /// Whether `value` is built from the induction variable only by `iv - lb`,
 /// `/ step`, `% 2` or `& 1`, and casts: a function of the tile index whose

@@ -213,13 +213,31 @@ static Loop makeLoop(const KernelAnalysis &result, size_t end) {
               countClass(result.classes, begin, end + 1, InstClass::Compute)};
 }
 
+/// Whether the backward branch `end` closes a loop of the kernel's code, not
+/// (a) the jump back of an out-of-line block that ptxas puts after the
+/// kernel's (unguarded) EXIT (an mbarrier wait's retry path, which returns
+/// into the middle of the loop it came from) or (b) a `BRA.U.ANY` loop, which
+/// makes one instruction's operand uniform (UTMALDG's coordinates).
+static bool closesLoop(const KernelAnalysis &result, size_t end) {
+  const std::vector<Instruction> &insts = result.kernel->insts;
+  if (!isBackwardBranch(insts[end]) ||
+      StringRef(insts[end].opcode).contains(".U.ANY"))
+    return false;
+  Loop loop = makeLoop(result, end);
+  return llvm::none_of(
+      ArrayRef(insts).slice(loop.begin, loop.end - loop.begin + 1),
+      [](const Instruction &inst) {
+        return inst.baseOpcode == "EXIT" && inst.predicate.empty();
+      });
+}
+
 /// Finds the main loop among the backward branches: the one enclosing the
 /// most compute, the larger one on ties (an outer loop over an inner one).
 /// Loops without compute are ignored.
 static void findMainLoop(KernelAnalysis &result) {
   const std::vector<Instruction> &insts = result.kernel->insts;
   for (size_t i = 0, e = insts.size(); i < e; ++i) {
-    if (!isBackwardBranch(insts[i]))
+    if (!closesLoop(result, i))
       continue;
     ++result.backwardBranches;
     Loop loop = makeLoop(result, i);
@@ -242,7 +260,7 @@ static void findOtherComputeLoops(KernelAnalysis &result) {
   };
   SmallVector<Loop> loops;
   for (size_t i = 0, e = insts.size(); i < e; ++i)
-    if (isBackwardBranch(insts[i])) {
+    if (closesLoop(result, i)) {
       Loop loop = makeLoop(result, i);
       if (loop.compute != 0 && disjoint(loop, main))
         loops.push_back(loop);
@@ -269,7 +287,7 @@ static void findWarpSpecializedLoops(KernelAnalysis &result) {
   std::optional<Loop> producer, consumer;
   auto span = [](const Loop &loop) { return loop.end - loop.begin; };
   for (size_t i = 0, e = insts.size(); i < e; ++i) {
-    if (!isBackwardBranch(insts[i]))
+    if (!closesLoop(result, i))
       continue;
     Loop loop = makeLoop(result, i);
     auto body = ArrayRef(insts).slice(loop.begin, loop.end - loop.begin + 1);

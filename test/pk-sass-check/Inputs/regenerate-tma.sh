@@ -41,3 +41,13 @@ strip() {
 fp8_bin=${3:-$root/.gpu/fp8/wgmma-fp8/bin}
 "$cuobjdump" -sass "$fp8_bin/e4m3gemm_base_4096_sm_90a.cubin" | strip > "$out/fp8-base-sm_90a.sass"
 "$cuobjdump" -sass "$fp8_bin/e4m3gemm_ring_mif_s3_4096_sm_90a.cubin" | strip > "$out/fp8-mif-s3-sm_90a.sass"
+
+# Persistent (hgemm 128x256x64, --persistent 132, specs/persistent.toml; a
+# fourth argument, default .gpu/ps/persistent/bin): persistent-base-sm_90a.sass
+# (unpipelined), persistent-mif-s4-sm_90a.sass (stages=auto: the ring, x4
+# mma-in-flight), persistent-ws-s4-sm_90a.sass (warp-specialized x4).
+#   python3 integration/pk-bundle.py build persistent -o .gpu/ps --only _4096_
+ps_bin=${4:-$root/.gpu/ps/persistent/bin}
+"$cuobjdump" -sass "$ps_bin/hgemm_p132_base_4096_sm_90a.cubin" | strip > "$out/persistent-base-sm_90a.sass"
+"$cuobjdump" -sass "$ps_bin/hgemm_p132_auto_4096_sm_90a.cubin" | strip > "$out/persistent-mif-s4-sm_90a.sass"
+"$cuobjdump" -sass "$ps_bin/hgemm_p132_ws_s4_4096_sm_90a.cubin" | strip > "$out/persistent-ws-s4-sm_90a.sass"

@@ -1,0 +1,625 @@
+// RUN: pk-opt --pk-flatten-tile-loops -split-input-file -verify-diagnostics %s | FileCheck %s
+
+// The nests pk-flatten-tile-loops leaves as they are, each with a remark at
+// the op that breaks what flattening needs (TileLoops.h,
+// matchTileLoopNest); the IR stays unchanged.
+// CHECK-NOT: pk.flattened_tile_loop
+
+// The tile loop carries a value across tiles.
+
+!tmA = !nvgpu.tensormap.descriptor<tensor = memref<128x64xf16, 3>, swizzle = swizzle_128b, l2promo = none, oob = zero, interleave = none>
+!tmB = !nvgpu.tensormap.descriptor<tensor = memref<64x64xf16, 3>, swizzle = swizzle_128b, l2promo = none, oob = zero, interleave = none>
+!mbar = !nvgpu.mbarrier.group<memorySpace = #gpu.address_space<workgroup>>
+!acc = !nvgpu.warpgroup.accumulator<fragmented = vector<128x128xf32>>
+!sA = memref<128x64xf16, #gpu.address_space<workgroup>>
+!sB = memref<2x64x64xf16, #gpu.address_space<workgroup>>
+!slab0 = memref<64x64xf16, strided<[64, 1], offset: 0>, #gpu.address_space<workgroup>>
+!slab1 = memref<64x64xf16, strided<[64, 1], offset: 4096>, #gpu.address_space<workgroup>>
+!dA = !nvgpu.warpgroup.descriptor<tensor = memref<128x64xf16, 3>>
+!dB = !nvgpu.warpgroup.descriptor<tensor = memref<64x128xf16, 3>>
+!cblk = memref<128x128xf32, strided<[256, 1], offset: ?>>
+
+module attributes {gpu.container_module} {
+  gpu.module @persistent {
+    gpu.func @persistent(%C: memref<256x256xf32> {llvm.noalias}, %tmaA: !llvm.ptr, %tmaB: !llvm.ptr)
+        workgroup(%sA : !sA {llvm.align = 1024 : i64}, %sB : !sB {llvm.align = 1024 : i64})
+        kernel attributes {known_block_size = array<i32: 128, 1, 1>} {
+      %c0 = arith.constant 0 : index
+      %c1 = arith.constant 1 : index
+      %c2 = arith.constant 2 : index
+      %c4 = arith.constant 4 : index
+      %c64 = arith.constant 64 : index
+      %c128 = arith.constant 128 : index
+      %c256 = arith.constant 256 : index
+      %c32768 = arith.constant 32768 : index
+      %c10000000 = arith.constant 10000000 : index
+      %tid = gpu.thread_id x
+      %tmA = builtin.unrealized_conversion_cast %tmaA : !llvm.ptr to !tmA
+      %tmB = builtin.unrealized_conversion_cast %tmaB : !llvm.ptr to !tmB
+      %t0 = arith.cmpi eq, %tid, %c0 : index
+      %mbar = nvgpu.mbarrier.create -> !mbar
+      scf.if %t0 {
+        nvgpu.mbarrier.init %mbar[%c0], %c1 : !mbar
+        nvvm.fence.proxy {kind = #nvvm.proxy_kind<async.shared>, space = #nvvm.shared_space<cta>}
+      }
+      gpu.barrier
+      %sB_0 = memref.subview %sB[0, 0, 0] [1, 64, 64] [1, 1, 1] : !sB to !slab0
+      %sB_1 = memref.subview %sB[1, 0, 0] [1, 64, 64] [1, 1, 1] : !sB to !slab1
+      %acc0 = nvgpu.warpgroup.mma.init.accumulator -> !acc
+      %bid = gpu.block_id x
+      %nblk = gpu.grid_dim x
+      // expected-remark @+1 {{tile loop not flattened: tile loop: it carries values across tiles (iter_args)}}
+      %cnt = scf.for %tile = %bid to %c4 step %nblk iter_args(%n = %c0) -> (index) {
+        %tm = arith.divui %tile, %c2 : index
+        %tn = arith.remui %tile, %c2 : index
+        %bm = arith.muli %tm, %c128 : index
+        %bn = arith.muli %tn, %c128 : index
+        %gb_col1 = arith.addi %bn, %c64 : index
+
+        %res = scf.for %k = %c0 to %c256 step %c64 iter_args(%acc = %acc0) -> (!acc) {
+          nvgpu.mbarrier.arrive.expect_tx %mbar[%c0], %c32768, predicate = %t0 : !mbar
+          nvgpu.tma.async.load %tmA[%k, %bm], %mbar[%c0] to %sA, predicate = %t0 : !tmA, !mbar -> !sA
+          nvgpu.tma.async.load %tmB[%bn, %k], %mbar[%c0] to %sB_0, predicate = %t0 : !tmB, !mbar -> !slab0
+          nvgpu.tma.async.load %tmB[%gb_col1, %k], %mbar[%c0] to %sB_1, predicate = %t0 : !tmB, !mbar -> !slab1
+          %kt = arith.divui %k, %c64 : index
+          %kt2 = arith.remui %kt, %c2 : index
+          %par = arith.index_cast %kt2 : index to i1
+          nvgpu.mbarrier.try_wait.parity %mbar[%c0], %par, %c10000000 : !mbar
+          %dA = nvgpu.warpgroup.generate.descriptor %sA, %tmA : !sA, !tmA -> !dA
+          %dB = nvgpu.warpgroup.generate.descriptor %sB, %tmB : !sB, !tmB -> !dB
+          %acc_next = nvgpu.warpgroup.mma %dA, %dB, %acc {transposeB, waitGroup = 0 : i64} : !dA, !dB, !acc -> !acc
+          gpu.barrier
+          scf.yield %acc_next : !acc
+        }
+        %C_blk = memref.subview %C[%bm, %bn] [128, 128] [1, 1] : memref<256x256xf32> to !cblk
+        %n1 = arith.addi %n, %c1 : index
+        nvgpu.warpgroup.mma.store %res, %C_blk : !acc to !cblk
+        scf.yield %n1 : index
+      }
+      gpu.return
+    }
+  }
+}
+
+// -----
+
+// A store before the K-loop.
+
+!tmA = !nvgpu.tensormap.descriptor<tensor = memref<128x64xf16, 3>, swizzle = swizzle_128b, l2promo = none, oob = zero, interleave = none>
+!tmB = !nvgpu.tensormap.descriptor<tensor = memref<64x64xf16, 3>, swizzle = swizzle_128b, l2promo = none, oob = zero, interleave = none>
+!mbar = !nvgpu.mbarrier.group<memorySpace = #gpu.address_space<workgroup>>
+!acc = !nvgpu.warpgroup.accumulator<fragmented = vector<128x128xf32>>
+!sA = memref<128x64xf16, #gpu.address_space<workgroup>>
+!sB = memref<2x64x64xf16, #gpu.address_space<workgroup>>
+!slab0 = memref<64x64xf16, strided<[64, 1], offset: 0>, #gpu.address_space<workgroup>>
+!slab1 = memref<64x64xf16, strided<[64, 1], offset: 4096>, #gpu.address_space<workgroup>>
+!dA = !nvgpu.warpgroup.descriptor<tensor = memref<128x64xf16, 3>>
+!dB = !nvgpu.warpgroup.descriptor<tensor = memref<64x128xf16, 3>>
+!cblk = memref<128x128xf32, strided<[256, 1], offset: ?>>
+
+module attributes {gpu.container_module} {
+  gpu.module @persistent {
+    gpu.func @persistent(%C: memref<256x256xf32> {llvm.noalias}, %tmaA: !llvm.ptr, %tmaB: !llvm.ptr)
+        workgroup(%sA : !sA {llvm.align = 1024 : i64}, %sB : !sB {llvm.align = 1024 : i64})
+        kernel attributes {known_block_size = array<i32: 128, 1, 1>} {
+      %c0 = arith.constant 0 : index
+      %c1 = arith.constant 1 : index
+      %c2 = arith.constant 2 : index
+      %c4 = arith.constant 4 : index
+      %c64 = arith.constant 64 : index
+      %c128 = arith.constant 128 : index
+      %c256 = arith.constant 256 : index
+      %c32768 = arith.constant 32768 : index
+      %c10000000 = arith.constant 10000000 : index
+      %tid = gpu.thread_id x
+      %tmA = builtin.unrealized_conversion_cast %tmaA : !llvm.ptr to !tmA
+      %tmB = builtin.unrealized_conversion_cast %tmaB : !llvm.ptr to !tmB
+      %t0 = arith.cmpi eq, %tid, %c0 : index
+      %mbar = nvgpu.mbarrier.create -> !mbar
+      scf.if %t0 {
+        nvgpu.mbarrier.init %mbar[%c0], %c1 : !mbar
+        nvvm.fence.proxy {kind = #nvvm.proxy_kind<async.shared>, space = #nvvm.shared_space<cta>}
+      }
+      gpu.barrier
+      %sB_0 = memref.subview %sB[0, 0, 0] [1, 64, 64] [1, 1, 1] : !sB to !slab0
+      %sB_1 = memref.subview %sB[1, 0, 0] [1, 64, 64] [1, 1, 1] : !sB to !slab1
+      %acc0 = nvgpu.warpgroup.mma.init.accumulator -> !acc
+      %bid = gpu.block_id x
+      %nblk = gpu.grid_dim x
+      scf.for %tile = %bid to %c4 step %nblk {
+        %tm = arith.divui %tile, %c2 : index
+        %tn = arith.remui %tile, %c2 : index
+        %f = arith.constant 0.0 : f32
+        // expected-remark @+1 {{tile loop not flattened: tile loop: the code before the K-loop must be side-effect-free ops without regions (the tile's indices); 'memref.store' is not}}
+        memref.store %f, %C[%tile, %tile] : memref<256x256xf32>
+        %bm = arith.muli %tm, %c128 : index
+        %bn = arith.muli %tn, %c128 : index
+        %gb_col1 = arith.addi %bn, %c64 : index
+
+        %res = scf.for %k = %c0 to %c256 step %c64 iter_args(%acc = %acc0) -> (!acc) {
+          nvgpu.mbarrier.arrive.expect_tx %mbar[%c0], %c32768, predicate = %t0 : !mbar
+          nvgpu.tma.async.load %tmA[%k, %bm], %mbar[%c0] to %sA, predicate = %t0 : !tmA, !mbar -> !sA
+          nvgpu.tma.async.load %tmB[%bn, %k], %mbar[%c0] to %sB_0, predicate = %t0 : !tmB, !mbar -> !slab0
+          nvgpu.tma.async.load %tmB[%gb_col1, %k], %mbar[%c0] to %sB_1, predicate = %t0 : !tmB, !mbar -> !slab1
+          %kt = arith.divui %k, %c64 : index
+          %kt2 = arith.remui %kt, %c2 : index
+          %par = arith.index_cast %kt2 : index to i1
+          nvgpu.mbarrier.try_wait.parity %mbar[%c0], %par, %c10000000 : !mbar
+          %dA = nvgpu.warpgroup.generate.descriptor %sA, %tmA : !sA, !tmA -> !dA
+          %dB = nvgpu.warpgroup.generate.descriptor %sB, %tmB : !sB, !tmB -> !dB
+          %acc_next = nvgpu.warpgroup.mma %dA, %dB, %acc {transposeB, waitGroup = 0 : i64} : !dA, !dB, !acc -> !acc
+          gpu.barrier
+          scf.yield %acc_next : !acc
+        }
+        %C_blk = memref.subview %C[%bm, %bn] [128, 128] [1, 1] : memref<256x256xf32> to !cblk
+
+        nvgpu.warpgroup.mma.store %res, %C_blk : !acc to !cblk
+      }
+      gpu.return
+    }
+  }
+}
+
+// -----
+
+// The epilogue synchronizes the block.
+
+!tmA = !nvgpu.tensormap.descriptor<tensor = memref<128x64xf16, 3>, swizzle = swizzle_128b, l2promo = none, oob = zero, interleave = none>
+!tmB = !nvgpu.tensormap.descriptor<tensor = memref<64x64xf16, 3>, swizzle = swizzle_128b, l2promo = none, oob = zero, interleave = none>
+!mbar = !nvgpu.mbarrier.group<memorySpace = #gpu.address_space<workgroup>>
+!acc = !nvgpu.warpgroup.accumulator<fragmented = vector<128x128xf32>>
+!sA = memref<128x64xf16, #gpu.address_space<workgroup>>
+!sB = memref<2x64x64xf16, #gpu.address_space<workgroup>>
+!slab0 = memref<64x64xf16, strided<[64, 1], offset: 0>, #gpu.address_space<workgroup>>
+!slab1 = memref<64x64xf16, strided<[64, 1], offset: 4096>, #gpu.address_space<workgroup>>
+!dA = !nvgpu.warpgroup.descriptor<tensor = memref<128x64xf16, 3>>
+!dB = !nvgpu.warpgroup.descriptor<tensor = memref<64x128xf16, 3>>
+!cblk = memref<128x128xf32, strided<[256, 1], offset: ?>>
+
+module attributes {gpu.container_module} {
+  gpu.module @persistent {
+    gpu.func @persistent(%C: memref<256x256xf32> {llvm.noalias}, %tmaA: !llvm.ptr, %tmaB: !llvm.ptr)
+        workgroup(%sA : !sA {llvm.align = 1024 : i64}, %sB : !sB {llvm.align = 1024 : i64})
+        kernel attributes {known_block_size = array<i32: 128, 1, 1>} {
+      %c0 = arith.constant 0 : index
+      %c1 = arith.constant 1 : index
+      %c2 = arith.constant 2 : index
+      %c4 = arith.constant 4 : index
+      %c64 = arith.constant 64 : index
+      %c128 = arith.constant 128 : index
+      %c256 = arith.constant 256 : index
+      %c32768 = arith.constant 32768 : index
+      %c10000000 = arith.constant 10000000 : index
+      %tid = gpu.thread_id x
+      %tmA = builtin.unrealized_conversion_cast %tmaA : !llvm.ptr to !tmA
+      %tmB = builtin.unrealized_conversion_cast %tmaB : !llvm.ptr to !tmB
+      %t0 = arith.cmpi eq, %tid, %c0 : index
+      %mbar = nvgpu.mbarrier.create -> !mbar
+      scf.if %t0 {
+        nvgpu.mbarrier.init %mbar[%c0], %c1 : !mbar
+        nvvm.fence.proxy {kind = #nvvm.proxy_kind<async.shared>, space = #nvvm.shared_space<cta>}
+      }
+      gpu.barrier
+      %sB_0 = memref.subview %sB[0, 0, 0] [1, 64, 64] [1, 1, 1] : !sB to !slab0
+      %sB_1 = memref.subview %sB[1, 0, 0] [1, 64, 64] [1, 1, 1] : !sB to !slab1
+      %acc0 = nvgpu.warpgroup.mma.init.accumulator -> !acc
+      %bid = gpu.block_id x
+      %nblk = gpu.grid_dim x
+      scf.for %tile = %bid to %c4 step %nblk {
+        %tm = arith.divui %tile, %c2 : index
+        %tn = arith.remui %tile, %c2 : index
+        %bm = arith.muli %tm, %c128 : index
+        %bn = arith.muli %tn, %c128 : index
+        %gb_col1 = arith.addi %bn, %c64 : index
+
+        %res = scf.for %k = %c0 to %c256 step %c64 iter_args(%acc = %acc0) -> (!acc) {
+          nvgpu.mbarrier.arrive.expect_tx %mbar[%c0], %c32768, predicate = %t0 : !mbar
+          nvgpu.tma.async.load %tmA[%k, %bm], %mbar[%c0] to %sA, predicate = %t0 : !tmA, !mbar -> !sA
+          nvgpu.tma.async.load %tmB[%bn, %k], %mbar[%c0] to %sB_0, predicate = %t0 : !tmB, !mbar -> !slab0
+          nvgpu.tma.async.load %tmB[%gb_col1, %k], %mbar[%c0] to %sB_1, predicate = %t0 : !tmB, !mbar -> !slab1
+          %kt = arith.divui %k, %c64 : index
+          %kt2 = arith.remui %kt, %c2 : index
+          %par = arith.index_cast %kt2 : index to i1
+          nvgpu.mbarrier.try_wait.parity %mbar[%c0], %par, %c10000000 : !mbar
+          %dA = nvgpu.warpgroup.generate.descriptor %sA, %tmA : !sA, !tmA -> !dA
+          %dB = nvgpu.warpgroup.generate.descriptor %sB, %tmB : !sB, !tmB -> !dB
+          %acc_next = nvgpu.warpgroup.mma %dA, %dB, %acc {transposeB, waitGroup = 0 : i64} : !dA, !dB, !acc -> !acc
+          gpu.barrier
+          scf.yield %acc_next : !acc
+        }
+        %C_blk = memref.subview %C[%bm, %bn] [128, 128] [1, 1] : memref<256x256xf32> to !cblk
+        // expected-remark @+1 {{tile loop not flattened: tile loop: the code after the K-loop (the tile's epilogue) must not synchronize, touch shared memory or have unknown side effects}}
+        gpu.barrier
+        nvgpu.warpgroup.mma.store %res, %C_blk : !acc to !cblk
+      }
+      gpu.return
+    }
+  }
+}
+
+// -----
+
+// The epilogue reads shared memory.
+
+!tmA = !nvgpu.tensormap.descriptor<tensor = memref<128x64xf16, 3>, swizzle = swizzle_128b, l2promo = none, oob = zero, interleave = none>
+!tmB = !nvgpu.tensormap.descriptor<tensor = memref<64x64xf16, 3>, swizzle = swizzle_128b, l2promo = none, oob = zero, interleave = none>
+!mbar = !nvgpu.mbarrier.group<memorySpace = #gpu.address_space<workgroup>>
+!acc = !nvgpu.warpgroup.accumulator<fragmented = vector<128x128xf32>>
+!sA = memref<128x64xf16, #gpu.address_space<workgroup>>
+!sB = memref<2x64x64xf16, #gpu.address_space<workgroup>>
+!slab0 = memref<64x64xf16, strided<[64, 1], offset: 0>, #gpu.address_space<workgroup>>
+!slab1 = memref<64x64xf16, strided<[64, 1], offset: 4096>, #gpu.address_space<workgroup>>
+!dA = !nvgpu.warpgroup.descriptor<tensor = memref<128x64xf16, 3>>
+!dB = !nvgpu.warpgroup.descriptor<tensor = memref<64x128xf16, 3>>
+!cblk = memref<128x128xf32, strided<[256, 1], offset: ?>>
+
+module attributes {gpu.container_module} {
+  gpu.module @persistent {
+    gpu.func @persistent(%C: memref<256x256xf32> {llvm.noalias}, %tmaA: !llvm.ptr, %tmaB: !llvm.ptr)
+        workgroup(%sA : !sA {llvm.align = 1024 : i64}, %sB : !sB {llvm.align = 1024 : i64})
+        kernel attributes {known_block_size = array<i32: 128, 1, 1>} {
+      %c0 = arith.constant 0 : index
+      %c1 = arith.constant 1 : index
+      %c2 = arith.constant 2 : index
+      %c4 = arith.constant 4 : index
+      %c64 = arith.constant 64 : index
+      %c128 = arith.constant 128 : index
+      %c256 = arith.constant 256 : index
+      %c32768 = arith.constant 32768 : index
+      %c10000000 = arith.constant 10000000 : index
+      %tid = gpu.thread_id x
+      %tmA = builtin.unrealized_conversion_cast %tmaA : !llvm.ptr to !tmA
+      %tmB = builtin.unrealized_conversion_cast %tmaB : !llvm.ptr to !tmB
+      %t0 = arith.cmpi eq, %tid, %c0 : index
+      %mbar = nvgpu.mbarrier.create -> !mbar
+      scf.if %t0 {
+        nvgpu.mbarrier.init %mbar[%c0], %c1 : !mbar
+        nvvm.fence.proxy {kind = #nvvm.proxy_kind<async.shared>, space = #nvvm.shared_space<cta>}
+      }
+      gpu.barrier
+      %sB_0 = memref.subview %sB[0, 0, 0] [1, 64, 64] [1, 1, 1] : !sB to !slab0
+      %sB_1 = memref.subview %sB[1, 0, 0] [1, 64, 64] [1, 1, 1] : !sB to !slab1
+      %acc0 = nvgpu.warpgroup.mma.init.accumulator -> !acc
+      %bid = gpu.block_id x
+      %nblk = gpu.grid_dim x
+      scf.for %tile = %bid to %c4 step %nblk {
+        %tm = arith.divui %tile, %c2 : index
+        %tn = arith.remui %tile, %c2 : index
+        %bm = arith.muli %tm, %c128 : index
+        %bn = arith.muli %tn, %c128 : index
+        %gb_col1 = arith.addi %bn, %c64 : index
+
+        %res = scf.for %k = %c0 to %c256 step %c64 iter_args(%acc = %acc0) -> (!acc) {
+          nvgpu.mbarrier.arrive.expect_tx %mbar[%c0], %c32768, predicate = %t0 : !mbar
+          nvgpu.tma.async.load %tmA[%k, %bm], %mbar[%c0] to %sA, predicate = %t0 : !tmA, !mbar -> !sA
+          nvgpu.tma.async.load %tmB[%bn, %k], %mbar[%c0] to %sB_0, predicate = %t0 : !tmB, !mbar -> !slab0
+          nvgpu.tma.async.load %tmB[%gb_col1, %k], %mbar[%c0] to %sB_1, predicate = %t0 : !tmB, !mbar -> !slab1
+          %kt = arith.divui %k, %c64 : index
+          %kt2 = arith.remui %kt, %c2 : index
+          %par = arith.index_cast %kt2 : index to i1
+          nvgpu.mbarrier.try_wait.parity %mbar[%c0], %par, %c10000000 : !mbar
+          %dA = nvgpu.warpgroup.generate.descriptor %sA, %tmA : !sA, !tmA -> !dA
+          %dB = nvgpu.warpgroup.generate.descriptor %sB, %tmB : !sB, !tmB -> !dB
+          %acc_next = nvgpu.warpgroup.mma %dA, %dB, %acc {transposeB, waitGroup = 0 : i64} : !dA, !dB, !acc -> !acc
+          gpu.barrier
+          scf.yield %acc_next : !acc
+        }
+        %C_blk = memref.subview %C[%bm, %bn] [128, 128] [1, 1] : memref<256x256xf32> to !cblk
+        // expected-remark @+1 {{tile loop not flattened: tile loop: the code after the K-loop (the tile's epilogue) must not synchronize}}
+        %x = memref.load %sA[%c0, %c0] : !sA
+        nvgpu.warpgroup.mma.store %res, %C_blk : !acc to !cblk
+      }
+      gpu.return
+    }
+  }
+}
+
+// -----
+
+// Three k-steps per tile: the phase of k-step t is not t % 2 in every tile.
+
+!tmA = !nvgpu.tensormap.descriptor<tensor = memref<128x64xf16, 3>, swizzle = swizzle_128b, l2promo = none, oob = zero, interleave = none>
+!tmB = !nvgpu.tensormap.descriptor<tensor = memref<64x64xf16, 3>, swizzle = swizzle_128b, l2promo = none, oob = zero, interleave = none>
+!mbar = !nvgpu.mbarrier.group<memorySpace = #gpu.address_space<workgroup>>
+!acc = !nvgpu.warpgroup.accumulator<fragmented = vector<128x128xf32>>
+!sA = memref<128x64xf16, #gpu.address_space<workgroup>>
+!sB = memref<2x64x64xf16, #gpu.address_space<workgroup>>
+!slab0 = memref<64x64xf16, strided<[64, 1], offset: 0>, #gpu.address_space<workgroup>>
+!slab1 = memref<64x64xf16, strided<[64, 1], offset: 4096>, #gpu.address_space<workgroup>>
+!dA = !nvgpu.warpgroup.descriptor<tensor = memref<128x64xf16, 3>>
+!dB = !nvgpu.warpgroup.descriptor<tensor = memref<64x128xf16, 3>>
+!cblk = memref<128x128xf32, strided<[256, 1], offset: ?>>
+
+module attributes {gpu.container_module} {
+  gpu.module @persistent {
+    gpu.func @persistent(%C: memref<256x256xf32> {llvm.noalias}, %tmaA: !llvm.ptr, %tmaB: !llvm.ptr)
+        workgroup(%sA : !sA {llvm.align = 1024 : i64}, %sB : !sB {llvm.align = 1024 : i64})
+        kernel attributes {known_block_size = array<i32: 128, 1, 1>} {
+      %c0 = arith.constant 0 : index
+      %c1 = arith.constant 1 : index
+      %c2 = arith.constant 2 : index
+      %c4 = arith.constant 4 : index
+      %c64 = arith.constant 64 : index
+      %c128 = arith.constant 128 : index
+      %c256 = arith.constant 256 : index
+      %c32768 = arith.constant 32768 : index
+      %c10000000 = arith.constant 10000000 : index
+      %tid = gpu.thread_id x
+      %tmA = builtin.unrealized_conversion_cast %tmaA : !llvm.ptr to !tmA
+      %tmB = builtin.unrealized_conversion_cast %tmaB : !llvm.ptr to !tmB
+      %t0 = arith.cmpi eq, %tid, %c0 : index
+      %mbar = nvgpu.mbarrier.create -> !mbar
+      scf.if %t0 {
+        nvgpu.mbarrier.init %mbar[%c0], %c1 : !mbar
+        nvvm.fence.proxy {kind = #nvvm.proxy_kind<async.shared>, space = #nvvm.shared_space<cta>}
+      }
+      gpu.barrier
+      %sB_0 = memref.subview %sB[0, 0, 0] [1, 64, 64] [1, 1, 1] : !sB to !slab0
+      %sB_1 = memref.subview %sB[1, 0, 0] [1, 64, 64] [1, 1, 1] : !sB to !slab1
+      %acc0 = nvgpu.warpgroup.mma.init.accumulator -> !acc
+      %bid = gpu.block_id x
+      %nblk = gpu.grid_dim x
+      scf.for %tile = %bid to %c4 step %nblk {
+        %tm = arith.divui %tile, %c2 : index
+        %tn = arith.remui %tile, %c2 : index
+        %c192 = arith.constant 192 : index
+        %bm = arith.muli %tm, %c128 : index
+        %bn = arith.muli %tn, %c128 : index
+        %gb_col1 = arith.addi %bn, %c64 : index
+
+        // expected-remark @+1 {{tile loop not flattened: tile loop: the K-loop has 3 k-steps; pk flattens a nest whose K-loop has an even number of them}}
+        %res = scf.for %k = %c0 to %c192 step %c64 iter_args(%acc = %acc0) -> (!acc) {
+          nvgpu.mbarrier.arrive.expect_tx %mbar[%c0], %c32768, predicate = %t0 : !mbar
+          nvgpu.tma.async.load %tmA[%k, %bm], %mbar[%c0] to %sA, predicate = %t0 : !tmA, !mbar -> !sA
+          nvgpu.tma.async.load %tmB[%bn, %k], %mbar[%c0] to %sB_0, predicate = %t0 : !tmB, !mbar -> !slab0
+          nvgpu.tma.async.load %tmB[%gb_col1, %k], %mbar[%c0] to %sB_1, predicate = %t0 : !tmB, !mbar -> !slab1
+          %kt = arith.divui %k, %c64 : index
+          %kt2 = arith.remui %kt, %c2 : index
+          %par = arith.index_cast %kt2 : index to i1
+          nvgpu.mbarrier.try_wait.parity %mbar[%c0], %par, %c10000000 : !mbar
+          %dA = nvgpu.warpgroup.generate.descriptor %sA, %tmA : !sA, !tmA -> !dA
+          %dB = nvgpu.warpgroup.generate.descriptor %sB, %tmB : !sB, !tmB -> !dB
+          %acc_next = nvgpu.warpgroup.mma %dA, %dB, %acc {transposeB, waitGroup = 0 : i64} : !dA, !dB, !acc -> !acc
+          gpu.barrier
+          scf.yield %acc_next : !acc
+        }
+        %C_blk = memref.subview %C[%bm, %bn] [128, 128] [1, 1] : memref<256x256xf32> to !cblk
+
+        nvgpu.warpgroup.mma.store %res, %C_blk : !acc to !cblk
+      }
+      gpu.return
+    }
+  }
+}
+
+// -----
+
+// The wait's parity is not the k-step modulo 2.
+
+!tmA = !nvgpu.tensormap.descriptor<tensor = memref<128x64xf16, 3>, swizzle = swizzle_128b, l2promo = none, oob = zero, interleave = none>
+!tmB = !nvgpu.tensormap.descriptor<tensor = memref<64x64xf16, 3>, swizzle = swizzle_128b, l2promo = none, oob = zero, interleave = none>
+!mbar = !nvgpu.mbarrier.group<memorySpace = #gpu.address_space<workgroup>>
+!acc = !nvgpu.warpgroup.accumulator<fragmented = vector<128x128xf32>>
+!sA = memref<128x64xf16, #gpu.address_space<workgroup>>
+!sB = memref<2x64x64xf16, #gpu.address_space<workgroup>>
+!slab0 = memref<64x64xf16, strided<[64, 1], offset: 0>, #gpu.address_space<workgroup>>
+!slab1 = memref<64x64xf16, strided<[64, 1], offset: 4096>, #gpu.address_space<workgroup>>
+!dA = !nvgpu.warpgroup.descriptor<tensor = memref<128x64xf16, 3>>
+!dB = !nvgpu.warpgroup.descriptor<tensor = memref<64x128xf16, 3>>
+!cblk = memref<128x128xf32, strided<[256, 1], offset: ?>>
+
+module attributes {gpu.container_module} {
+  gpu.module @persistent {
+    gpu.func @persistent(%C: memref<256x256xf32> {llvm.noalias}, %tmaA: !llvm.ptr, %tmaB: !llvm.ptr)
+        workgroup(%sA : !sA {llvm.align = 1024 : i64}, %sB : !sB {llvm.align = 1024 : i64})
+        kernel attributes {known_block_size = array<i32: 128, 1, 1>} {
+      %c0 = arith.constant 0 : index
+      %c1 = arith.constant 1 : index
+      %c2 = arith.constant 2 : index
+      %c4 = arith.constant 4 : index
+      %c64 = arith.constant 64 : index
+      %c128 = arith.constant 128 : index
+      %c256 = arith.constant 256 : index
+      %c32768 = arith.constant 32768 : index
+      %c10000000 = arith.constant 10000000 : index
+      %tid = gpu.thread_id x
+      %tmA = builtin.unrealized_conversion_cast %tmaA : !llvm.ptr to !tmA
+      %tmB = builtin.unrealized_conversion_cast %tmaB : !llvm.ptr to !tmB
+      %t0 = arith.cmpi eq, %tid, %c0 : index
+      %mbar = nvgpu.mbarrier.create -> !mbar
+      scf.if %t0 {
+        nvgpu.mbarrier.init %mbar[%c0], %c1 : !mbar
+        nvvm.fence.proxy {kind = #nvvm.proxy_kind<async.shared>, space = #nvvm.shared_space<cta>}
+      }
+      gpu.barrier
+      %sB_0 = memref.subview %sB[0, 0, 0] [1, 64, 64] [1, 1, 1] : !sB to !slab0
+      %sB_1 = memref.subview %sB[1, 0, 0] [1, 64, 64] [1, 1, 1] : !sB to !slab1
+      %acc0 = nvgpu.warpgroup.mma.init.accumulator -> !acc
+      %bid = gpu.block_id x
+      %nblk = gpu.grid_dim x
+      scf.for %tile = %bid to %c4 step %nblk {
+        %tm = arith.divui %tile, %c2 : index
+        %tn = arith.remui %tile, %c2 : index
+        %bm = arith.muli %tm, %c128 : index
+        %bn = arith.muli %tn, %c128 : index
+        %gb_col1 = arith.addi %bn, %c64 : index
+
+        %res = scf.for %k = %c0 to %c256 step %c64 iter_args(%acc = %acc0) -> (!acc) {
+          nvgpu.mbarrier.arrive.expect_tx %mbar[%c0], %c32768, predicate = %t0 : !mbar
+          nvgpu.tma.async.load %tmA[%k, %bm], %mbar[%c0] to %sA, predicate = %t0 : !tmA, !mbar -> !sA
+          nvgpu.tma.async.load %tmB[%bn, %k], %mbar[%c0] to %sB_0, predicate = %t0 : !tmB, !mbar -> !slab0
+          nvgpu.tma.async.load %tmB[%gb_col1, %k], %mbar[%c0] to %sB_1, predicate = %t0 : !tmB, !mbar -> !slab1
+          %kt = arith.divui %k, %c64 : index
+          %kt2 = arith.constant 0 : index
+          %par = arith.index_cast %kt2 : index to i1
+          // expected-remark @+1 {{tile loop not flattened: tile loop: the parity of this nvgpu.mbarrier.try_wait.parity is not the k-step modulo 2 (k-step 1)}}
+          nvgpu.mbarrier.try_wait.parity %mbar[%c0], %par, %c10000000 : !mbar
+          %dA = nvgpu.warpgroup.generate.descriptor %sA, %tmA : !sA, !tmA -> !dA
+          %dB = nvgpu.warpgroup.generate.descriptor %sB, %tmB : !sB, !tmB -> !dB
+          %acc_next = nvgpu.warpgroup.mma %dA, %dB, %acc {transposeB, waitGroup = 0 : i64} : !dA, !dB, !acc -> !acc
+          gpu.barrier
+          scf.yield %acc_next : !acc
+        }
+        %C_blk = memref.subview %C[%bm, %bn] [128, 128] [1, 1] : memref<256x256xf32> to !cblk
+
+        nvgpu.warpgroup.mma.store %res, %C_blk : !acc to !cblk
+      }
+      gpu.return
+    }
+  }
+}
+
+// -----
+
+// The accumulators start from a value made in the tile loop.
+
+!tmA = !nvgpu.tensormap.descriptor<tensor = memref<128x64xf16, 3>, swizzle = swizzle_128b, l2promo = none, oob = zero, interleave = none>
+!tmB = !nvgpu.tensormap.descriptor<tensor = memref<64x64xf16, 3>, swizzle = swizzle_128b, l2promo = none, oob = zero, interleave = none>
+!mbar = !nvgpu.mbarrier.group<memorySpace = #gpu.address_space<workgroup>>
+!acc = !nvgpu.warpgroup.accumulator<fragmented = vector<128x128xf32>>
+!sA = memref<128x64xf16, #gpu.address_space<workgroup>>
+!sB = memref<2x64x64xf16, #gpu.address_space<workgroup>>
+!slab0 = memref<64x64xf16, strided<[64, 1], offset: 0>, #gpu.address_space<workgroup>>
+!slab1 = memref<64x64xf16, strided<[64, 1], offset: 4096>, #gpu.address_space<workgroup>>
+!dA = !nvgpu.warpgroup.descriptor<tensor = memref<128x64xf16, 3>>
+!dB = !nvgpu.warpgroup.descriptor<tensor = memref<64x128xf16, 3>>
+!cblk = memref<128x128xf32, strided<[256, 1], offset: ?>>
+
+module attributes {gpu.container_module} {
+  gpu.module @persistent {
+    gpu.func @persistent(%C: memref<256x256xf32> {llvm.noalias}, %tmaA: !llvm.ptr, %tmaB: !llvm.ptr)
+        workgroup(%sA : !sA {llvm.align = 1024 : i64}, %sB : !sB {llvm.align = 1024 : i64})
+        kernel attributes {known_block_size = array<i32: 128, 1, 1>} {
+      %c0 = arith.constant 0 : index
+      %c1 = arith.constant 1 : index
+      %c2 = arith.constant 2 : index
+      %c4 = arith.constant 4 : index
+      %c64 = arith.constant 64 : index
+      %c128 = arith.constant 128 : index
+      %c256 = arith.constant 256 : index
+      %c32768 = arith.constant 32768 : index
+      %c10000000 = arith.constant 10000000 : index
+      %tid = gpu.thread_id x
+      %tmA = builtin.unrealized_conversion_cast %tmaA : !llvm.ptr to !tmA
+      %tmB = builtin.unrealized_conversion_cast %tmaB : !llvm.ptr to !tmB
+      %t0 = arith.cmpi eq, %tid, %c0 : index
+      %mbar = nvgpu.mbarrier.create -> !mbar
+      scf.if %t0 {
+        nvgpu.mbarrier.init %mbar[%c0], %c1 : !mbar
+        nvvm.fence.proxy {kind = #nvvm.proxy_kind<async.shared>, space = #nvvm.shared_space<cta>}
+      }
+      gpu.barrier
+      %sB_0 = memref.subview %sB[0, 0, 0] [1, 64, 64] [1, 1, 1] : !sB to !slab0
+      %sB_1 = memref.subview %sB[1, 0, 0] [1, 64, 64] [1, 1, 1] : !sB to !slab1
+
+      %bid = gpu.block_id x
+      %nblk = gpu.grid_dim x
+      scf.for %tile = %bid to %c4 step %nblk {
+        %tm = arith.divui %tile, %c2 : index
+        %tn = arith.remui %tile, %c2 : index
+        %bm = arith.muli %tm, %c128 : index
+        %bn = arith.muli %tn, %c128 : index
+        %gb_col1 = arith.addi %bn, %c64 : index
+        %acc0 = nvgpu.warpgroup.mma.init.accumulator -> !acc
+        // expected-remark @+1 {{tile loop not flattened: tile loop: the K-loop's accumulators must start from values defined outside the tile loop}}
+        %res = scf.for %k = %c0 to %c256 step %c64 iter_args(%acc = %acc0) -> (!acc) {
+          nvgpu.mbarrier.arrive.expect_tx %mbar[%c0], %c32768, predicate = %t0 : !mbar
+          nvgpu.tma.async.load %tmA[%k, %bm], %mbar[%c0] to %sA, predicate = %t0 : !tmA, !mbar -> !sA
+          nvgpu.tma.async.load %tmB[%bn, %k], %mbar[%c0] to %sB_0, predicate = %t0 : !tmB, !mbar -> !slab0
+          nvgpu.tma.async.load %tmB[%gb_col1, %k], %mbar[%c0] to %sB_1, predicate = %t0 : !tmB, !mbar -> !slab1
+          %kt = arith.divui %k, %c64 : index
+          %kt2 = arith.remui %kt, %c2 : index
+          %par = arith.index_cast %kt2 : index to i1
+          nvgpu.mbarrier.try_wait.parity %mbar[%c0], %par, %c10000000 : !mbar
+          %dA = nvgpu.warpgroup.generate.descriptor %sA, %tmA : !sA, !tmA -> !dA
+          %dB = nvgpu.warpgroup.generate.descriptor %sB, %tmB : !sB, !tmB -> !dB
+          %acc_next = nvgpu.warpgroup.mma %dA, %dB, %acc {transposeB, waitGroup = 0 : i64} : !dA, !dB, !acc -> !acc
+          gpu.barrier
+          scf.yield %acc_next : !acc
+        }
+        %C_blk = memref.subview %C[%bm, %bn] [128, 128] [1, 1] : memref<256x256xf32> to !cblk
+
+        nvgpu.warpgroup.mma.store %res, %C_blk : !acc to !cblk
+      }
+      gpu.return
+    }
+  }
+}
+
+// -----
+
+// A K-loop bound that is not a constant.
+
+!tmA = !nvgpu.tensormap.descriptor<tensor = memref<128x64xf16, 3>, swizzle = swizzle_128b, l2promo = none, oob = zero, interleave = none>
+!tmB = !nvgpu.tensormap.descriptor<tensor = memref<64x64xf16, 3>, swizzle = swizzle_128b, l2promo = none, oob = zero, interleave = none>
+!mbar = !nvgpu.mbarrier.group<memorySpace = #gpu.address_space<workgroup>>
+!acc = !nvgpu.warpgroup.accumulator<fragmented = vector<128x128xf32>>
+!sA = memref<128x64xf16, #gpu.address_space<workgroup>>
+!sB = memref<2x64x64xf16, #gpu.address_space<workgroup>>
+!slab0 = memref<64x64xf16, strided<[64, 1], offset: 0>, #gpu.address_space<workgroup>>
+!slab1 = memref<64x64xf16, strided<[64, 1], offset: 4096>, #gpu.address_space<workgroup>>
+!dA = !nvgpu.warpgroup.descriptor<tensor = memref<128x64xf16, 3>>
+!dB = !nvgpu.warpgroup.descriptor<tensor = memref<64x128xf16, 3>>
+!cblk = memref<128x128xf32, strided<[256, 1], offset: ?>>
+
+module attributes {gpu.container_module} {
+  gpu.module @persistent {
+    gpu.func @persistent(%C: memref<256x256xf32> {llvm.noalias}, %tmaA: !llvm.ptr, %tmaB: !llvm.ptr)
+        workgroup(%sA : !sA {llvm.align = 1024 : i64}, %sB : !sB {llvm.align = 1024 : i64})
+        kernel attributes {known_block_size = array<i32: 128, 1, 1>} {
+      %c0 = arith.constant 0 : index
+      %c1 = arith.constant 1 : index
+      %c2 = arith.constant 2 : index
+      %c4 = arith.constant 4 : index
+      %c64 = arith.constant 64 : index
+      %c128 = arith.constant 128 : index
+      %c256 = arith.constant 256 : index
+      %c32768 = arith.constant 32768 : index
+      %c10000000 = arith.constant 10000000 : index
+      %tid = gpu.thread_id x
+      %tmA = builtin.unrealized_conversion_cast %tmaA : !llvm.ptr to !tmA
+      %tmB = builtin.unrealized_conversion_cast %tmaB : !llvm.ptr to !tmB
+      %t0 = arith.cmpi eq, %tid, %c0 : index
+      %mbar = nvgpu.mbarrier.create -> !mbar
+      scf.if %t0 {
+        nvgpu.mbarrier.init %mbar[%c0], %c1 : !mbar
+        nvvm.fence.proxy {kind = #nvvm.proxy_kind<async.shared>, space = #nvvm.shared_space<cta>}
+      }
+      gpu.barrier
+      %sB_0 = memref.subview %sB[0, 0, 0] [1, 64, 64] [1, 1, 1] : !sB to !slab0
+      %sB_1 = memref.subview %sB[1, 0, 0] [1, 64, 64] [1, 1, 1] : !sB to !slab1
+      %acc0 = nvgpu.warpgroup.mma.init.accumulator -> !acc
+      %bid = gpu.block_id x
+      %nblk = gpu.grid_dim x
+      scf.for %tile = %bid to %c4 step %nblk {
+        %tm = arith.divui %tile, %c2 : index
+        %tn = arith.remui %tile, %c2 : index
+        %kub = arith.muli %c64, %nblk : index
+        %bm = arith.muli %tm, %c128 : index
+        %bn = arith.muli %tn, %c128 : index
+        %gb_col1 = arith.addi %bn, %c64 : index
+
+        // expected-remark @+1 {{tile loop not flattened: tile loop: the K-loop's bounds and step must be constants}}
+        %res = scf.for %k = %c0 to %kub step %c64 iter_args(%acc = %acc0) -> (!acc) {
+          nvgpu.mbarrier.arrive.expect_tx %mbar[%c0], %c32768, predicate = %t0 : !mbar
+          nvgpu.tma.async.load %tmA[%k, %bm], %mbar[%c0] to %sA, predicate = %t0 : !tmA, !mbar -> !sA
+          nvgpu.tma.async.load %tmB[%bn, %k], %mbar[%c0] to %sB_0, predicate = %t0 : !tmB, !mbar -> !slab0
+          nvgpu.tma.async.load %tmB[%gb_col1, %k], %mbar[%c0] to %sB_1, predicate = %t0 : !tmB, !mbar -> !slab1
+          %kt = arith.divui %k, %c64 : index
+          %kt2 = arith.remui %kt, %c2 : index
+          %par = arith.index_cast %kt2 : index to i1
+          nvgpu.mbarrier.try_wait.parity %mbar[%c0], %par, %c10000000 : !mbar
+          %dA = nvgpu.warpgroup.generate.descriptor %sA, %tmA : !sA, !tmA -> !dA
+          %dB = nvgpu.warpgroup.generate.descriptor %sB, %tmB : !sB, !tmB -> !dB
+          %acc_next = nvgpu.warpgroup.mma %dA, %dB, %acc {transposeB, waitGroup = 0 : i64} : !dA, !dB, !acc -> !acc
+          gpu.barrier
+          scf.yield %acc_next : !acc
+        }
+        %C_blk = memref.subview %C[%bm, %bn] [128, 128] [1, 1] : memref<256x256xf32> to !cblk
+
+        nvgpu.warpgroup.mma.store %res, %C_blk : !acc to !cblk
+      }
+      gpu.return
+    }
+  }
+}
