@@ -623,3 +623,474 @@ module attributes {gpu.container_module} {
     }
   }
 }
+
+// -----
+
+// An unsigned tile loop.
+
+!tmA = !nvgpu.tensormap.descriptor<tensor = memref<128x64xf16, 3>, swizzle = swizzle_128b, l2promo = none, oob = zero, interleave = none>
+!tmB = !nvgpu.tensormap.descriptor<tensor = memref<64x64xf16, 3>, swizzle = swizzle_128b, l2promo = none, oob = zero, interleave = none>
+!mbar = !nvgpu.mbarrier.group<memorySpace = #gpu.address_space<workgroup>>
+!acc = !nvgpu.warpgroup.accumulator<fragmented = vector<128x128xf32>>
+!sA = memref<128x64xf16, #gpu.address_space<workgroup>>
+!sB = memref<2x64x64xf16, #gpu.address_space<workgroup>>
+!slab0 = memref<64x64xf16, strided<[64, 1], offset: 0>, #gpu.address_space<workgroup>>
+!slab1 = memref<64x64xf16, strided<[64, 1], offset: 4096>, #gpu.address_space<workgroup>>
+!dA = !nvgpu.warpgroup.descriptor<tensor = memref<128x64xf16, 3>>
+!dB = !nvgpu.warpgroup.descriptor<tensor = memref<64x128xf16, 3>>
+!cblk = memref<128x128xf32, strided<[256, 1], offset: ?>>
+
+module attributes {gpu.container_module} {
+  gpu.module @persistent {
+    gpu.func @persistent(%C: memref<256x256xf32> {llvm.noalias}, %tmaA: !llvm.ptr, %tmaB: !llvm.ptr)
+        workgroup(%sA : !sA {llvm.align = 1024 : i64}, %sB : !sB {llvm.align = 1024 : i64})
+        kernel attributes {known_block_size = array<i32: 128, 1, 1>} {
+      %c0 = arith.constant 0 : index
+      %c1 = arith.constant 1 : index
+      %c2 = arith.constant 2 : index
+      %c4 = arith.constant 4 : index
+      %c64 = arith.constant 64 : index
+      %c128 = arith.constant 128 : index
+      %c256 = arith.constant 256 : index
+      %c32768 = arith.constant 32768 : index
+      %c10000000 = arith.constant 10000000 : index
+      %tid = gpu.thread_id x
+      %tmA = builtin.unrealized_conversion_cast %tmaA : !llvm.ptr to !tmA
+      %tmB = builtin.unrealized_conversion_cast %tmaB : !llvm.ptr to !tmB
+      %t0 = arith.cmpi eq, %tid, %c0 : index
+      %mbar = nvgpu.mbarrier.create -> !mbar
+      scf.if %t0 {
+        nvgpu.mbarrier.init %mbar[%c0], %c1 : !mbar
+        nvvm.fence.proxy {kind = #nvvm.proxy_kind<async.shared>, space = #nvvm.shared_space<cta>}
+      }
+      gpu.barrier
+      %sB_0 = memref.subview %sB[0, 0, 0] [1, 64, 64] [1, 1, 1] : !sB to !slab0
+      %sB_1 = memref.subview %sB[1, 0, 0] [1, 64, 64] [1, 1, 1] : !sB to !slab1
+      %acc0 = nvgpu.warpgroup.mma.init.accumulator -> !acc
+      %bid = gpu.block_id x
+      %nblk = gpu.grid_dim x
+      // expected-remark @+1 {{tile loop not flattened: tile loop: it compares its bounds unsigned; pk flattens signed loops}}
+      scf.for unsigned %tile = %bid to %c4 step %nblk {
+        %tm = arith.divui %tile, %c2 : index
+        %tn = arith.remui %tile, %c2 : index
+        %bm = arith.muli %tm, %c128 : index
+        %bn = arith.muli %tn, %c128 : index
+        %gb_col1 = arith.addi %bn, %c64 : index
+
+        %res = scf.for %k = %c0 to %c256 step %c64 iter_args(%acc = %acc0) -> (!acc) {
+          nvgpu.mbarrier.arrive.expect_tx %mbar[%c0], %c32768, predicate = %t0 : !mbar
+          nvgpu.tma.async.load %tmA[%k, %bm], %mbar[%c0] to %sA, predicate = %t0 : !tmA, !mbar -> !sA
+          nvgpu.tma.async.load %tmB[%bn, %k], %mbar[%c0] to %sB_0, predicate = %t0 : !tmB, !mbar -> !slab0
+          nvgpu.tma.async.load %tmB[%gb_col1, %k], %mbar[%c0] to %sB_1, predicate = %t0 : !tmB, !mbar -> !slab1
+          %kt = arith.divui %k, %c64 : index
+          %kt2 = arith.remui %kt, %c2 : index
+          %par = arith.index_cast %kt2 : index to i1
+          nvgpu.mbarrier.try_wait.parity %mbar[%c0], %par, %c10000000 : !mbar
+          %dA = nvgpu.warpgroup.generate.descriptor %sA, %tmA : !sA, !tmA -> !dA
+          %dB = nvgpu.warpgroup.generate.descriptor %sB, %tmB : !sB, !tmB -> !dB
+          %acc_next = nvgpu.warpgroup.mma %dA, %dB, %acc {transposeB, waitGroup = 0 : i64} : !dA, !dB, !acc -> !acc
+          gpu.barrier
+          scf.yield %acc_next : !acc
+        }
+        %C_blk = memref.subview %C[%bm, %bn] [128, 128] [1, 1] : memref<256x256xf32> to !cblk
+
+        nvgpu.warpgroup.mma.store %res, %C_blk : !acc to !cblk
+      }
+      gpu.return
+    }
+  }
+}
+
+// -----
+
+// An unsigned K-loop.
+
+!tmA = !nvgpu.tensormap.descriptor<tensor = memref<128x64xf16, 3>, swizzle = swizzle_128b, l2promo = none, oob = zero, interleave = none>
+!tmB = !nvgpu.tensormap.descriptor<tensor = memref<64x64xf16, 3>, swizzle = swizzle_128b, l2promo = none, oob = zero, interleave = none>
+!mbar = !nvgpu.mbarrier.group<memorySpace = #gpu.address_space<workgroup>>
+!acc = !nvgpu.warpgroup.accumulator<fragmented = vector<128x128xf32>>
+!sA = memref<128x64xf16, #gpu.address_space<workgroup>>
+!sB = memref<2x64x64xf16, #gpu.address_space<workgroup>>
+!slab0 = memref<64x64xf16, strided<[64, 1], offset: 0>, #gpu.address_space<workgroup>>
+!slab1 = memref<64x64xf16, strided<[64, 1], offset: 4096>, #gpu.address_space<workgroup>>
+!dA = !nvgpu.warpgroup.descriptor<tensor = memref<128x64xf16, 3>>
+!dB = !nvgpu.warpgroup.descriptor<tensor = memref<64x128xf16, 3>>
+!cblk = memref<128x128xf32, strided<[256, 1], offset: ?>>
+
+module attributes {gpu.container_module} {
+  gpu.module @persistent {
+    gpu.func @persistent(%C: memref<256x256xf32> {llvm.noalias}, %tmaA: !llvm.ptr, %tmaB: !llvm.ptr)
+        workgroup(%sA : !sA {llvm.align = 1024 : i64}, %sB : !sB {llvm.align = 1024 : i64})
+        kernel attributes {known_block_size = array<i32: 128, 1, 1>} {
+      %c0 = arith.constant 0 : index
+      %c1 = arith.constant 1 : index
+      %c2 = arith.constant 2 : index
+      %c4 = arith.constant 4 : index
+      %c64 = arith.constant 64 : index
+      %c128 = arith.constant 128 : index
+      %c256 = arith.constant 256 : index
+      %c32768 = arith.constant 32768 : index
+      %c10000000 = arith.constant 10000000 : index
+      %tid = gpu.thread_id x
+      %tmA = builtin.unrealized_conversion_cast %tmaA : !llvm.ptr to !tmA
+      %tmB = builtin.unrealized_conversion_cast %tmaB : !llvm.ptr to !tmB
+      %t0 = arith.cmpi eq, %tid, %c0 : index
+      %mbar = nvgpu.mbarrier.create -> !mbar
+      scf.if %t0 {
+        nvgpu.mbarrier.init %mbar[%c0], %c1 : !mbar
+        nvvm.fence.proxy {kind = #nvvm.proxy_kind<async.shared>, space = #nvvm.shared_space<cta>}
+      }
+      gpu.barrier
+      %sB_0 = memref.subview %sB[0, 0, 0] [1, 64, 64] [1, 1, 1] : !sB to !slab0
+      %sB_1 = memref.subview %sB[1, 0, 0] [1, 64, 64] [1, 1, 1] : !sB to !slab1
+      %acc0 = nvgpu.warpgroup.mma.init.accumulator -> !acc
+      %bid = gpu.block_id x
+      %nblk = gpu.grid_dim x
+      scf.for %tile = %bid to %c4 step %nblk {
+        %tm = arith.divui %tile, %c2 : index
+        %tn = arith.remui %tile, %c2 : index
+        %bm = arith.muli %tm, %c128 : index
+        %bn = arith.muli %tn, %c128 : index
+        %gb_col1 = arith.addi %bn, %c64 : index
+
+        // expected-remark @+1 {{tile loop not flattened: tile loop: the K-loop compares its bounds unsigned}}
+        %res = scf.for unsigned %k = %c0 to %c256 step %c64 iter_args(%acc = %acc0) -> (!acc) {
+          nvgpu.mbarrier.arrive.expect_tx %mbar[%c0], %c32768, predicate = %t0 : !mbar
+          nvgpu.tma.async.load %tmA[%k, %bm], %mbar[%c0] to %sA, predicate = %t0 : !tmA, !mbar -> !sA
+          nvgpu.tma.async.load %tmB[%bn, %k], %mbar[%c0] to %sB_0, predicate = %t0 : !tmB, !mbar -> !slab0
+          nvgpu.tma.async.load %tmB[%gb_col1, %k], %mbar[%c0] to %sB_1, predicate = %t0 : !tmB, !mbar -> !slab1
+          %kt = arith.divui %k, %c64 : index
+          %kt2 = arith.remui %kt, %c2 : index
+          %par = arith.index_cast %kt2 : index to i1
+          nvgpu.mbarrier.try_wait.parity %mbar[%c0], %par, %c10000000 : !mbar
+          %dA = nvgpu.warpgroup.generate.descriptor %sA, %tmA : !sA, !tmA -> !dA
+          %dB = nvgpu.warpgroup.generate.descriptor %sB, %tmB : !sB, !tmB -> !dB
+          %acc_next = nvgpu.warpgroup.mma %dA, %dB, %acc {transposeB, waitGroup = 0 : i64} : !dA, !dB, !acc -> !acc
+          gpu.barrier
+          scf.yield %acc_next : !acc
+        }
+        %C_blk = memref.subview %C[%bm, %bn] [128, 128] [1, 1] : memref<256x256xf32> to !cblk
+
+        nvgpu.warpgroup.mma.store %res, %C_blk : !acc to !cblk
+      }
+      gpu.return
+    }
+  }
+}
+
+// -----
+
+// Two TMA K-loops in the tile loop.
+
+!tmA = !nvgpu.tensormap.descriptor<tensor = memref<128x64xf16, 3>, swizzle = swizzle_128b, l2promo = none, oob = zero, interleave = none>
+!tmB = !nvgpu.tensormap.descriptor<tensor = memref<64x64xf16, 3>, swizzle = swizzle_128b, l2promo = none, oob = zero, interleave = none>
+!mbar = !nvgpu.mbarrier.group<memorySpace = #gpu.address_space<workgroup>>
+!acc = !nvgpu.warpgroup.accumulator<fragmented = vector<128x128xf32>>
+!sA = memref<128x64xf16, #gpu.address_space<workgroup>>
+!sB = memref<2x64x64xf16, #gpu.address_space<workgroup>>
+!slab0 = memref<64x64xf16, strided<[64, 1], offset: 0>, #gpu.address_space<workgroup>>
+!slab1 = memref<64x64xf16, strided<[64, 1], offset: 4096>, #gpu.address_space<workgroup>>
+!dA = !nvgpu.warpgroup.descriptor<tensor = memref<128x64xf16, 3>>
+!dB = !nvgpu.warpgroup.descriptor<tensor = memref<64x128xf16, 3>>
+!cblk = memref<128x128xf32, strided<[256, 1], offset: ?>>
+
+module attributes {gpu.container_module} {
+  gpu.module @persistent {
+    gpu.func @persistent(%C: memref<256x256xf32> {llvm.noalias}, %tmaA: !llvm.ptr, %tmaB: !llvm.ptr)
+        workgroup(%sA : !sA {llvm.align = 1024 : i64}, %sB : !sB {llvm.align = 1024 : i64})
+        kernel attributes {known_block_size = array<i32: 128, 1, 1>} {
+      %c0 = arith.constant 0 : index
+      %c1 = arith.constant 1 : index
+      %c2 = arith.constant 2 : index
+      %c4 = arith.constant 4 : index
+      %c64 = arith.constant 64 : index
+      %c128 = arith.constant 128 : index
+      %c256 = arith.constant 256 : index
+      %c32768 = arith.constant 32768 : index
+      %c10000000 = arith.constant 10000000 : index
+      %tid = gpu.thread_id x
+      %tmA = builtin.unrealized_conversion_cast %tmaA : !llvm.ptr to !tmA
+      %tmB = builtin.unrealized_conversion_cast %tmaB : !llvm.ptr to !tmB
+      %t0 = arith.cmpi eq, %tid, %c0 : index
+      %mbar = nvgpu.mbarrier.create -> !mbar
+      scf.if %t0 {
+        nvgpu.mbarrier.init %mbar[%c0], %c1 : !mbar
+        nvvm.fence.proxy {kind = #nvvm.proxy_kind<async.shared>, space = #nvvm.shared_space<cta>}
+      }
+      gpu.barrier
+      %sB_0 = memref.subview %sB[0, 0, 0] [1, 64, 64] [1, 1, 1] : !sB to !slab0
+      %sB_1 = memref.subview %sB[1, 0, 0] [1, 64, 64] [1, 1, 1] : !sB to !slab1
+      %acc0 = nvgpu.warpgroup.mma.init.accumulator -> !acc
+      %bid = gpu.block_id x
+      %nblk = gpu.grid_dim x
+      // expected-remark @+1 {{tile loop not flattened: tile loop: pk flattens a loop with exactly one TMA K-loop directly in its body, not 2}}
+      scf.for %tile = %bid to %c4 step %nblk {
+        %tm = arith.divui %tile, %c2 : index
+        %tn = arith.remui %tile, %c2 : index
+        %bm = arith.muli %tm, %c128 : index
+        %bn = arith.muli %tn, %c128 : index
+        %gb_col1 = arith.addi %bn, %c64 : index
+
+        %res = scf.for %k = %c0 to %c256 step %c64 iter_args(%acc = %acc0) -> (!acc) {
+          nvgpu.mbarrier.arrive.expect_tx %mbar[%c0], %c32768, predicate = %t0 : !mbar
+          nvgpu.tma.async.load %tmA[%k, %bm], %mbar[%c0] to %sA, predicate = %t0 : !tmA, !mbar -> !sA
+          nvgpu.tma.async.load %tmB[%bn, %k], %mbar[%c0] to %sB_0, predicate = %t0 : !tmB, !mbar -> !slab0
+          nvgpu.tma.async.load %tmB[%gb_col1, %k], %mbar[%c0] to %sB_1, predicate = %t0 : !tmB, !mbar -> !slab1
+          %kt = arith.divui %k, %c64 : index
+          %kt2 = arith.remui %kt, %c2 : index
+          %par = arith.index_cast %kt2 : index to i1
+          nvgpu.mbarrier.try_wait.parity %mbar[%c0], %par, %c10000000 : !mbar
+          %dA = nvgpu.warpgroup.generate.descriptor %sA, %tmA : !sA, !tmA -> !dA
+          %dB = nvgpu.warpgroup.generate.descriptor %sB, %tmB : !sB, !tmB -> !dB
+          %acc_next = nvgpu.warpgroup.mma %dA, %dB, %acc {transposeB, waitGroup = 0 : i64} : !dA, !dB, !acc -> !acc
+          gpu.barrier
+          scf.yield %acc_next : !acc
+        }
+        %C_blk = memref.subview %C[%bm, %bn] [128, 128] [1, 1] : memref<256x256xf32> to !cblk
+        %res2 = scf.for %k2 = %c0 to %c256 step %c64 iter_args(%a2 = %acc0) -> (!acc) {
+          nvgpu.tma.async.load %tmA[%k2, %bm], %mbar[%c0] to %sA, predicate = %t0 : !tmA, !mbar -> !sA
+          scf.yield %a2 : !acc
+        }
+        nvgpu.warpgroup.mma.store %res, %C_blk : !acc to !cblk
+      }
+      gpu.return
+    }
+  }
+}
+
+// -----
+
+// The K-loop writes global memory: its final barrier orders the write before the epilogue.
+
+!tmA = !nvgpu.tensormap.descriptor<tensor = memref<128x64xf16, 3>, swizzle = swizzle_128b, l2promo = none, oob = zero, interleave = none>
+!tmB = !nvgpu.tensormap.descriptor<tensor = memref<64x64xf16, 3>, swizzle = swizzle_128b, l2promo = none, oob = zero, interleave = none>
+!mbar = !nvgpu.mbarrier.group<memorySpace = #gpu.address_space<workgroup>>
+!acc = !nvgpu.warpgroup.accumulator<fragmented = vector<128x128xf32>>
+!sA = memref<128x64xf16, #gpu.address_space<workgroup>>
+!sB = memref<2x64x64xf16, #gpu.address_space<workgroup>>
+!slab0 = memref<64x64xf16, strided<[64, 1], offset: 0>, #gpu.address_space<workgroup>>
+!slab1 = memref<64x64xf16, strided<[64, 1], offset: 4096>, #gpu.address_space<workgroup>>
+!dA = !nvgpu.warpgroup.descriptor<tensor = memref<128x64xf16, 3>>
+!dB = !nvgpu.warpgroup.descriptor<tensor = memref<64x128xf16, 3>>
+!cblk = memref<128x128xf32, strided<[256, 1], offset: ?>>
+
+module attributes {gpu.container_module} {
+  gpu.module @persistent {
+    gpu.func @persistent(%C: memref<256x256xf32> {llvm.noalias}, %tmaA: !llvm.ptr, %tmaB: !llvm.ptr)
+        workgroup(%sA : !sA {llvm.align = 1024 : i64}, %sB : !sB {llvm.align = 1024 : i64})
+        kernel attributes {known_block_size = array<i32: 128, 1, 1>} {
+      %c0 = arith.constant 0 : index
+      %c1 = arith.constant 1 : index
+      %c2 = arith.constant 2 : index
+      %c4 = arith.constant 4 : index
+      %c64 = arith.constant 64 : index
+      %c128 = arith.constant 128 : index
+      %c256 = arith.constant 256 : index
+      %c32768 = arith.constant 32768 : index
+      %c10000000 = arith.constant 10000000 : index
+      %tid = gpu.thread_id x
+      %tmA = builtin.unrealized_conversion_cast %tmaA : !llvm.ptr to !tmA
+      %tmB = builtin.unrealized_conversion_cast %tmaB : !llvm.ptr to !tmB
+      %t0 = arith.cmpi eq, %tid, %c0 : index
+      %mbar = nvgpu.mbarrier.create -> !mbar
+      scf.if %t0 {
+        nvgpu.mbarrier.init %mbar[%c0], %c1 : !mbar
+        nvvm.fence.proxy {kind = #nvvm.proxy_kind<async.shared>, space = #nvvm.shared_space<cta>}
+      }
+      gpu.barrier
+      %sB_0 = memref.subview %sB[0, 0, 0] [1, 64, 64] [1, 1, 1] : !sB to !slab0
+      %sB_1 = memref.subview %sB[1, 0, 0] [1, 64, 64] [1, 1, 1] : !sB to !slab1
+      %acc0 = nvgpu.warpgroup.mma.init.accumulator -> !acc
+      %bid = gpu.block_id x
+      %nblk = gpu.grid_dim x
+      scf.for %tile = %bid to %c4 step %nblk {
+        %tm = arith.divui %tile, %c2 : index
+        %tn = arith.remui %tile, %c2 : index
+        %bm = arith.muli %tm, %c128 : index
+        %bn = arith.muli %tn, %c128 : index
+        %gb_col1 = arith.addi %bn, %c64 : index
+
+        %res = scf.for %k = %c0 to %c256 step %c64 iter_args(%acc = %acc0) -> (!acc) {
+          nvgpu.mbarrier.arrive.expect_tx %mbar[%c0], %c32768, predicate = %t0 : !mbar
+          nvgpu.tma.async.load %tmA[%k, %bm], %mbar[%c0] to %sA, predicate = %t0 : !tmA, !mbar -> !sA
+          nvgpu.tma.async.load %tmB[%bn, %k], %mbar[%c0] to %sB_0, predicate = %t0 : !tmB, !mbar -> !slab0
+          nvgpu.tma.async.load %tmB[%gb_col1, %k], %mbar[%c0] to %sB_1, predicate = %t0 : !tmB, !mbar -> !slab1
+          %kt = arith.divui %k, %c64 : index
+          %kt2 = arith.remui %kt, %c2 : index
+          %par = arith.index_cast %kt2 : index to i1
+          nvgpu.mbarrier.try_wait.parity %mbar[%c0], %par, %c10000000 : !mbar
+          %dA = nvgpu.warpgroup.generate.descriptor %sA, %tmA : !sA, !tmA -> !dA
+          %dB = nvgpu.warpgroup.generate.descriptor %sB, %tmB : !sB, !tmB -> !dB
+          %acc_next = nvgpu.warpgroup.mma %dA, %dB, %acc {transposeB, waitGroup = 0 : i64} : !dA, !dB, !acc -> !acc
+          %f1 = arith.constant 1.0 : f32
+          // expected-remark @+1 {{tile loop not flattened: tile loop: the K-loop writes global memory, which its final barrier orders before the tile's epilogue}}
+          memref.store %f1, %C[%bm, %tid] : memref<256x256xf32>
+          gpu.barrier
+          scf.yield %acc_next : !acc
+        }
+        %C_blk = memref.subview %C[%bm, %bn] [128, 128] [1, 1] : memref<256x256xf32> to !cblk
+
+        nvgpu.warpgroup.mma.store %res, %C_blk : !acc to !cblk
+      }
+      gpu.return
+    }
+  }
+}
+
+// -----
+
+// A barrier nested in the epilogue: the remark names it.
+
+!tmA = !nvgpu.tensormap.descriptor<tensor = memref<128x64xf16, 3>, swizzle = swizzle_128b, l2promo = none, oob = zero, interleave = none>
+!tmB = !nvgpu.tensormap.descriptor<tensor = memref<64x64xf16, 3>, swizzle = swizzle_128b, l2promo = none, oob = zero, interleave = none>
+!mbar = !nvgpu.mbarrier.group<memorySpace = #gpu.address_space<workgroup>>
+!acc = !nvgpu.warpgroup.accumulator<fragmented = vector<128x128xf32>>
+!sA = memref<128x64xf16, #gpu.address_space<workgroup>>
+!sB = memref<2x64x64xf16, #gpu.address_space<workgroup>>
+!slab0 = memref<64x64xf16, strided<[64, 1], offset: 0>, #gpu.address_space<workgroup>>
+!slab1 = memref<64x64xf16, strided<[64, 1], offset: 4096>, #gpu.address_space<workgroup>>
+!dA = !nvgpu.warpgroup.descriptor<tensor = memref<128x64xf16, 3>>
+!dB = !nvgpu.warpgroup.descriptor<tensor = memref<64x128xf16, 3>>
+!cblk = memref<128x128xf32, strided<[256, 1], offset: ?>>
+
+module attributes {gpu.container_module} {
+  gpu.module @persistent {
+    gpu.func @persistent(%C: memref<256x256xf32> {llvm.noalias}, %tmaA: !llvm.ptr, %tmaB: !llvm.ptr)
+        workgroup(%sA : !sA {llvm.align = 1024 : i64}, %sB : !sB {llvm.align = 1024 : i64})
+        kernel attributes {known_block_size = array<i32: 128, 1, 1>} {
+      %c0 = arith.constant 0 : index
+      %c1 = arith.constant 1 : index
+      %c2 = arith.constant 2 : index
+      %c4 = arith.constant 4 : index
+      %c64 = arith.constant 64 : index
+      %c128 = arith.constant 128 : index
+      %c256 = arith.constant 256 : index
+      %c32768 = arith.constant 32768 : index
+      %c10000000 = arith.constant 10000000 : index
+      %tid = gpu.thread_id x
+      %tmA = builtin.unrealized_conversion_cast %tmaA : !llvm.ptr to !tmA
+      %tmB = builtin.unrealized_conversion_cast %tmaB : !llvm.ptr to !tmB
+      %t0 = arith.cmpi eq, %tid, %c0 : index
+      %mbar = nvgpu.mbarrier.create -> !mbar
+      scf.if %t0 {
+        nvgpu.mbarrier.init %mbar[%c0], %c1 : !mbar
+        nvvm.fence.proxy {kind = #nvvm.proxy_kind<async.shared>, space = #nvvm.shared_space<cta>}
+      }
+      gpu.barrier
+      %sB_0 = memref.subview %sB[0, 0, 0] [1, 64, 64] [1, 1, 1] : !sB to !slab0
+      %sB_1 = memref.subview %sB[1, 0, 0] [1, 64, 64] [1, 1, 1] : !sB to !slab1
+      %acc0 = nvgpu.warpgroup.mma.init.accumulator -> !acc
+      %bid = gpu.block_id x
+      %nblk = gpu.grid_dim x
+      scf.for %tile = %bid to %c4 step %nblk {
+        %tm = arith.divui %tile, %c2 : index
+        %tn = arith.remui %tile, %c2 : index
+        %bm = arith.muli %tm, %c128 : index
+        %bn = arith.muli %tn, %c128 : index
+        %gb_col1 = arith.addi %bn, %c64 : index
+
+        %res = scf.for %k = %c0 to %c256 step %c64 iter_args(%acc = %acc0) -> (!acc) {
+          nvgpu.mbarrier.arrive.expect_tx %mbar[%c0], %c32768, predicate = %t0 : !mbar
+          nvgpu.tma.async.load %tmA[%k, %bm], %mbar[%c0] to %sA, predicate = %t0 : !tmA, !mbar -> !sA
+          nvgpu.tma.async.load %tmB[%bn, %k], %mbar[%c0] to %sB_0, predicate = %t0 : !tmB, !mbar -> !slab0
+          nvgpu.tma.async.load %tmB[%gb_col1, %k], %mbar[%c0] to %sB_1, predicate = %t0 : !tmB, !mbar -> !slab1
+          %kt = arith.divui %k, %c64 : index
+          %kt2 = arith.remui %kt, %c2 : index
+          %par = arith.index_cast %kt2 : index to i1
+          nvgpu.mbarrier.try_wait.parity %mbar[%c0], %par, %c10000000 : !mbar
+          %dA = nvgpu.warpgroup.generate.descriptor %sA, %tmA : !sA, !tmA -> !dA
+          %dB = nvgpu.warpgroup.generate.descriptor %sB, %tmB : !sB, !tmB -> !dB
+          %acc_next = nvgpu.warpgroup.mma %dA, %dB, %acc {transposeB, waitGroup = 0 : i64} : !dA, !dB, !acc -> !acc
+          gpu.barrier
+          scf.yield %acc_next : !acc
+        }
+        %C_blk = memref.subview %C[%bm, %bn] [128, 128] [1, 1] : memref<256x256xf32> to !cblk
+        scf.if %t0 {
+          // expected-remark @+1 {{tile loop not flattened: tile loop: the code after the K-loop (the tile's epilogue) must not synchronize, touch shared memory or have unknown side effects: it runs while the next tile's loads fill the shared stages; 'gpu.barrier' does}}
+          gpu.barrier
+        }
+        nvgpu.warpgroup.mma.store %res, %C_blk : !acc to !cblk
+      }
+      gpu.return
+    }
+  }
+}
+
+// -----
+
+// The epilogue stores to shared memory through an LLVM pointer.
+
+!tmA = !nvgpu.tensormap.descriptor<tensor = memref<128x64xf16, 3>, swizzle = swizzle_128b, l2promo = none, oob = zero, interleave = none>
+!tmB = !nvgpu.tensormap.descriptor<tensor = memref<64x64xf16, 3>, swizzle = swizzle_128b, l2promo = none, oob = zero, interleave = none>
+!mbar = !nvgpu.mbarrier.group<memorySpace = #gpu.address_space<workgroup>>
+!acc = !nvgpu.warpgroup.accumulator<fragmented = vector<128x128xf32>>
+!sA = memref<128x64xf16, #gpu.address_space<workgroup>>
+!sB = memref<2x64x64xf16, #gpu.address_space<workgroup>>
+!slab0 = memref<64x64xf16, strided<[64, 1], offset: 0>, #gpu.address_space<workgroup>>
+!slab1 = memref<64x64xf16, strided<[64, 1], offset: 4096>, #gpu.address_space<workgroup>>
+!dA = !nvgpu.warpgroup.descriptor<tensor = memref<128x64xf16, 3>>
+!dB = !nvgpu.warpgroup.descriptor<tensor = memref<64x128xf16, 3>>
+!cblk = memref<128x128xf32, strided<[256, 1], offset: ?>>
+
+module attributes {gpu.container_module} {
+  gpu.module @persistent {
+    gpu.func @persistent(%C: memref<256x256xf32> {llvm.noalias}, %tmaA: !llvm.ptr, %tmaB: !llvm.ptr)
+        workgroup(%sA : !sA {llvm.align = 1024 : i64}, %sB : !sB {llvm.align = 1024 : i64})
+        kernel attributes {known_block_size = array<i32: 128, 1, 1>} {
+      %c0 = arith.constant 0 : index
+      %c1 = arith.constant 1 : index
+      %c2 = arith.constant 2 : index
+      %c4 = arith.constant 4 : index
+      %c64 = arith.constant 64 : index
+      %c128 = arith.constant 128 : index
+      %c256 = arith.constant 256 : index
+      %c32768 = arith.constant 32768 : index
+      %c10000000 = arith.constant 10000000 : index
+      %tid = gpu.thread_id x
+      %tmA = builtin.unrealized_conversion_cast %tmaA : !llvm.ptr to !tmA
+      %tmB = builtin.unrealized_conversion_cast %tmaB : !llvm.ptr to !tmB
+      %t0 = arith.cmpi eq, %tid, %c0 : index
+      %mbar = nvgpu.mbarrier.create -> !mbar
+      scf.if %t0 {
+        nvgpu.mbarrier.init %mbar[%c0], %c1 : !mbar
+        nvvm.fence.proxy {kind = #nvvm.proxy_kind<async.shared>, space = #nvvm.shared_space<cta>}
+      }
+      gpu.barrier
+      %sB_0 = memref.subview %sB[0, 0, 0] [1, 64, 64] [1, 1, 1] : !sB to !slab0
+      %sB_1 = memref.subview %sB[1, 0, 0] [1, 64, 64] [1, 1, 1] : !sB to !slab1
+      %acc0 = nvgpu.warpgroup.mma.init.accumulator -> !acc
+      %bid = gpu.block_id x
+      %nblk = gpu.grid_dim x
+      scf.for %tile = %bid to %c4 step %nblk {
+        %tm = arith.divui %tile, %c2 : index
+        %tn = arith.remui %tile, %c2 : index
+        %bm = arith.muli %tm, %c128 : index
+        %bn = arith.muli %tn, %c128 : index
+        %gb_col1 = arith.addi %bn, %c64 : index
+
+        %res = scf.for %k = %c0 to %c256 step %c64 iter_args(%acc = %acc0) -> (!acc) {
+          nvgpu.mbarrier.arrive.expect_tx %mbar[%c0], %c32768, predicate = %t0 : !mbar
+          nvgpu.tma.async.load %tmA[%k, %bm], %mbar[%c0] to %sA, predicate = %t0 : !tmA, !mbar -> !sA
+          nvgpu.tma.async.load %tmB[%bn, %k], %mbar[%c0] to %sB_0, predicate = %t0 : !tmB, !mbar -> !slab0
+          nvgpu.tma.async.load %tmB[%gb_col1, %k], %mbar[%c0] to %sB_1, predicate = %t0 : !tmB, !mbar -> !slab1
+          %kt = arith.divui %k, %c64 : index
+          %kt2 = arith.remui %kt, %c2 : index
+          %par = arith.index_cast %kt2 : index to i1
+          nvgpu.mbarrier.try_wait.parity %mbar[%c0], %par, %c10000000 : !mbar
+          %dA = nvgpu.warpgroup.generate.descriptor %sA, %tmA : !sA, !tmA -> !dA
+          %dB = nvgpu.warpgroup.generate.descriptor %sB, %tmB : !sB, !tmB -> !dB
+          %acc_next = nvgpu.warpgroup.mma %dA, %dB, %acc {transposeB, waitGroup = 0 : i64} : !dA, !dB, !acc -> !acc
+          gpu.barrier
+          scf.yield %acc_next : !acc
+        }
+        %C_blk = memref.subview %C[%bm, %bn] [128, 128] [1, 1] : memref<256x256xf32> to !cblk
+        %p3 = llvm.mlir.zero : !llvm.ptr<3>
+        %f2 = arith.constant 2.0 : f32
+        // expected-remark @+1 {{'llvm.store' does}}
+        llvm.store %f2, %p3 : f32, !llvm.ptr<3>
+        nvgpu.warpgroup.mma.store %res, %C_blk : !acc to !cblk
+      }
+      gpu.return
+    }
+  }
+}

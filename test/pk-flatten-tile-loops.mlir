@@ -6,6 +6,8 @@
 
 // The remark at the tile loop.
 // CHECK: remark: tile loop flattened: one loop over (tile, k-step), 4 k-steps per tile, the tile's epilogue on its last k-step
+// And at the i32 tile loop below.
+// CHECK: remark: tile loop flattened: one loop over (tile, k-step), 4 k-steps per tile
 // CHECK-LABEL: gpu.func @persistent
 // CHECK: %[[ACC0:.*]] = nvgpu.warpgroup.mma.init.accumulator
 // CHECK: %[[BID:.*]] = gpu.block_id x
@@ -117,6 +119,99 @@ module attributes {gpu.container_module} {
         }
         %C_blk = memref.subview %C[%bm, %bn] [128, 128] [1, 1] : memref<256x256xf32> to !cblk
 
+        nvgpu.warpgroup.mma.store %res, %C_blk : !acc to !cblk
+      }
+      gpu.return
+    }
+  }
+}
+
+// An i32 tile loop (from bid, step 3), the K-loop's step defined in the tile
+// loop's body, a bounds-checked store in the epilogue: the trip count is
+// computed in index (no i32 wrap), the K-loop's step is made again for the
+// flat loop (the tile loop's body is gone), the epilogue's scf.if stays in
+// the tile epilogue.
+// CHECK-LABEL: gpu.func @persistent_i32
+// CHECK: %[[LB:.*]] = arith.index_cast %{{.*}} : i32 to index
+// CHECK: %[[UB:.*]] = arith.index_cast %{{.*}} : i32 to index
+// CHECK: %[[STEP:.*]] = arith.index_cast %{{.*}} : i32 to index
+// CHECK: arith.subi %[[UB]], %[[LB]] : index
+// CHECK: scf.for %[[IT:.*]] = %{{.*}} to %{{.*}} step %{{.*}} iter_args
+// CHECK: %[[T:.*]] = arith.divui %[[IT]], %{{.*}} : index
+// CHECK: %[[T32:.*]] = arith.index_cast %[[T]] : index to i32
+// CHECK: %[[TS:.*]] = arith.muli %[[T32]], %{{.*}} : i32
+// CHECK: arith.addi %{{.*}}, %[[TS]] : i32
+// CHECK: %[[K64:.*]] = arith.constant 64 : index
+// CHECK: arith.muli %{{.*}}, %[[K64]] : index
+// CHECK: scf.if
+// CHECK-NEXT: nvvm.wgmma.wait.group.sync.aligned 0
+// CHECK: scf.if
+// CHECK: memref.store
+// CHECK: nvgpu.warpgroup.mma.store
+// CHECK: } {pk.tile_epilogue}
+
+module attributes {gpu.container_module} {
+  gpu.module @persistent_i32 {
+    gpu.func @persistent_i32(%C: memref<256x256xf32> {llvm.noalias}, %tmaA: !llvm.ptr, %tmaB: !llvm.ptr)
+        workgroup(%sA : !sA {llvm.align = 1024 : i64}, %sB : !sB {llvm.align = 1024 : i64})
+        kernel attributes {known_block_size = array<i32: 128, 1, 1>} {
+      %c0 = arith.constant 0 : index
+      %c1 = arith.constant 1 : index
+      %c2 = arith.constant 2 : index
+      %c4 = arith.constant 4 : index
+      %c64 = arith.constant 64 : index
+      %c128 = arith.constant 128 : index
+      %c256 = arith.constant 256 : index
+      %c32768 = arith.constant 32768 : index
+      %c10000000 = arith.constant 10000000 : index
+      %tid = gpu.thread_id x
+      %tmA = builtin.unrealized_conversion_cast %tmaA : !llvm.ptr to !tmA
+      %tmB = builtin.unrealized_conversion_cast %tmaB : !llvm.ptr to !tmB
+      %t0 = arith.cmpi eq, %tid, %c0 : index
+      %mbar = nvgpu.mbarrier.create -> !mbar
+      scf.if %t0 {
+        nvgpu.mbarrier.init %mbar[%c0], %c1 : !mbar
+        nvvm.fence.proxy {kind = #nvvm.proxy_kind<async.shared>, space = #nvvm.shared_space<cta>}
+      }
+      gpu.barrier
+      %sB_0 = memref.subview %sB[0, 0, 0] [1, 64, 64] [1, 1, 1] : !sB to !slab0
+      %sB_1 = memref.subview %sB[1, 0, 0] [1, 64, 64] [1, 1, 1] : !sB to !slab1
+      %acc0 = nvgpu.warpgroup.mma.init.accumulator -> !acc
+      %bid = gpu.block_id x
+      %lb32 = arith.index_cast %bid : index to i32
+      %c4_i32 = arith.constant 4 : i32
+      %c3_i32 = arith.constant 3 : i32
+      %nblk = gpu.grid_dim x
+      scf.for %tile = %lb32 to %c4_i32 step %c3_i32 : i32 {
+        %tile_i = arith.index_cast %tile : i32 to index
+        %tm = arith.divui %tile_i, %c2 : index
+        %tn = arith.remui %tile_i, %c2 : index
+        %kstep = arith.constant 64 : index
+        %bm = arith.muli %tm, %c128 : index
+        %bn = arith.muli %tn, %c128 : index
+        %gb_col1 = arith.addi %bn, %c64 : index
+
+        %res = scf.for %k = %c0 to %c256 step %kstep iter_args(%acc = %acc0) -> (!acc) {
+          nvgpu.mbarrier.arrive.expect_tx %mbar[%c0], %c32768, predicate = %t0 : !mbar
+          nvgpu.tma.async.load %tmA[%k, %bm], %mbar[%c0] to %sA, predicate = %t0 : !tmA, !mbar -> !sA
+          nvgpu.tma.async.load %tmB[%bn, %k], %mbar[%c0] to %sB_0, predicate = %t0 : !tmB, !mbar -> !slab0
+          nvgpu.tma.async.load %tmB[%gb_col1, %k], %mbar[%c0] to %sB_1, predicate = %t0 : !tmB, !mbar -> !slab1
+          %kt = arith.divui %k, %c64 : index
+          %kt2 = arith.remui %kt, %c2 : index
+          %par = arith.index_cast %kt2 : index to i1
+          nvgpu.mbarrier.try_wait.parity %mbar[%c0], %par, %c10000000 : !mbar
+          %dA = nvgpu.warpgroup.generate.descriptor %sA, %tmA : !sA, !tmA -> !dA
+          %dB = nvgpu.warpgroup.generate.descriptor %sB, %tmB : !sB, !tmB -> !dB
+          %acc_next = nvgpu.warpgroup.mma %dA, %dB, %acc {transposeB, waitGroup = 0 : i64} : !dA, !dB, !acc -> !acc
+          gpu.barrier
+          scf.yield %acc_next : !acc
+        }
+        %C_blk = memref.subview %C[%bm, %bn] [128, 128] [1, 1] : memref<256x256xf32> to !cblk
+        %in = arith.cmpi slt, %bm, %c256 : index
+        scf.if %in {
+          %f3 = arith.constant 3.0 : f32
+          memref.store %f3, %C[%bm, %bn] : memref<256x256xf32>
+        }
         nvgpu.warpgroup.mma.store %res, %C_blk : !acc to !cblk
       }
       gpu.return

@@ -119,8 +119,11 @@ LogicalResult KLoopMatcher::walkTileEpilogue(scf::IfOp epilogue) {
       accumulatorAccesses.push_back(op);
       return WalkResult::advance();
     }
+    // Region ops (a bounds check's scf.if) are judged by the ops they hold,
+    // which the walk visits.
     if (isa<nvgpu::WarpgroupMmaStoreOp, nvgpu::WarpgroupMmaInitAccumulatorOp>(
             op) ||
+        op->hasTrait<OpTrait::HasRecursiveMemoryEffects>() ||
         (op->getNumRegions() == 0 && isMemoryEffectFree(op)))
       return WalkResult::advance();
     (void)fail(op, "tile epilogue: unsupported operation '" +

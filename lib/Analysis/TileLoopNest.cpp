@@ -16,7 +16,9 @@
 #include "pk/MemoryAccess.h"
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "mlir/IR/Matchers.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
@@ -66,17 +68,18 @@ Attribute mlir::pk::foldForIteration(Value value, scf::ForOp forOp,
   return known.lookup(value);
 }
 
-/// The one `scf.for` directly in `loop`'s body, or null.
-static scf::ForOp getOnlyNestedLoop(scf::ForOp loop) {
-  auto loops = loop.getBody()->getOps<scf::ForOp>();
-  if (loops.empty() || std::next(loops.begin()) != loops.end())
-    return nullptr;
-  return *loops.begin();
+/// The `scf.for` ops directly in `loop`'s body that issue TMA loads
+/// directly in theirs (K-loop candidates).
+static SmallVector<scf::ForOp> getTmaLoops(scf::ForOp loop) {
+  SmallVector<scf::ForOp> loops;
+  for (auto nested : loop.getBody()->getOps<scf::ForOp>())
+    if (!nested.getBody()->getOps<nvgpu::TmaAsyncLoadOp>().empty())
+      loops.push_back(nested);
+  return loops;
 }
 
 bool mlir::pk::isTileLoopCandidate(scf::ForOp loop) {
-  scf::ForOp kLoop = getOnlyNestedLoop(loop);
-  return kLoop && !kLoop.getBody()->getOps<nvgpu::TmaAsyncLoadOp>().empty();
+  return !getTmaLoops(loop).empty();
 }
 
 /// The K-loop's static, even number of k-steps.
@@ -88,6 +91,12 @@ static DeclineOr<int64_t> getKSteps(scf::ForOp kLoop) {
     return Decline(kLoop, "tile loop: the K-loop's bounds and step must be "
                           "constants: pk flattens a nest whose tiles all have "
                           "the same number of k-steps");
+  if (kLoop.getUnsignedCmp())
+    return Decline(kLoop, "tile loop: the K-loop compares its bounds "
+                          "unsigned; pk flattens signed loops");
+  if (kLoop.getNumRegionIterArgs() == 0)
+    return Decline(kLoop, "tile loop: the K-loop carries no accumulators "
+                          "(iter_args)");
   int64_t steps = *ub > *lb ? llvm::divideCeil(*ub - *lb, *step) : 0;
   if (steps == 0 || steps % 2 != 0 || steps > kMaxEvaluatedKSteps)
     return Decline(kLoop, "tile loop: the K-loop has " + Twine(steps) +
@@ -142,50 +151,105 @@ static DeclineOr<void> checkBeforeKLoop(scf::ForOp tileLoop, scf::ForOp kLoop) {
   return success();
 }
 
-/// Whether `op` reads or writes shared memory through a memref operand.
+/// Whether `value` names shared memory: a shared memref, or a view or cast
+/// of one, or an LLVM pointer in address space 3.
+static bool isSharedReference(Value value) {
+  if (auto ptr = dyn_cast<LLVM::LLVMPointerType>(value.getType()))
+    return ptr.getAddressSpace() == 3;
+  if (!isa<MemRefType>(value.getType()))
+    return false;
+  Value root = getRootMemRef(value);
+  for (Value v : {value, root}) {
+    while (v) {
+      if (auto type = dyn_cast<MemRefType>(v.getType());
+          type && isSharedMemory(type))
+        return true;
+      auto cast = v.getDefiningOp<memref::MemorySpaceCastOp>();
+      v = cast ? cast.getSource() : Value();
+    }
+  }
+  return false;
+}
+
+/// Whether `op` reads or writes shared memory through an operand.
 static bool touchesSharedMemory(Operation *op) {
-  return llvm::any_of(op->getOperands(), [](Value operand) {
-    auto type = dyn_cast<MemRefType>(operand.getType());
-    return type && isSharedMemory(type);
-  });
+  return llvm::any_of(op->getOperands(), isSharedReference);
+}
+
+/// Whether `op` synchronizes threads (a barrier, an nvgpu op other than the
+/// accumulator store).
+static bool synchronizes(Operation *op) {
+  if (isa<gpu::BarrierOp, NVVM::Barrier0Op, NVVM::BarrierOp>(op))
+    return true;
+  return op->getDialect() &&
+         op->getDialect()->getNamespace() ==
+             nvgpu::NVGPUDialect::getDialectNamespace() &&
+         !isa<nvgpu::WarpgroupMmaStoreOp>(op);
 }
 
 /// The code after the K-loop (the tile's epilogue): it may write global
 /// memory, but it synchronizes nothing and touches no shared memory, so that
-/// it can run while the next tile's loads fill the shared stages.
+/// it can run while the next tile's loads fill the shared stages. Region
+/// ops are judged by the ops they hold.
 static DeclineOr<void> checkAfterKLoop(scf::ForOp tileLoop, scf::ForOp kLoop) {
   for (Operation *op = kLoop->getNextNode();
        op && op != tileLoop.getBody()->getTerminator();
        op = op->getNextNode()) {
-    WalkResult walk = op->walk([&](Operation *nested) -> WalkResult {
-      bool sync =
-          isa<gpu::BarrierOp, NVVM::Barrier0Op, NVVM::BarrierOp>(nested) ||
-          nested->getDialect() ==
-              nested->getContext()->getLoadedDialect<nvgpu::NVGPUDialect>();
-      if (sync && !isa<nvgpu::WarpgroupMmaStoreOp>(nested))
+    Operation *culprit = nullptr;
+    op->walk([&](Operation *nested) {
+      bool known = isMemoryEffectFree(nested) ||
+                   isa<MemoryEffectOpInterface>(nested) ||
+                   nested->hasTrait<OpTrait::HasRecursiveMemoryEffects>();
+      if (synchronizes(nested) || touchesSharedMemory(nested) || !known) {
+        culprit = nested;
         return WalkResult::interrupt();
-      if (touchesSharedMemory(nested))
-        return WalkResult::interrupt();
-      if (!isMemoryEffectFree(nested) && !isa<MemoryEffectOpInterface>(nested))
-        return WalkResult::interrupt();
+      }
       return WalkResult::advance();
     });
-    if (walk.wasInterrupted())
-      return Decline(op, "tile loop: the code after the K-loop (the tile's "
-                         "epilogue) must not synchronize, touch shared "
-                         "memory or have unknown side effects: it runs while "
-                         "the next tile's loads fill the shared stages");
+    if (culprit)
+      return Decline(culprit,
+                     "tile loop: the code after the K-loop (the tile's "
+                     "epilogue) must not synchronize, touch shared memory or "
+                     "have unknown side effects: it runs while the next "
+                     "tile's loads fill the shared stages; '" +
+                         culprit->getName().getStringRef() + "' does");
   }
+  return success();
+}
+
+/// The K-loop writes no global memory: its final barrier orders such writes
+/// before the tile's epilogue, which flattening moves above that barrier.
+static DeclineOr<void> checkKLoopWrites(scf::ForOp kLoop) {
+  Operation *culprit = nullptr;
+  kLoop.getBody()->walk([&](Operation *op) {
+    std::optional<MemoryAccess> access = getMemoryAccess(op);
+    if (access && access->isWrite &&
+        !isSharedMemory(cast<MemRefType>(access->memref.getType()))) {
+      culprit = op;
+      return WalkResult::interrupt();
+    }
+    return WalkResult::advance();
+  });
+  if (culprit)
+    return Decline(culprit, "tile loop: the K-loop writes global memory, "
+                            "which its final barrier orders before the "
+                            "tile's epilogue; pk runs the epilogue before "
+                            "that barrier");
   return success();
 }
 
 DeclineOr<TileLoopNest> mlir::pk::matchTileLoopNest(scf::ForOp tileLoop) {
   TileLoopNest nest;
   nest.tileLoop = tileLoop;
-  nest.kLoop = getOnlyNestedLoop(tileLoop);
-  if (!nest.kLoop)
+  SmallVector<scf::ForOp> kLoops = getTmaLoops(tileLoop);
+  if (kLoops.size() != 1)
     return Decline(tileLoop, "tile loop: pk flattens a loop with exactly "
-                             "one K-loop directly in its body");
+                             "one TMA K-loop directly in its body, not " +
+                                 Twine(kLoops.size()));
+  nest.kLoop = kLoops.front();
+  if (tileLoop.getUnsignedCmp())
+    return Decline(tileLoop, "tile loop: it compares its bounds unsigned; "
+                             "pk flattens signed loops");
   if (tileLoop.getNumRegionIterArgs() != 0)
     return Decline(tileLoop, "tile loop: it carries values across tiles "
                              "(iter_args); pk flattens a tile loop whose "
@@ -211,6 +275,8 @@ DeclineOr<TileLoopNest> mlir::pk::matchTileLoopNest(scf::ForOp tileLoop) {
   if (DeclineOr<void> after = checkAfterKLoop(tileLoop, nest.kLoop);
       failed(after))
     return after.takeDecline();
+  if (DeclineOr<void> writes = checkKLoopWrites(nest.kLoop); failed(writes))
+    return writes.takeDecline();
   LDBG() << "tile loop nest with " << nest.kSteps << " k-steps per tile";
   return nest;
 }

@@ -31,8 +31,11 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+#include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "mlir/IR/IRMapping.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
+#include "llvm/ADT/SetVector.h"
+#include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/Support/DebugLog.h"
 
 #define DEBUG_TYPE "pk-tile-loops"
@@ -40,49 +43,63 @@
 using namespace mlir;
 using namespace mlir::pk;
 
-/// The number of iterations of `loop`: ceil((ub - lb) / step), 0 when
-/// ub <= lb.
+/// `value` as index (a signed cast: pk flattens signed loops only).
+static Value castToIndex(RewriterBase &rewriter, Location loc, Value value) {
+  if (value.getType().isIndex())
+    return value;
+  return arith::IndexCastOp::create(rewriter, loc, rewriter.getIndexType(),
+                                    value);
+}
+
+/// The number of iterations of `loop` as index: ceil((ub - lb) / step), 0
+/// when ub <= lb; computed in index, so that a narrow induction variable's
+/// span does not wrap.
 static Value createTripCount(RewriterBase &rewriter, scf::ForOp loop) {
   Location loc = loop.getLoc();
-  Value lb = loop.getLowerBound(), ub = loop.getUpperBound();
+  Value lb = castToIndex(rewriter, loc, loop.getLowerBound());
+  Value ub = castToIndex(rewriter, loc, loop.getUpperBound());
+  Value step = castToIndex(rewriter, loc, loop.getStep());
   Value span = arith::SubIOp::create(rewriter, loc, ub, lb);
-  Value trips = arith::CeilDivUIOp::create(rewriter, loc, span, loop.getStep());
+  Value trips = arith::CeilDivUIOp::create(rewriter, loc, span, step);
   Value runs =
       arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::slt, lb, ub);
-  Value zero = arith::ConstantOp::create(rewriter, loc,
-                                         rewriter.getZeroAttr(lb.getType()));
+  Value zero = arith::ConstantIndexOp::create(rewriter, loc, 0);
   return arith::SelectOp::create(rewriter, loc, runs, trips, zero);
 }
 
-/// `lb + index * step` of `loop`, in its induction variable's type.
+/// `lb + index * step` in the type of `lb` (`index` is an index).
 static Value createIterationValue(RewriterBase &rewriter, Location loc,
-                                  scf::ForOp loop, Value index) {
-  Value scaled = arith::MulIOp::create(rewriter, loc, index, loop.getStep());
-  return arith::AddIOp::create(rewriter, loc, loop.getLowerBound(), scaled);
+                                  Value lb, Value step, Value index) {
+  Type type = lb.getType();
+  if (!type.isIndex())
+    index = arith::IndexCastOp::create(rewriter, loc, type, index);
+  Value scaled = arith::MulIOp::create(rewriter, loc, index, step);
+  return arith::AddIOp::create(rewriter, loc, lb, scaled);
 }
 
 /// Maps the tile loop's induction variable to `lb + (it / steps) * step`
 /// and the K-loop's to `klb + (it % steps) * kstep`; returns `it % steps`,
-/// the k-step within the tile.
+/// the k-step within the tile. The K-loop's bounds are constants
+/// (matchTileLoopNest), made again here: they may be defined in the tile
+/// loop's body, which the flat loop replaces.
 static Value mapInductionVariables(RewriterBase &rewriter, Location loc,
                                    const TileLoopNest &nest, Value it,
                                    Value steps, IRMapping &mapping) {
   scf::ForOp tileLoop = nest.tileLoop, kLoop = nest.kLoop;
-  auto castTo = [&](Value index, Type type) -> Value {
-    return type.isIndex()
-               ? index
-               : arith::IndexCastOp::create(rewriter, loc, type, index);
-  };
   Value tileIndex = arith::DivUIOp::create(rewriter, loc, it, steps);
   Value kIndex = arith::RemUIOp::create(rewriter, loc, it, steps);
   mapping.map(tileLoop.getInductionVar(),
-              createIterationValue(
-                  rewriter, loc, tileLoop,
-                  castTo(tileIndex, tileLoop.getInductionVar().getType())));
-  mapping.map(
-      kLoop.getInductionVar(),
-      createIterationValue(rewriter, loc, kLoop,
-                           castTo(kIndex, kLoop.getInductionVar().getType())));
+              createIterationValue(rewriter, loc, tileLoop.getLowerBound(),
+                                   tileLoop.getStep(), tileIndex));
+  Type kType = kLoop.getInductionVar().getType();
+  auto constant = [&](Value v) -> Value {
+    return arith::ConstantOp::create(
+        rewriter, loc, rewriter.getIntegerAttr(kType, *getConstantIntValue(v)));
+  };
+  mapping.map(kLoop.getInductionVar(),
+              createIterationValue(rewriter, loc,
+                                   constant(kLoop.getLowerBound()),
+                                   constant(kLoop.getStep()), kIndex));
   return kIndex;
 }
 
@@ -128,16 +145,28 @@ static scf::IfOp createTileEpilogue(RewriterBase &rewriter, Location loc,
   return ifOp;
 }
 
-/// Erases `value`'s side-effect-free defining op when nothing uses it, and
-/// then its operands' the same way.
-static void eraseUnusedChain(RewriterBase &rewriter, Value value) {
-  Operation *def = value.getDefiningOp();
-  if (!def || !def->use_empty() || !isMemoryEffectFree(def))
-    return;
-  SmallVector<Value> operands(def->getOperands());
-  rewriter.eraseOp(def);
-  for (Value operand : operands)
-    eraseUnusedChain(rewriter, operand);
+/// Erases `value`'s side-effect-free defining op inside `scope` when nothing
+/// uses it, and then its operands' the same way (each op once: an op may
+/// feed another twice).
+static void eraseUnusedChain(RewriterBase &rewriter, Value value,
+                             Operation *scope) {
+  SmallVector<Operation *> worklist;
+  llvm::SmallPtrSet<Operation *, 8> erased;
+  if (Operation *def = value.getDefiningOp())
+    worklist.push_back(def);
+  while (!worklist.empty()) {
+    Operation *op = worklist.pop_back_val();
+    if (erased.contains(op) || !scope->isProperAncestor(op) ||
+        !op->use_empty() || !isMemoryEffectFree(op))
+      continue;
+    SetVector<Operation *> defs;
+    for (Value operand : op->getOperands())
+      if (Operation *def = operand.getDefiningOp())
+        defs.insert(def);
+    erased.insert(op);
+    rewriter.eraseOp(op);
+    worklist.append(defs.begin(), defs.end());
+  }
 }
 
 scf::ForOp mlir::pk::flattenTileLoopNest(RewriterBase &rewriter,
@@ -147,9 +176,6 @@ scf::ForOp mlir::pk::flattenTileLoopNest(RewriterBase &rewriter,
   rewriter.setInsertionPoint(tileLoop);
   Value steps = arith::ConstantIndexOp::create(rewriter, loc, nest.kSteps);
   Value tiles = createTripCount(rewriter, tileLoop);
-  if (!tiles.getType().isIndex())
-    tiles = arith::IndexCastOp::create(rewriter, loc, rewriter.getIndexType(),
-                                       tiles);
   Value total = arith::MulIOp::create(rewriter, loc, tiles, steps);
   Value zero = arith::ConstantIndexOp::create(rewriter, loc, 0);
   Value one = arith::ConstantIndexOp::create(rewriter, loc, 1);
@@ -198,7 +224,7 @@ scf::ForOp mlir::pk::flattenTileLoopNest(RewriterBase &rewriter,
   Value oldParity = wait.getPhaseParity();
   rewriter.modifyOpInPlace(
       wait, [&] { wait.getPhaseParityMutable().assign(parity); });
-  eraseUnusedChain(rewriter, oldParity);
+  eraseUnusedChain(rewriter, oldParity, flat);
   rewriter.eraseOp(tileLoop);
   LDBG() << "flattened the tile loop at " << loc << " (" << nest.kSteps
          << " k-steps per tile)";
