@@ -8,7 +8,9 @@ kernels (pk-bundle.py run, step vendor): FP16 inputs, FP32 accumulation, M = N =
     664 TFLOP/s), and 128x128x64 / 3 stages / 4 warps; then (unless
     --no-triton-sweep) an autotune over SWEEP (the tutorial's CUDA autotune
     list and Hopper-sized tiles, 12 configurations), each timed, the best
-    recorded as "triton best of N" and run on BF16 too;
+    recorded as "triton best of N" and run on BF16 too; with
+    --triton-persistent, the tutorial's persistent matmul (one program per
+    SM, grouped tiles; flattened across tiles where Triton can) on PERSISTENT;
 
 each checked against torch.matmul in FP32 on a 512^3 problem first, then timed
 with CUDA events (median of --iters after --warmup). Writes --json.
@@ -82,6 +84,40 @@ if triton is not None:
         tl.store(c_ptrs, acc, mask=(offs_cm[:, None] < M) & (offs_cn[None, :] < N))
 
 
+    @triton.jit
+    def matmul_persistent_kernel(a_ptr, b_ptr, c_ptr, M, N, K, stride_am, stride_ak, stride_bk,
+                                 stride_bn, stride_cm, stride_cn, BLOCK_M: tl.constexpr,
+                                 BLOCK_N: tl.constexpr, BLOCK_K: tl.constexpr,
+                                 GROUP_M: tl.constexpr, NUM_SMS: tl.constexpr,
+                                 FLATTEN: tl.constexpr):
+        """The tutorial's persistent matmul (09-persistent-matmul, the
+        non-TMA form): NUM_SMS programs loop over the tiles in grouped order;
+        FLATTEN asks Triton to pipeline across the tile boundary
+        (tl.range(..., flatten=True), Triton >= 3.2). Whole tiles only."""
+        start_pid = tl.program_id(axis=0)
+        num_pid_m = tl.cdiv(M, BLOCK_M)
+        num_pid_n = tl.cdiv(N, BLOCK_N)
+        k_tiles = tl.cdiv(K, BLOCK_K)
+        num_tiles = num_pid_m * num_pid_n
+        num_pid_in_group = GROUP_M * num_pid_n
+        for tile_id in tl.range(start_pid, num_tiles, NUM_SMS, flatten=FLATTEN):
+            group_id = tile_id // num_pid_in_group
+            first_pid_m = group_id * GROUP_M
+            group_size_m = min(num_pid_m - first_pid_m, GROUP_M)
+            pid_m = first_pid_m + (tile_id % group_size_m)
+            pid_n = (tile_id % num_pid_in_group) // group_size_m
+            offs_am = pid_m * BLOCK_M + tl.arange(0, BLOCK_M)
+            offs_bn = pid_n * BLOCK_N + tl.arange(0, BLOCK_N)
+            acc = tl.zeros((BLOCK_M, BLOCK_N), dtype=tl.float32)
+            for ki in range(k_tiles):
+                offs_k = ki * BLOCK_K + tl.arange(0, BLOCK_K)
+                a = tl.load(a_ptr + offs_am[:, None] * stride_am + offs_k[None, :] * stride_ak)
+                b = tl.load(b_ptr + offs_k[:, None] * stride_bk + offs_bn[None, :] * stride_bn)
+                acc = tl.dot(a, b, acc)
+            c_ptrs = c_ptr + stride_cm * offs_am[:, None] + stride_cn * offs_bn[None, :]
+            tl.store(c_ptrs, acc)
+
+
 CONFIGS = [dict(BLOCK_M=128, BLOCK_N=256, BLOCK_K=64, GROUP_M=8, num_stages=4, num_warps=8),
            dict(BLOCK_M=128, BLOCK_N=128, BLOCK_K=64, GROUP_M=8, num_stages=3, num_warps=4)]
 
@@ -116,6 +152,24 @@ def triton_mm(a, b, cfg):
     matmul_kernel[grid](a, b, c, M, N, K, a.stride(0), a.stride(1), b.stride(0), b.stride(1),
                         c.stride(0), c.stride(1), **cfg)
     return c
+
+
+def triton_mm_persistent(a, b, cfg, flatten):
+    """The persistent Triton matmul on as many programs as SMs."""
+    M, K = a.shape
+    N = b.shape[1]
+    c = torch.empty((M, N), device=a.device, dtype=torch.float32)
+    sms = torch.cuda.get_device_properties(a.device).multi_processor_count
+    tiles = triton.cdiv(M, cfg["BLOCK_M"]) * triton.cdiv(N, cfg["BLOCK_N"])
+    matmul_persistent_kernel[(min(sms, tiles),)](
+        a, b, c, M, N, K, a.stride(0), a.stride(1), b.stride(0), b.stride(1), c.stride(0),
+        c.stride(1), NUM_SMS=sms, FLATTEN=flatten, **cfg)
+    return c
+
+
+# The persistent kernel's configurations: the tutorial's 128x256x64 with 3
+# and 4 stages (the 4-stage one as CONFIGS[0]).
+PERSISTENT = [_cfg(128, 256, 64, 3, 8), CONFIGS[0]]
 
 
 def time_ms(fn, warmup, iters):
@@ -213,6 +267,9 @@ def main():
     ap.add_argument("--json", default=None)
     ap.add_argument("--no-triton-sweep", dest="triton_sweep", action="store_false",
                     help="time only the two fixed Triton configurations")
+    ap.add_argument("--triton-persistent", action="store_true",
+                    help="also time Triton's persistent matmul (PERSISTENT, flattened across "
+                         "tiles and not) on f16 and bf16")
     ap.add_argument("--fp8", action="store_true",
                     help="also time the FP8 entries (cuBLASLt _scaled_mm, Triton e4m3) after the others")
     ap.add_argument("--fp8-only", action="store_true",
@@ -255,6 +312,16 @@ def main():
             for cfg in CONFIGS:
                 record("triton " + cfg_name(cfg), lambda cfg=cfg: triton_mm(A, B, cfg),
                        lambda cfg=cfg: (triton_mm(a5, b5, cfg) - ref5).abs().max().item())
+            if a.triton_persistent:
+                for cfg in PERSISTENT:
+                    for flatten in (True, False):
+                        name = "triton persistent%s %s" % (" flat" if flatten else "", cfg_name(cfg))
+                        for dt, X, Y, x5, y5, r5 in (("f16", A, B, a5, b5, ref5),
+                                                     ("bf16", Ab, Bb, a5b, b5b, ref5b)):
+                            record(name + " " + dt,
+                                   lambda cfg=cfg, f=flatten, X=X, Y=Y: triton_mm_persistent(X, Y, cfg, f),
+                                   lambda cfg=cfg, f=flatten, x5=x5, y5=y5, r5=r5:
+                                   (triton_mm_persistent(x5, y5, cfg, f) - r5).abs().max().item())
             if a.triton_sweep:
                 sweep(res, record, A, B, a5, b5, ref5, Ab, Bb, a5b, b5b, ref5b)
     if a.fp8 or a.fp8_only:
