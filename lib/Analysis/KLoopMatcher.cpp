@@ -17,6 +17,7 @@
 
 #include "pk/KLoopMatcher.h"
 #include "pk/Support.h"
+#include "pk/TileLoops.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
@@ -660,7 +661,17 @@ DeclineOr<KLoopInfo> mlir::pk::matchKLoop(scf::ForOp forOp,
                                           int64_t threadsPerBlockOverride) {
   KLoopInfo info;
   KLoopMatcher matcher(forOp, info);
-  if (failed(matcher.match(threadsPerBlockOverride)))
-    return std::move(*matcher.decline);
+  if (failed(matcher.match(threadsPerBlockOverride))) {
+    Decline decline = std::move(*matcher.decline);
+    // The K-loop of a persistent kernel's tile loop: pipelined as one loop
+    // with it (TileLoops.h), not on its own.
+    auto parent = dyn_cast_or_null<scf::ForOp>(forOp->getParentOp());
+    if (parent && isTileLoopCandidate(parent))
+      decline.attachNote(parent.getLoc(),
+                         "the K-loop of this tile loop: pk-flatten-tile-loops "
+                         "(which pipeline-kernel runs) makes the nest one loop "
+                         "over (tile, k-step), pipelined across tiles");
+    return decline;
+  }
   return info;
 }
