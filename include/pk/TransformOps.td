@@ -161,4 +161,50 @@ def AnalyzeKLoopOp : Op<Transform_Dialect, "pk.analyze_kloop",
   }];
 }
 
+def FlattenTileLoopOp : Op<Transform_Dialect, "pk.flatten_tile_loop",
+    [FunctionalStyleTransformOpTrait,
+     MemoryEffectsOpInterface,
+     TransformEachOpTrait,
+     TransformOpInterface,
+     ReportTrackingListenerFailuresOpTrait]> {
+  let summary = "Flattens a persistent kernel's tile loop and its TMA K-loop "
+                "into one loop";
+  let description = [{
+    Rewrites every `scf.for` the `target` handle points to that is a tile
+    loop around a TMA K-loop (a persistent kernel) into one loop over
+    (tile, k-step), as `pk-flatten-tile-loops` does (include/pk/TileLoops.h,
+    docs/hopper.md "Persistent kernels"): the code after the K-loop runs in
+    a `pk.tile_epilogue` `scf.if` on each tile's last k-step. The result
+    handle points to the flat loops, which `transform.pk.pipeline_kloop`
+    then pipelines across the tile boundary.
+
+    ```mlir
+    %flat = transform.pk.flatten_tile_loop %tiles
+        : (!transform.any_op) -> !transform.any_op
+    %l, %p, %e = transform.pk.pipeline_kloop %flat {arch = "sm_90a", ...}
+    ```
+
+    #### Return modes
+
+    Consumes the `target` handle. A loop pk cannot flatten is left as it is
+    and the op produces a silenceable failure that says why, with a note at
+    the operation that breaks it.
+  }];
+
+  let arguments = (ins TransformHandleTypeInterface:$target);
+  let results = (outs TransformHandleTypeInterface:$flat);
+
+  let assemblyFormat = [{
+    $target attr-dict `:` functional-type(operands, results)
+  }];
+
+  let extraClassDeclaration = [{
+    ::mlir::DiagnosedSilenceableFailure applyToOne(
+        ::mlir::transform::TransformRewriter &rewriter,
+        ::mlir::scf::ForOp forOp,
+        ::mlir::transform::ApplyToEachResultList &results,
+        ::mlir::transform::TransformState &state);
+  }];
+}
+
 #endif // PK_TRANSFORMOPS

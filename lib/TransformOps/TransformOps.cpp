@@ -7,13 +7,16 @@
 // `transform.pk.pipeline_kloop` and `transform.pk.analyze_kloop`: thin
 // wrappers around `pipelineKernelLoop` (PipelineKernelLoop.h) that turn its
 // result into transform handles, silenceable failures (pk declined) and
-// definite failures (an internal error after the IR changed).
+// definite failures (an internal error after the IR changed);
+// `transform.pk.flatten_tile_loop` around `flattenTileLoopNest`
+// (TileLoops.h).
 // Tests: test/transform-pipeline-kloop*.mlir, test/transform-plugin.mlir.
 //
 //===----------------------------------------------------------------------===//
 
 #include "pk/TransformOps.h"
 #include "pk/PipelineKernelLoop.h"
+#include "pk/TileLoops.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
@@ -233,6 +236,29 @@ transform::AnalyzeKLoopOp::applyToOne(transform::TransformRewriter &rewriter,
       jsonToAttribute(rewriter, llvm::json::Value(std::move(result->report)));
   rewriter.modifyOpInPlace(
       forOp, [&] { forOp->setAttr(kAnalysisAttrName, analysis); });
+  return DiagnosedSilenceableFailure::success();
+}
+
+//===----------------------------------------------------------------------===//
+// transform.pk.flatten_tile_loop
+//===----------------------------------------------------------------------===//
+
+DiagnosedSilenceableFailure transform::FlattenTileLoopOp::applyToOne(
+    transform::TransformRewriter &rewriter, scf::ForOp forOp,
+    transform::ApplyToEachResultList &results,
+    transform::TransformState &state) {
+  DeclineOr<TileLoopNest> nest = matchTileLoopNest(forOp);
+  if (failed(nest)) {
+    const Decline &why = nest.getDecline();
+    DiagnosedSilenceableFailure diag = emitSilenceableError()
+                                       << "tile loop not flattened: "
+                                       << why.getMessage();
+    diag.attachNote(forOp.getLoc()) << "pk declined this loop";
+    if (why.getLoc() != forOp.getLoc())
+      diag.attachNote(why.getLoc()) << "this operation";
+    return diag;
+  }
+  results.push_back(flattenTileLoopNest(rewriter, *nest));
   return DiagnosedSilenceableFailure::success();
 }
 
