@@ -433,6 +433,26 @@ static void chooseWarpSpecializedForTiles(const DecisionContext &ctx,
       choice.buffers));
 }
 
+/// The first estimate says a dynamic trip count versions the loop; the
+/// warp-specialized schedule peels no tile and runs any trip count
+/// (PipelinePlan::versionMinTrips), so its reasons say that instead.
+static void describeWarpSpecializedTrips(const DecisionContext &ctx,
+                                         KLoopDecision &decision,
+                                         const Choice &choice) {
+  if (ctx.info.tripCount ||
+      choice.schedule != PipelineSchedule::WarpSpecialized)
+    return;
+  constexpr StringLiteral kVersioned = "dynamic trip count: the pipelined "
+                                       "loop runs when the trip count is";
+  std::string text = "dynamic trip count: warp specialization runs any trip "
+                     "count (no versioned loop)";
+  for (SmallVector<std::string> *reasons :
+       {&decision.reasons, &decision.ruleReasons})
+    for (std::string &reason : *reasons)
+      if (StringRef(reason).starts_with(kVersioned))
+        reason = text;
+}
+
 /// Rule `warp-specialized-bound`: the producer warpgroup grows the block, so
 /// a launch bound (`nvvm.minctasm`) above the blocks/SM the shared memory
 /// and the register estimate allow for the grown block would only make
@@ -566,6 +586,7 @@ KLoopDecision mlir::pk::decide(const KLoopInfo &info, const TargetInfo &target,
   else if (options.schedule == PipelineSchedule::Auto)
     chooseMmaOrder(ctx, decision, choice);
   chooseWarpSpecializedForTiles(ctx, decision, choice);
+  describeWarpSpecializedTrips(ctx, decision, choice);
   fitWarpSpecializedBound(ctx, decision, choice);
   // Rule `warp-specialized-on-request`.
   if (choice.variant == PipelineVariant::Tma &&
