@@ -71,6 +71,12 @@ Value createTileIndex(RewriterBase &rewriter, Location loc, scf::ForOp forOp);
 Value createStageIndex(RewriterBase &rewriter, Location loc, scf::ForOp forOp,
                        int64_t stages);
 
+/// Erases `value`'s side-effect-free defining op inside `scope` when nothing
+/// uses it, and then its operands' the same way (each op once: an op may
+/// feed another twice). The TMA ring and the tile-loop flattening drop the
+/// parity computation they replace with it.
+void eraseUnusedChain(RewriterBase &rewriter, Value value, Operation *scope);
+
 /// The TMA ring's precondition beyond the matcher's (TmaRing.cpp): the wait's
 /// parity is the tile index modulo 2 (pk evaluates it on the first tiles).
 DeclineOr<void> checkTmaRing(const KLoopInfo &info);

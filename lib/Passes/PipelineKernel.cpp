@@ -177,23 +177,13 @@ static int64_t countLdmatrix(gpu::GPUFuncOp kernel) {
   return count;
 }
 
-/// Whether a K-loop of `kernel` was pipelined.
-static bool hasPipelinedLoop(gpu::GPUFuncOp kernel) {
+/// Whether a loop of `kernel` carries the attribute `name` (a pipelined
+/// loop, a flattened tile loop).
+static bool hasLoopWithAttr(gpu::GPUFuncOp kernel, StringRef name) {
   return kernel
-      .walk([](scf::ForOp loop) {
-        return loop->hasAttr(kPipelinedAttrName) ? WalkResult::interrupt()
-                                                 : WalkResult::advance();
-      })
-      .wasInterrupted();
-}
-
-/// Whether pk-flatten-tile-loops flattened a nest of `kernel`.
-static bool hasFlattenedTileLoop(gpu::GPUFuncOp kernel) {
-  return kernel
-      .walk([](scf::ForOp loop) {
-        return loop->hasAttr(kFlattenedTileLoopAttrName)
-                   ? WalkResult::interrupt()
-                   : WalkResult::advance();
+      .walk([&](scf::ForOp loop) {
+        return loop->hasAttr(name) ? WalkResult::interrupt()
+                                   : WalkResult::advance();
       })
       .wasInterrupted();
 }
@@ -223,10 +213,11 @@ static void restoreUnpipelinedKernels(ModuleOp module, KernelStash &stash) {
     auto gpuModule = kernel->getParentOfType<gpu::GPUModuleOp>();
     auto it = stash.kernels.find(
         (gpuModule.getName() + "::" + kernel.getName()).str());
-    if (it == stash.kernels.end() || hasPipelinedLoop(kernel))
+    if (it == stash.kernels.end() ||
+        hasLoopWithAttr(kernel, kPipelinedAttrName))
       continue;
     bool ldmatrix = countLdmatrix(kernel) > countLdmatrix(it->second);
-    bool flattened = hasFlattenedTileLoop(kernel);
+    bool flattened = hasLoopWithAttr(kernel, kFlattenedTileLoopAttrName);
     if (!ldmatrix && !flattened)
       continue;
     if (ldmatrix)

@@ -27,6 +27,7 @@
 #include "pk/TileLoops.h"
 
 #include "pk/IRContract.h"
+#include "pk/PipelineSteps.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
@@ -145,30 +146,6 @@ static scf::IfOp createTileEpilogue(RewriterBase &rewriter, Location loc,
   return ifOp;
 }
 
-/// Erases `value`'s side-effect-free defining op inside `scope` when nothing
-/// uses it, and then its operands' the same way (each op once: an op may
-/// feed another twice).
-static void eraseUnusedChain(RewriterBase &rewriter, Value value,
-                             Operation *scope) {
-  SmallVector<Operation *> worklist;
-  llvm::SmallPtrSet<Operation *, 8> erased;
-  if (Operation *def = value.getDefiningOp())
-    worklist.push_back(def);
-  while (!worklist.empty()) {
-    Operation *op = worklist.pop_back_val();
-    if (erased.contains(op) || !scope->isProperAncestor(op) ||
-        !op->use_empty() || !isMemoryEffectFree(op))
-      continue;
-    SetVector<Operation *> defs;
-    for (Value operand : op->getOperands())
-      if (Operation *def = operand.getDefiningOp())
-        defs.insert(def);
-    erased.insert(op);
-    rewriter.eraseOp(op);
-    worklist.append(defs.begin(), defs.end());
-  }
-}
-
 scf::ForOp mlir::pk::flattenTileLoopNest(RewriterBase &rewriter,
                                          const TileLoopNest &nest) {
   scf::ForOp tileLoop = nest.tileLoop, kLoop = nest.kLoop;
@@ -224,7 +201,7 @@ scf::ForOp mlir::pk::flattenTileLoopNest(RewriterBase &rewriter,
   Value oldParity = wait.getPhaseParity();
   rewriter.modifyOpInPlace(
       wait, [&] { wait.getPhaseParityMutable().assign(parity); });
-  eraseUnusedChain(rewriter, oldParity, flat);
+  detail::eraseUnusedChain(rewriter, oldParity, flat);
   rewriter.eraseOp(tileLoop);
   LDBG() << "flattened the tile loop at " << loc << " (" << nest.kSteps
          << " k-steps per tile)";

@@ -29,6 +29,8 @@
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "mlir/IR/Matchers.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
+#include "llvm/ADT/SetVector.h"
+#include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/Support/DebugLog.h"
 
 #define DEBUG_TYPE "pk-tma-ring"
@@ -144,18 +146,25 @@ void mlir::pk::detail::sinkTmaDestinationViews(RewriterBase &rewriter,
   }
 }
 
-/// Erases `value`'s defining op and, recursively, its operands' when they
-/// are side-effect-free ops of the K-loop body with no use left.
-static void eraseDeadChain(RewriterBase &rewriter, Value value,
-                           scf::ForOp forOp) {
-  Operation *def = value.getDefiningOp();
-  if (!def || def->getParentOp() != forOp.getOperation() || !def->use_empty() ||
-      !isMemoryEffectFree(def))
-    return;
-  SmallVector<Value> operands(def->getOperands());
-  rewriter.eraseOp(def);
-  for (Value operand : operands)
-    eraseDeadChain(rewriter, operand, forOp);
+void mlir::pk::detail::eraseUnusedChain(RewriterBase &rewriter, Value value,
+                                        Operation *scope) {
+  SmallVector<Operation *> worklist;
+  llvm::SmallPtrSet<Operation *, 8> erased;
+  if (Operation *def = value.getDefiningOp())
+    worklist.push_back(def);
+  while (!worklist.empty()) {
+    Operation *op = worklist.pop_back_val();
+    if (erased.contains(op) || !scope->isProperAncestor(op) ||
+        !op->use_empty() || !isMemoryEffectFree(op))
+      continue;
+    SetVector<Operation *> defs;
+    for (Value operand : op->getOperands())
+      if (Operation *def = operand.getDefiningOp())
+        defs.insert(def);
+    erased.insert(op);
+    rewriter.eraseOp(op);
+    worklist.append(defs.begin(), defs.end());
+  }
 }
 
 /// The group gets `stages` barriers; every init of barrier 0 initialises
@@ -215,7 +224,7 @@ Operation *mlir::pk::detail::buildTmaBarrierRing(RewriterBase &rewriter,
   // variable, but the stage count is a new constant).
   Operation *waitStart =
       beforeWait ? beforeWait->getNextNode() : &forOp.getBody()->front();
-  eraseDeadChain(rewriter, oldParity, forOp);
+  eraseUnusedChain(rewriter, oldParity, forOp);
   LDBG() << "TMA ring of " << stages << " barriers at "
          << locationToString(loc);
   return waitStart;
