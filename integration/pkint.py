@@ -521,10 +521,10 @@ def default_check(e):
 
 def tma_spec(t):
     """pk-runner's --tma value for one manifest "tma" item
-    {"arg": "A"|"B", "box": [inner, outer], "swizzle": 128}."""
+    {"arg": "A"|"B"|"C", "box": [inner, outer], "swizzle": 128}."""
     box = t["box"]
-    if t.get("arg") not in ("A", "B") or len(box) != 2:
-        raise BuildError("bad tma item %r: arg A or B, box [inner, outer]" % (t,))
+    if t.get("arg") not in ("A", "B", "C") or len(box) != 2:
+        raise BuildError("bad tma item %r: arg A, B or C, box [inner, outer]" % (t,))
     return "%s:%dx%d:%d" % (t["arg"], box[0], box[1], t.get("swizzle", 128))
 
 

@@ -219,6 +219,107 @@ module attributes {gpu.container_module} {
   }
 }
 
+// A TMA-store epilogue (docs/input-contract.md): shared memory of its own,
+// barriers directly in it, bulk-group waits and commits, a proxy fence and a
+// TMA store through a map that names C (pk.tensor_map_of): flattened, the
+// whole epilogue inside the tile epilogue, the final wait after the loop.
+// CHECK-LABEL: gpu.func @persistent_tma_store
+// CHECK: scf.for
+// CHECK: nvgpu.warpgroup.mma
+// CHECK: scf.if %{{.*}} -> (!nvgpu.warpgroup.accumulator
+// CHECK-NEXT: nvvm.wgmma.wait.group.sync.aligned 0
+// CHECK: nvvm.cp.async.bulk.wait_group 0 {read}
+// CHECK: gpu.barrier
+// CHECK: memref.store %{{.*}}, %{{.*}}[%{{.*}}, %{{.*}}] : memref<128x32xf32, #gpu.address_space<workgroup>>
+// CHECK: nvvm.fence.proxy
+// CHECK: gpu.barrier
+// CHECK: nvgpu.tma.async.store
+// CHECK-NEXT: nvvm.cp.async.bulk.commit.group
+// CHECK: } {pk.tile_epilogue}
+// CHECK-NEXT: gpu.barrier
+// CHECK: } {pk.flattened_tile_loop}
+// CHECK: nvvm.cp.async.bulk.wait_group 0
+// CHECK-NEXT: }
+// CHECK-NEXT: gpu.return
+!tmC = !nvgpu.tensormap.descriptor<tensor = memref<128x32xf32, 3>, swizzle = swizzle_128b, l2promo = none, oob = zero, interleave = none>
+!sC = memref<128x32xf32, #gpu.address_space<workgroup>>
+
+module attributes {gpu.container_module} {
+  gpu.module @persistent_tma_store {
+    gpu.func @persistent_tma_store(%C: memref<256x256xf32> {llvm.noalias}, %tmaA: !llvm.ptr, %tmaB: !llvm.ptr, %tmaC: !llvm.ptr {pk.tensor_map_of = 0 : i64})
+        workgroup(%sA : !sA {llvm.align = 1024 : i64}, %sB : !sB {llvm.align = 1024 : i64}, %sC : !sC {llvm.align = 1024 : i64})
+        kernel attributes {known_block_size = array<i32: 128, 1, 1>} {
+      %c0 = arith.constant 0 : index
+      %c1 = arith.constant 1 : index
+      %c2 = arith.constant 2 : index
+      %c4 = arith.constant 4 : index
+      %c64 = arith.constant 64 : index
+      %c128 = arith.constant 128 : index
+      %c256 = arith.constant 256 : index
+      %c32768 = arith.constant 32768 : index
+      %c10000000 = arith.constant 10000000 : index
+      %tid = gpu.thread_id x
+      %tmA = builtin.unrealized_conversion_cast %tmaA : !llvm.ptr to !tmA
+      %tmB = builtin.unrealized_conversion_cast %tmaB : !llvm.ptr to !tmB
+      %tmC = builtin.unrealized_conversion_cast %tmaC : !llvm.ptr to !tmC
+      %t0 = arith.cmpi eq, %tid, %c0 : index
+      %mbar = nvgpu.mbarrier.create -> !mbar
+      scf.if %t0 {
+        nvgpu.mbarrier.init %mbar[%c0], %c1 : !mbar
+        nvvm.fence.proxy {kind = #nvvm.proxy_kind<async.shared>, space = #nvvm.shared_space<cta>}
+      }
+      gpu.barrier
+      %sB_0 = memref.subview %sB[0, 0, 0] [1, 64, 64] [1, 1, 1] : !sB to !slab0
+      %sB_1 = memref.subview %sB[1, 0, 0] [1, 64, 64] [1, 1, 1] : !sB to !slab1
+      %acc0 = nvgpu.warpgroup.mma.init.accumulator -> !acc
+      %bid = gpu.block_id x
+      %nblk = gpu.grid_dim x
+      scf.for %tile = %bid to %c4 step %nblk {
+        %tm = arith.divui %tile, %c2 : index
+        %tn = arith.remui %tile, %c2 : index
+        %bm = arith.muli %tm, %c128 : index
+        %bn = arith.muli %tn, %c128 : index
+        %gb_col1 = arith.addi %bn, %c64 : index
+
+        %res = scf.for %k = %c0 to %c256 step %c64 iter_args(%acc = %acc0) -> (!acc) {
+          nvgpu.mbarrier.arrive.expect_tx %mbar[%c0], %c32768, predicate = %t0 : !mbar
+          nvgpu.tma.async.load %tmA[%k, %bm], %mbar[%c0] to %sA, predicate = %t0 : !tmA, !mbar -> !sA
+          nvgpu.tma.async.load %tmB[%bn, %k], %mbar[%c0] to %sB_0, predicate = %t0 : !tmB, !mbar -> !slab0
+          nvgpu.tma.async.load %tmB[%gb_col1, %k], %mbar[%c0] to %sB_1, predicate = %t0 : !tmB, !mbar -> !slab1
+          %kt = arith.divui %k, %c64 : index
+          %kt2 = arith.remui %kt, %c2 : index
+          %par = arith.index_cast %kt2 : index to i1
+          nvgpu.mbarrier.try_wait.parity %mbar[%c0], %par, %c10000000 : !mbar
+          %dA = nvgpu.warpgroup.generate.descriptor %sA, %tmA : !sA, !tmA -> !dA
+          %dB = nvgpu.warpgroup.generate.descriptor %sB, %tmB : !sB, !tmB -> !dB
+          %acc_next = nvgpu.warpgroup.mma %dA, %dB, %acc {transposeB, waitGroup = 0 : i64} : !dA, !dB, !acc -> !acc
+          gpu.barrier
+          scf.yield %acc_next : !acc
+        }
+        %C_blk = memref.subview %C[%bm, %bn] [128, 128] [1, 1] : memref<256x256xf32> to !cblk
+        nvgpu.warpgroup.mma.store %res, %C_blk : !acc to !cblk
+        // the staged TMA store of a 128x32 box (of ones)
+        scf.if %t0 {
+          nvvm.cp.async.bulk.wait_group 0 {read}
+        }
+        gpu.barrier
+        %v = arith.constant 1.0 : f32
+        memref.store %v, %sC[%tid, %c0] : !sC
+        nvvm.fence.proxy {kind = #nvvm.proxy_kind<async.shared>, space = #nvvm.shared_space<cta>}
+        gpu.barrier
+        scf.if %t0 {
+          nvgpu.tma.async.store %sC to %tmC[%bn, %bm] : !sC -> !tmC
+          nvvm.cp.async.bulk.commit.group
+        }
+      }
+      scf.if %t0 {
+        nvvm.cp.async.bulk.wait_group 0
+      }
+      gpu.return
+    }
+  }
+}
+
 // A loop around a K-loop without TMA loads is no tile loop for pk (its
 // K-loop pipelines on its own): no remark, unchanged.
 // CHECK-LABEL: gpu.func @no_tma

@@ -98,7 +98,7 @@ module attributes {gpu.container_module, transform.with_named_sequence} {
 // -----
 
 // An epilogue that synchronizes: a silenceable failure that says why, with
-// notes at the loop and at the barrier (the failed sequence prints no IR).
+// notes at the loop and at the mbarrier arrive (the failed sequence prints no IR).
 
 !tmA = !nvgpu.tensormap.descriptor<tensor = memref<128x64xf16, 3>, swizzle = swizzle_128b, l2promo = none, oob = zero, interleave = none>
 !tmB = !nvgpu.tensormap.descriptor<tensor = memref<64x64xf16, 3>, swizzle = swizzle_128b, l2promo = none, oob = zero, interleave = none>
@@ -166,7 +166,7 @@ module attributes {gpu.container_module, transform.with_named_sequence} {
         }
         %C_blk = memref.subview %C[%bm, %bn] [128, 128] [1, 1] : memref<256x256xf32> to !cblk
         // expected-note @+1 {{this operation}}
-        gpu.barrier
+        %tok = nvgpu.mbarrier.arrive %mbar[%c0] : !mbar -> !nvgpu.mbarrier.token
         nvgpu.warpgroup.mma.store %res, %C_blk : !acc to !cblk
       } {tile}
       gpu.return
@@ -174,7 +174,7 @@ module attributes {gpu.container_module, transform.with_named_sequence} {
   }
   transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
     %tiles = transform.structured.match ops{["scf.for"]} attributes{tile} in %root : (!transform.any_op) -> !transform.any_op
-    // expected-error @+1 {{tile loop not flattened: tile loop: the code after the K-loop (the tile's epilogue) must not synchronize}}
+    // expected-error @+1 {{tile loop not flattened: tile epilogue: 'nvgpu.mbarrier.arrive' cannot run while the next tile's loads fill the shared stages: it synchronizes with other threads or the TMA unit}}
     %flat = transform.pk.flatten_tile_loop %tiles : (!transform.any_op) -> !transform.any_op
     %l, %p, %e = transform.pk.pipeline_kloop %flat {arch = "sm_90a", variant = "tma", schedule = "mma-in-flight", stages = 4, min_blocks_per_sm = 1} : (!transform.any_op) -> (!transform.any_op, !transform.any_op, !transform.any_op)
     transform.yield

@@ -49,6 +49,11 @@ constexpr llvm::StringLiteral kFlattenedTileLoopAttrName =
 /// K-loop matcher takes it as part of the compute phase.
 constexpr llvm::StringLiteral kTileEpilogueAttrName = "pk.tile_epilogue";
 
+/// The argument attribute of a kernel's tensor-map pointer that names the
+/// memref argument the map describes (an index): a TMA store through the
+/// map writes that argument's memory (docs/input-contract.md).
+constexpr llvm::StringLiteral kTensorMapOfAttrName = "pk.tensor_map_of";
+
 /// The kernel attribute that gives the registers per thread the budget
 /// assumes (when no option overrides it), in [1, 255].
 constexpr llvm::StringLiteral kRegsPerThreadAttrName = "pk.regs_per_thread";

@@ -52,9 +52,29 @@ bool isTileLoopCandidate(scf::ForOp loop);
 /// number of k-steps whose accumulators start from values defined outside
 /// the tile loop and whose one mbarrier wait's parity is the k-step modulo
 /// 2 (so that the phase of k-step t of every tile is t % 2), and code after
-/// it that touches no shared memory and synchronizes nothing. The decline
+/// it that checkTileEpilogue accepts. The decline
 /// names the op that breaks it.
 DeclineOr<TileLoopNest> matchTileLoopNest(scf::ForOp tileLoop);
+
+/// Checks a tile's epilogue: the ops `epilogue` (and those they hold),
+/// whose enclosing op is `container`, beside the K-loop's ops `kLoopOps`.
+/// Besides computing and accessing global memory, it may stage results in
+/// shared memory that the K-loop does not reach and store them with TMA
+/// (`nvgpu.tma.async.store` through a map whose argument carries
+/// kTensorMapOfAttrName, bulk async-group commits and waits, async-proxy
+/// fences), with gpu.barriers directly in `container`; nothing else that
+/// synchronizes (mbarriers, TMA loads, named barriers). The decline names
+/// the op that breaks it.
+DeclineOr<void> checkTileEpilogue(ArrayRef<Operation *> epilogue,
+                                  Operation *container,
+                                  ArrayRef<Operation *> kLoopOps);
+
+/// The global memref argument a tensor map `map` (used by `user`, a TMA
+/// load or store) describes: the one the kTensorMapOfAttrName of the kernel
+/// argument the map comes from names. Declined (at `user`) when the map
+/// comes from no kernel argument, or the attribute is missing or names no
+/// global memref argument of the map's element type.
+DeclineOr<Value> getTensorMapTarget(Operation *user, Value map);
 
 /// Rewrites `nest` into one loop over (tile, k-step) with the K-loop's
 /// accumulators as iter_args: the tile loop's code before the K-loop and

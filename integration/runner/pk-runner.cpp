@@ -15,13 +15,14 @@
 //   e5m2gemm: fp8 (float8_e4m3fn / float8_e5m2) x the same -> f32 scaled,
 //   C[m][n] = SA * SB * sum_k A[m][k] * B[n][k] (examples/gen_wgmma_fp8.py;
 //   --b-layout nk only, no --b-int8).
-//   --tma ARG:BOX0xBOX1[:SWIZZLE] (repeatable; ARG is A or B): the runner
-//   encodes a 2-D tiled tensor map of that input (cuTensorMapEncodeTiled:
+//   --tma ARG:BOX0xBOX1[:SWIZZLE] (repeatable; ARG is A, B or C): the runner
+//   encodes a 2-D tiled tensor map of that matrix (cuTensorMapEncodeTiled:
 //   its row-major device buffer, dims innermost first, box BOX0 x BOX1
 //   elements innermost first, swizzle 0|32|64|128 bytes, default 128),
 //   copies the 128-byte map to its own device allocation and passes that
 //   pointer as an extra kernel parameter after C, in the order of the --tma
-//   options (the TMA kernels of gen_gemm.py --copy tma).
+//   options (the TMA kernels of gen_gemm.py --copy tma; C, M x N of the
+//   output type, for the TMA-store epilogue of --epilogue tma-store).
 //   --scale SA,SB (fp8 kinds only, default 0.5,0.25): the runner copies the
 //   two floats {SA, SB} to a device buffer and passes its pointer as the last
 //   kernel parameter, after the tensor maps.
@@ -350,7 +351,8 @@ bool parseTma(const std::string &s, TmaSpec &t) {
   int sw = 128, used = 0;
   char arg = 0;
   int n = std::sscanf(s.c_str(), "%c:%lux%lu%n", &arg, &b0, &b1, &used);
-  if (n != 3 || (arg != 'A' && arg != 'B') || b0 == 0 || b1 == 0 || b0 > 256 || b1 > 256)
+  if (n != 3 || (arg != 'A' && arg != 'B' && arg != 'C') || b0 == 0 ||
+      b1 == 0 || b0 > 256 || b1 > 256)
     return false;
   int rest = 0;
   if (static_cast<size_t>(used) != s.size() &&
@@ -462,7 +464,10 @@ int main(int argc, char **argv) {
   else usage("--check must be full, rows:N or none");
   std::vector<TmaSpec> tmas(o.tma.size());
   for (size_t i = 0; i < o.tma.size(); ++i)
-    if (!parseTma(o.tma[i], tmas[i])) usage(("bad --tma " + o.tma[i] + " (ARG:BOX0xBOX1[:0|32|64|128], ARG A or B)").c_str());
+    if (!parseTma(o.tma[i], tmas[i]))
+      usage(("bad --tma " + o.tma[i] +
+             " (ARG:BOX0xBOX1[:0|32|64|128], ARG A, B or C)")
+                .c_str());
 
   Result r;
   const bool isH = o.kind == "hgemm", isB = o.kind == "bgemm",
@@ -611,10 +616,22 @@ int main(int argc, char **argv) {
                                             ? CU_TENSOR_MAP_DATA_TYPE_UINT8
                                             : CU_TENSOR_MAP_DATA_TYPE_FLOAT32;
     bool mapsOk = true;
+    // C is M x N of the output type (f32, or i32 for igemm).
+    const CUtensorMapDataType outType =
+        isI ? CU_TENSOR_MAP_DATA_TYPE_INT32 : CU_TENSOR_MAP_DATA_TYPE_FLOAT32;
     for (size_t i = 0; i < tmas.size() && mapsOk; ++i) {
       const bool isA = tmas[i].arg == 'A', kn = o.bLayout == "kn";
-      mapsOk = encodeTma(tmas[i], isA ? dA : dB, isA ? M : kn ? K : N, isA ? K : kn ? N : K, inElt,
-                         tmaType, &dMaps[i]);
+      if (tmas[i].arg == 'C')
+        mapsOk = encodeTma(tmas[i], dC, M, N, 4, outType, &dMaps[i]);
+      else
+        mapsOk = encodeTma(tmas[i], isA ? dA : dB,
+                           isA  ? M
+                           : kn ? K
+                                : N,
+                           isA  ? K
+                           : kn ? N
+                                : K,
+                           inElt, tmaType, &dMaps[i]);
     }
     if (!mapsOk) break;
 

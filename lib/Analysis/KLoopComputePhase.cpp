@@ -14,6 +14,7 @@
 #include "KLoopMatcherImpl.h"
 
 #include "pk/IRContract.h"
+#include "pk/TileLoops.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
@@ -95,42 +96,37 @@ LogicalResult KLoopMatcher::walkComputePhase(ArrayRef<Operation *> ops,
 }
 
 /// The tile epilogue of a flattened persistent loop (KLoopInfo::tileEpilogue):
-/// directly in the K-loop body, the only one; it waits for the wgmma groups,
-/// computes and writes global memory (checked with the compute phase's
-/// global accesses: streams the load phase must not read), never shared
-/// memory, and synchronizes nothing else. It runs once per tile, so its
-/// work is not counted per k-step.
+/// directly in the K-loop body, the only one, and what checkTileEpilogue
+/// accepts beside the rest of the body. Its global accesses are checked with
+/// the compute phase's (streams the load phase must not read), its TMA
+/// stores as writes of the memory their maps describe, its accumulator
+/// stores (nvgpu.warpgroup.mma.store) as writes of their memref. It runs once
+/// per tile, so its work is not counted per k-step.
 LogicalResult KLoopMatcher::walkTileEpilogue(scf::IfOp epilogue) {
   if (epilogue->getParentOp() != forOp.getOperation() || info.tileEpilogue)
     return fail(epilogue, "compute phase: a tile epilogue must be the only "
                           "one, directly in the K-loop body");
   info.tileEpilogue = epilogue;
-  WalkResult walk = epilogue->walk([&](Operation *op) -> WalkResult {
-    if (op == epilogue.getOperation() || isa<scf::YieldOp>(op) ||
-        isa<NVVM::WgmmaWaitGroupSyncOp>(op))
-      return WalkResult::advance();
-    if (std::optional<MemoryAccess> access = getMemoryAccess(op)) {
-      if (!isGlobalMemory(cast<MemRefType>(access->memref.getType()))) {
-        (void)fail(op, "tile epilogue: it accesses memory that is not global "
-                       "(" +
-                           op->getName().getStringRef() + ")");
-        return WalkResult::interrupt();
-      }
+  SmallVector<Operation *> rest;
+  for (Operation &op : forOp.getBody()->without_terminator())
+    if (&op != epilogue.getOperation())
+      rest.push_back(&op);
+  if (DeclineOr<void> checked =
+          checkTileEpilogue({epilogue.getOperation()}, epilogue, rest);
+      failed(checked))
+    return fail(checked.takeDecline());
+  epilogue->walk([&](Operation *op) {
+    if (auto store = dyn_cast<nvgpu::TmaAsyncStoreOp>(op))
+      epilogueStores.emplace_back(
+          op, *getTensorMapTarget(store, store.getTensorMapDescriptor()));
+    else if (auto store = dyn_cast<nvgpu::WarpgroupMmaStoreOp>(op))
+      epilogueStores.emplace_back(op, getRootMemRef(store.getDstMemref()));
+    else if (std::optional<MemoryAccess> access = getMemoryAccess(op);
+             access &&
+             isGlobalMemory(cast<MemRefType>(access->memref.getType())))
       accumulatorAccesses.push_back(op);
-      return WalkResult::advance();
-    }
-    // Region ops (a bounds check's scf.if) are judged by the ops they hold,
-    // which the walk visits.
-    if (isa<nvgpu::WarpgroupMmaStoreOp, nvgpu::WarpgroupMmaInitAccumulatorOp>(
-            op) ||
-        op->hasTrait<OpTrait::HasRecursiveMemoryEffects>() ||
-        (op->getNumRegions() == 0 && isMemoryEffectFree(op)))
-      return WalkResult::advance();
-    (void)fail(op, "tile epilogue: unsupported operation '" +
-                       op->getName().getStringRef() + "'");
-    return WalkResult::interrupt();
   });
-  return failure(walk.wasInterrupted());
+  return success();
 }
 
 /// Whether `op` is a generic -> async proxy fence for shared memory
@@ -334,10 +330,17 @@ void mlir::pk::detail::traceToLoads(Value value, scf::ForOp forOp,
     traceToLoads(operand, forOp, loads, visited);
 }
 
-/// The global memref a copy reads (the source of an async copy).
+/// The global memref a copy reads (the source of an async copy; for a TMA
+/// load the memref argument its map describes, when the kernel says so,
+/// else null).
 static Value getAccessedMemRefOfLoad(Operation *load) {
   if (auto copy = dyn_cast<nvgpu::DeviceAsyncCopyOp>(load))
     return copy.getSrc();
+  if (auto tma = dyn_cast<nvgpu::TmaAsyncLoadOp>(load)) {
+    DeclineOr<Value> target =
+        getTensorMapTarget(tma, tma.getTensorMapDescriptor());
+    return succeeded(target) ? *target : Value();
+  }
   return getAccessedMemRef(load);
 }
 
@@ -448,9 +451,9 @@ static bool provablyDisjoint(gpu::GPUFuncOp kernel, Value written, Value read) {
 /// Declines a copy whose source the compute phase may write: at fixed
 /// addresses (`written`, TMA sources taken as distinct, as before) or at
 /// moving ones (`movingWrites`, which must be proven disjoint).
-LogicalResult
-KLoopMatcher::checkCopySources(ArrayRef<Value> written,
-                               ArrayRef<Operation *> movingWrites) {
+LogicalResult KLoopMatcher::checkCopySources(
+    ArrayRef<Value> written,
+    ArrayRef<std::pair<Operation *, Value>> movingWrites) {
   for (const TileCopy &copy : info.copies) {
     Value src = getRootMemRef(getAccessedMemRefOfLoad(copy.load));
     if (src &&
@@ -458,8 +461,7 @@ KLoopMatcher::checkCopySources(ArrayRef<Value> written,
       return fail(copy.load, "load phase reads the memory the compute phase "
                              "writes: the next tiles' loads cannot move "
                              "ahead of the compute");
-    for (Operation *op : movingWrites) {
-      Value dst = getRootMemRef(getMemoryAccess(op)->memref);
+    for (auto [op, dst] : movingWrites) {
       if (dst == src)
         return fail(copy.load, "load phase reads the memory the compute "
                                "phase writes: the next tiles' loads cannot "
@@ -471,8 +473,10 @@ KLoopMatcher::checkCopySources(ArrayRef<Value> written,
                             "the load phase reads " +
                             describeRoot(src) +
                             ": pk cannot prove they do not overlap (the next "
-                            "tiles' loads move ahead of this store); mark "
-                            "one of the two kernel arguments llvm.noalias")
+                            "tiles' loads move ahead of this store); mark " +
+                            (src ? "one of the two kernel arguments"
+                                 : "the written kernel argument") +
+                            " llvm.noalias")
                 .attachNote(copy.load->getLoc(), "the load of the load phase"));
     }
   }
@@ -493,7 +497,9 @@ KLoopMatcher::checkCopySources(ArrayRef<Value> written,
 /// compute of tile t.
 LogicalResult KLoopMatcher::checkMemoryAccumulators() {
   SmallVector<Value> written, streamed;
-  SmallVector<Operation *> movingWrites;
+  SmallVector<std::pair<Operation *, Value>> movingWrites(epilogueStores);
+  for (auto [op, root] : epilogueStores)
+    streamed.push_back(root);
   for (Operation *op : accumulatorAccesses) {
     MemoryAccess access = *getMemoryAccess(op);
     if (!access.isWrite)
@@ -503,13 +509,15 @@ LogicalResult KLoopMatcher::checkMemoryAccumulators() {
       written.push_back(root);
       continue;
     }
-    movingWrites.push_back(op);
+    movingWrites.emplace_back(op, root);
     streamed.push_back(root);
   }
   for (Operation *op : accumulatorAccesses) {
     MemoryAccess access = *getMemoryAccess(op);
     Value root = getRootMemRef(access.memref);
-    bool fixedWrite = access.isWrite && !llvm::is_contained(movingWrites, op);
+    bool fixedWrite =
+        access.isWrite &&
+        !llvm::is_contained(movingWrites, std::make_pair(op, root));
     if ((access.isRead || fixedWrite) && llvm::any_of(streamed, [&](Value s) {
           return mayBeSameMemory(s, root);
         }))

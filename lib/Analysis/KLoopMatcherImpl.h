@@ -62,8 +62,9 @@ private:
   LogicalResult pairCopies();
   LogicalResult addAsyncCopies();
   LogicalResult checkMemoryAccumulators();
-  LogicalResult checkCopySources(ArrayRef<Value> written,
-                                 ArrayRef<Operation *> movingWrites);
+  LogicalResult
+  checkCopySources(ArrayRef<Value> written,
+                   ArrayRef<std::pair<Operation *, Value>> movingWrites);
   LogicalResult checkNoLoopCarriedUse(Operation *op);
   FailureOr<bool> matchProxyFence(Operation *op, StringRef phase);
   void checkProxyFences();
@@ -78,6 +79,9 @@ private:
   SmallVector<std::pair<Operation *, int64_t>> globalLoads, sharedStores;
   /// Global memory accesses of the compute phase (accumulators in memory).
   SmallVector<Operation *> accumulatorAccesses;
+  /// The stores of a tile epilogue that getMemoryAccess does not model
+  /// (TMA stores, accumulator stores), with the global memory each writes.
+  SmallVector<std::pair<Operation *, Value>> epilogueStores;
   /// Copies that are already nvgpu.device_async_copy, with executions.
   SmallVector<std::pair<nvgpu::DeviceAsyncCopyOp, int64_t>> asyncCopies;
   /// What the compute phase executes (KLoopMeasure.cpp).

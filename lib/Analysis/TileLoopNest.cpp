@@ -151,70 +151,14 @@ static DeclineOr<void> checkBeforeKLoop(scf::ForOp tileLoop, scf::ForOp kLoop) {
   return success();
 }
 
-/// Whether `value` names shared memory: a shared memref, or a view or cast
-/// of one, or an LLVM pointer in address space 3.
-static bool isSharedReference(Value value) {
-  if (auto ptr = dyn_cast<LLVM::LLVMPointerType>(value.getType()))
-    return ptr.getAddressSpace() == 3;
-  if (!isa<MemRefType>(value.getType()))
-    return false;
-  Value root = getRootMemRef(value);
-  for (Value v : {value, root}) {
-    while (v) {
-      if (auto type = dyn_cast<MemRefType>(v.getType());
-          type && isSharedMemory(type))
-        return true;
-      auto cast = v.getDefiningOp<memref::MemorySpaceCastOp>();
-      v = cast ? cast.getSource() : Value();
-    }
-  }
-  return false;
-}
-
-/// Whether `op` reads or writes shared memory through an operand.
-static bool touchesSharedMemory(Operation *op) {
-  return llvm::any_of(op->getOperands(), isSharedReference);
-}
-
-/// Whether `op` synchronizes threads (a barrier, an nvgpu op other than the
-/// accumulator store).
-static bool synchronizes(Operation *op) {
-  if (isa<gpu::BarrierOp, NVVM::Barrier0Op, NVVM::BarrierOp>(op))
-    return true;
-  return op->getDialect() &&
-         op->getDialect()->getNamespace() ==
-             nvgpu::NVGPUDialect::getDialectNamespace() &&
-         !isa<nvgpu::WarpgroupMmaStoreOp>(op);
-}
-
-/// The code after the K-loop (the tile's epilogue): it may write global
-/// memory, but it synchronizes nothing and touches no shared memory, so that
-/// it can run while the next tile's loads fill the shared stages. Region
-/// ops are judged by the ops they hold.
+/// The code after the K-loop (the tile's epilogue), which flattening runs
+/// while the next tile's loads fill the shared stages: checkTileEpilogue.
 static DeclineOr<void> checkAfterKLoop(scf::ForOp tileLoop, scf::ForOp kLoop) {
+  SmallVector<Operation *> epilogue;
   for (Operation *op = kLoop->getNextNode();
-       op && op != tileLoop.getBody()->getTerminator();
-       op = op->getNextNode()) {
-    Operation *culprit = nullptr;
-    op->walk([&](Operation *nested) {
-      bool known = isMemoryEffectFree(nested) ||
-                   isa<MemoryEffectOpInterface>(nested) ||
-                   nested->hasTrait<OpTrait::HasRecursiveMemoryEffects>();
-      if (synchronizes(nested) || touchesSharedMemory(nested) || !known) {
-        culprit = nested;
-        return WalkResult::interrupt();
-      }
-      return WalkResult::advance();
-    });
-    if (culprit)
-      return Decline(culprit,
-                     "tile loop: the code after the K-loop (the tile's "
-                     "epilogue) must not synchronize, touch shared memory or "
-                     "have unknown side effects: it runs while the next "
-                     "tile's loads fill the shared stages; '" +
-                         culprit->getName().getStringRef() + "' does");
-  }
-  return success();
+       op && op != tileLoop.getBody()->getTerminator(); op = op->getNextNode())
+    epilogue.push_back(op);
+  return checkTileEpilogue(epilogue, tileLoop, {kLoop.getOperation()});
 }
 
 /// The K-loop writes no global memory: its final barrier orders such writes

@@ -479,6 +479,35 @@ static void fitWarpSpecializedBound(const DecisionContext &ctx,
       decision.budget.smemMultiBytes));
 }
 
+/// Rule `tma-fewer-blocks`: with min-blocks-per-sm=auto the rules budget the
+/// default blocks/SM, and TMA loads keep no variant but a ring of at least 2
+/// buffers. When that ring does not fit there (a kernel with shared memory
+/// of its own beside the tiles, e.g. a TMA-store epilogue), the rules budget
+/// the most blocks/SM below it where it fits; the candidate search then
+/// ranks the occupancies as usual. `options` is the object ctx.options
+/// refers to.
+static void budgetTmaRingForAuto(const DecisionContext &ctx,
+                                 DecisionOptions &options,
+                                 KLoopDecision &decision) {
+  if (!ctx.info.tma || decision.budget.fits() || decision.budget.stages < 2)
+    return;
+  int64_t from = options.minBlocksPerSM;
+  for (int64_t blocks = from - 1; blocks >= 1; --blocks) {
+    if (!computeContextBudget(ctx, decision.budget.stages, blocks).fits())
+      continue;
+    options.minBlocksPerSM = blocks;
+    decision.minBlocksPerSM = blocks;
+    decision.ruleReasons.clear();
+    decision.budget = decideStages(ctx, decision);
+    decision.ruleReasons.push_back(llvm::formatv(
+        "min-blocks-per-sm=auto: the TMA ring's {0} stages do not fit {1} "
+        "blocks/SM beside the kernel's other shared memory; the rules budget "
+        "{2} (rule tma-fewer-blocks)",
+        decision.budget.stages, from, blocks));
+    return;
+  }
+}
+
 /// Steps 3 and 4: the variant from the rules, what the copies allow and what
 /// the caller forced, with its reasons in `decision.reasons`.
 static PipelineVariant chooseVariant(const DecisionContext &ctx,
@@ -549,6 +578,8 @@ KLoopDecision mlir::pk::decide(const KLoopInfo &info, const TargetInfo &target,
       info, target, options,
       info.threadsPerBlock + (warpSpecialized ? kProducerThreads : 0), copies};
   decision.budget = decideStages(ctx, decision);
+  if (blocks == kMinBlocksAuto)
+    budgetTmaRingForAuto(ctx, options, decision);
   decision.prediction = predictGain(info.ratio);
 
   Choice choice;
