@@ -241,8 +241,6 @@ import argparse
 import re
 import sys
 
-from gen_tma_store import TMA_STORE_NOTES, c_tile_type, tma_store_drain, tma_store_epilogue, tma_store_setup
-
 KINDS = {
     # kind: (elem type, acc type, elem bytes, mma shape)
     "hgemm": ("f16", "f32", 2, (16, 8, 16)),
@@ -1324,6 +1322,9 @@ def gen_wgmma_tma(a):
     WG = T // 128
     tma_store = a.epilogue == "tma-store"
     assert not tma_store or WG == 2, "--epilogue tma-store: the two-warpgroup kernels (--threads 256)"
+    if tma_store:
+        from gen_tma_store import (TMA_STORE_NOTES, c_tile_type, tma_store_drain, tma_store_epilogue,
+                                   tma_store_setup)
     name = a.name or "hgemm_wgmma_tma_f16_{}x{}x{}{}{}".format(
         BM, BN, BK, "_persistent" if a.persistent else "", "_tma_store" if tma_store else "")
     slabs = BN // 64

@@ -51,3 +51,11 @@ ps_bin=${4:-$root/.gpu/ps/persistent/bin}
 "$cuobjdump" -sass "$ps_bin/hgemm_p132_base_4096_sm_90a.cubin" | strip > "$out/persistent-base-sm_90a.sass"
 "$cuobjdump" -sass "$ps_bin/hgemm_p132_auto_4096_sm_90a.cubin" | strip > "$out/persistent-mif-s4-sm_90a.sass"
 "$cuobjdump" -sass "$ps_bin/hgemm_p132_ws_s4_4096_sm_90a.cubin" | strip > "$out/persistent-ws-s4-sm_90a.sass"
+# The TMA-store epilogue (specs/persistent-tma-store.toml; a fifth argument,
+# default .gpu/ts/persistent-tma-store/bin): persistent-tma-store-mif-s4-sm_90a.sass
+# (the ring x4 mma-in-flight), persistent-tma-store-ws-s4-sm_90a.sass
+# (stages=auto: warp-specialized x4).
+#   python3 integration/pk-bundle.py build persistent-tma-store -o .gpu/ts --only _4096_
+ts_bin=${5:-$root/.gpu/ts/persistent-tma-store/bin}
+"$cuobjdump" -sass "$ts_bin/hgemm_p132_ts_mif_s4_4096_sm_90a.cubin" | strip > "$out/persistent-tma-store-mif-s4-sm_90a.sass"
+"$cuobjdump" -sass "$ts_bin/hgemm_p132_ts_auto_4096_sm_90a.cubin" | strip > "$out/persistent-tma-store-ws-s4-sm_90a.sass"
