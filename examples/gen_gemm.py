@@ -1323,6 +1323,8 @@ def gen_wgmma_tma(a):
     tma_store = a.epilogue == "tma-store"
     assert not tma_store or WG == 2, "--epilogue tma-store: the two-warpgroup kernels (--threads 256)"
     if tma_store:
+        assert K // BK >= 2, "--epilogue tma-store: K / BK must be at least 2 (with one stage the kernel's " \
+            "shared memory exceeds the 48 KB static limit: only pk's pipelined form runs)"
         from gen_tma_store import (TMA_STORE_NOTES, c_tile_type, tma_store_drain, tma_store_epilogue,
                                    tma_store_setup)
     name = a.name or "hgemm_wgmma_tma_f16_{}x{}x{}{}{}".format(
@@ -1612,7 +1614,7 @@ def main(argv=None):
                    help="--copy tma (f16, bf16, fp8): a persistent kernel of G blocks with a tile "
                         "loop around the K-loop (PERSISTENT_NOTES); 0: one block per tile")
     p.add_argument("--epilogue", choices=["registers", "tma-store"], default="registers",
-                   help="--copy tma with two warpgroups: how C is stored. registers: each thread "
+                   help="--copy tma with two warpgroups (f16, bf16, fp8): how C is stored. registers: each thread "
                         "stores its fragment; tma-store: through shared memory with TMA stores "
                         "(TMA_STORE_NOTES, examples/gen_tma_store.py; a third tensor-map pointer)")
     p.add_argument("--name", default=None, help="kernel / gpu.module symbol name")
@@ -1641,8 +1643,8 @@ def main(argv=None):
                                            or a.dynamic_k or a.filter != 3), \
             "--batch, --split-k, --b-int4, --dynamic-k, --filter: mma.sync kernels only"
         assert not a.persistent or a.copy == "tma", "--persistent: the --copy tma kernels only"
-        assert a.epilogue == "registers" or (a.copy == "tma" and a.kind in ("hgemm", "bgemm")), \
-            "--epilogue tma-store: the f16 / bf16 --copy tma kernels only"
+        assert a.epilogue == "registers" or (a.copy == "tma" and a.kind != "igemm" and a.kind != "sgemm"), \
+            "--epilogue tma-store: the f16 / bf16 / fp8 --copy tma kernels only"
         if fp8:
             from gen_wgmma_fp8 import gen_wgmma_tma_fp8
             text = gen_wgmma_tma_fp8(a)

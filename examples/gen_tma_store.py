@@ -52,11 +52,13 @@ def _wait_reads(e, lead, pending):
     e.emit("}")
 
 
-def tma_store_epilogue(e, BN, tid, bm, bn, wg, wg_row, acc, lead):
+def tma_store_epilogue(e, BN, tid, bm, bn, wg, wg_row, acc, lead, scale=None):
     """The epilogue of TMA_STORE_NOTES for warpgroup `wg` (rows `wg_row` ..
     + 63 of the tile at (bm, bn)): the fragment's registers d[4J + 2i],
     d[4J + 2i + 1] (the PTX ISA's wgmma D layout, J the 8-column group)
-    sit at row 16 (warp % 4) + lane / 4 + 8i, columns 8J + 2 (lane % 4)."""
+    sit at row 16 (warp % 4) + lane / 4 + 8i, columns 8J + 2 (lane % 4).
+    `scale` (an f32 value): each pair is multiplied by it first (the fp8
+    kernels' scales)."""
     st = "!frag"
     vt = "vector<2xf32>"
     sC_t = c_tile_type()
@@ -64,6 +66,8 @@ def tma_store_epilogue(e, BN, tid, bm, bn, wg, wg_row, acc, lead):
     e.emit("// epilogue: the m64n{} fragment, staged in 64x32 chunks through %sC and stored "
            "by TMA (TMA_STORE_NOTES)".format(BN))
     frag = e.op("frag", "builtin.unrealized_conversion_cast %res : {} to {}".format(acc, st))
+    if scale:
+        scale = e.op("sv", "vector.broadcast {} : f32 to {}".format(scale, vt))
     lane = e.rem("lane", tid, 32)
     warp = e.rem("wq", e.div("warp", tid, 32), 4)
     r_l = e.div("r_l", lane, 4)
@@ -88,6 +92,8 @@ def tma_store_epilogue(e, BN, tid, bm, bn, wg, wg_row, acc, lead):
                 x0 = e.op("d", "llvm.extractvalue {}[0, {}] : {}".format(frag, 4 * J + 2 * i, st))
                 x1 = e.op("d", "llvm.extractvalue {}[0, {}] : {}".format(frag, 4 * J + 2 * i + 1, st))
                 v = e.op("dv", "vector.from_elements {}, {} : {}".format(x0, x1, vt))
+                if scale:
+                    v = e.op("dw", "arith.mulf {}, {} : {}".format(v, scale, vt))
                 e.emit("vector.store {}, %sC[{}, {}, {}, {}] : {}, {}".format(
                     v, wg, buf, rows[i], cols[n], sC_t, vt))
         e.emit("nvvm.fence.proxy {kind = #nvvm.proxy_kind<async.shared>, space = #nvvm.shared_space<cta>}")

@@ -482,28 +482,32 @@ static void fitWarpSpecializedBound(const DecisionContext &ctx,
 /// Rule `tma-fewer-blocks`: with min-blocks-per-sm=auto the rules budget the
 /// default blocks/SM, and TMA loads keep no variant but a ring of at least 2
 /// buffers. When that ring does not fit there (a kernel with shared memory
-/// of its own beside the tiles, e.g. a TMA-store epilogue), the rules budget
-/// the most blocks/SM below it where it fits; the candidate search then
-/// ranks the occupancies as usual. `options` is the object ctx.options
-/// refers to.
+/// of its own beside the tiles, e.g. a TMA-store epilogue, or stages= asking
+/// for more than 2 blocks/SM hold), the rules budget the most blocks/SM
+/// below it where it fits; the candidate search then ranks the occupancies
+/// as usual. `options` is the object ctx.options refers to.
 static void budgetTmaRingForAuto(const DecisionContext &ctx,
                                  DecisionOptions &options,
                                  KLoopDecision &decision) {
-  if (!ctx.info.tma || decision.budget.fits() || decision.budget.stages < 2)
+  const KLoopBudget refused = decision.budget;
+  if (!ctx.info.tma || refused.fits() || refused.stages < 2 ||
+      (ctx.info.tripCount && *ctx.info.tripCount < 2))
     return;
   int64_t from = options.minBlocksPerSM;
   for (int64_t blocks = from - 1; blocks >= 1; --blocks) {
-    if (!computeContextBudget(ctx, decision.budget.stages, blocks).fits())
+    if (!computeContextBudget(ctx, refused.stages, blocks).fits())
       continue;
     options.minBlocksPerSM = blocks;
     decision.minBlocksPerSM = blocks;
     decision.ruleReasons.clear();
     decision.budget = decideStages(ctx, decision);
     decision.ruleReasons.push_back(llvm::formatv(
-        "min-blocks-per-sm=auto: the TMA ring's {0} stages do not fit {1} "
-        "blocks/SM beside the kernel's other shared memory; the rules budget "
-        "{2} (rule tma-fewer-blocks)",
-        decision.budget.stages, from, blocks));
+        "min-blocks-per-sm=auto: the TMA ring's {0} stages need {1} bytes of "
+        "shared memory, above the {2} cliff of {3} bytes for {4} blocks/SM, "
+        "and TMA loads keep no variant without the ring; the rules budget "
+        "{5} block(s)/SM (rule tma-fewer-blocks)",
+        refused.stages, refused.smemMultiBytes, ctx.target.arch,
+        refused.cliffBytes, from, blocks));
     return;
   }
 }
