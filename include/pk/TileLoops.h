@@ -63,11 +63,14 @@ DeclineOr<TileLoopNest> matchTileLoopNest(scf::ForOp tileLoop);
 /// (`nvgpu.tma.async.store` through a map whose argument carries
 /// kTensorMapOfAttrName, bulk async-group commits and waits, async-proxy
 /// fences), with gpu.barriers directly in `container`; nothing else that
-/// synchronizes (mbarriers, TMA loads, named barriers). The decline names
-/// the op that breaks it.
-DeclineOr<void> checkTileEpilogue(ArrayRef<Operation *> epilogue,
-                                  Operation *container,
-                                  ArrayRef<Operation *> kLoopOps);
+/// synchronizes (mbarriers, TMA loads, named barriers). Returns the
+/// epilogue's stores that getMemoryAccess does not model, each with the
+/// global memory it writes: TMA stores (getTensorMapTarget) and accumulator
+/// stores (`nvgpu.warpgroup.mma.store`, the root of their memref). The
+/// decline names the op that breaks it.
+DeclineOr<SmallVector<std::pair<Operation *, Value>>>
+checkTileEpilogue(ArrayRef<Operation *> epilogue, Operation *container,
+                  ArrayRef<Operation *> kLoopOps);
 
 /// The global memref argument a tensor map `map` (used by `user`, a TMA
 /// load or store) describes: the one the kTensorMapOfAttrName of the kernel

@@ -111,19 +111,13 @@ LogicalResult KLoopMatcher::walkTileEpilogue(scf::IfOp epilogue) {
   for (Operation &op : forOp.getBody()->without_terminator())
     if (&op != epilogue.getOperation())
       rest.push_back(&op);
-  if (DeclineOr<void> checked =
-          checkTileEpilogue({epilogue.getOperation()}, epilogue, rest);
-      failed(checked))
-    return fail(checked.takeDecline());
+  auto stores = checkTileEpilogue({epilogue.getOperation()}, epilogue, rest);
+  if (failed(stores))
+    return fail(stores.takeDecline());
+  epilogueStores = std::move(*stores);
   epilogue->walk([&](Operation *op) {
-    if (auto store = dyn_cast<nvgpu::TmaAsyncStoreOp>(op))
-      epilogueStores.emplace_back(
-          op, *getTensorMapTarget(store, store.getTensorMapDescriptor()));
-    else if (auto store = dyn_cast<nvgpu::WarpgroupMmaStoreOp>(op))
-      epilogueStores.emplace_back(op, getRootMemRef(store.getDstMemref()));
-    else if (std::optional<MemoryAccess> access = getMemoryAccess(op);
-             access &&
-             isGlobalMemory(cast<MemRefType>(access->memref.getType())))
+    if (std::optional<MemoryAccess> access = getMemoryAccess(op);
+        access && isGlobalMemory(cast<MemRefType>(access->memref.getType())))
       accumulatorAccesses.push_back(op);
   });
   return success();
@@ -516,8 +510,9 @@ LogicalResult KLoopMatcher::checkMemoryAccumulators() {
     MemoryAccess access = *getMemoryAccess(op);
     Value root = getRootMemRef(access.memref);
     bool fixedWrite =
-        access.isWrite &&
-        !llvm::is_contained(movingWrites, std::make_pair(op, root));
+        access.isWrite && llvm::none_of(movingWrites, [&](const auto &write) {
+          return write.first == op;
+        });
     if ((access.isRead || fixedWrite) && llvm::any_of(streamed, [&](Value s) {
           return mayBeSameMemory(s, root);
         }))

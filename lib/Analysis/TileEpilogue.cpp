@@ -192,22 +192,28 @@ DeclineOr<Value> mlir::pk::getTensorMapTarget(Operation *user, Value map) {
   return kernel.getArgument(n);
 }
 
-DeclineOr<void> mlir::pk::checkTileEpilogue(ArrayRef<Operation *> epilogue,
-                                            Operation *container,
-                                            ArrayRef<Operation *> kLoopOps) {
+DeclineOr<SmallVector<std::pair<Operation *, Value>>>
+mlir::pk::checkTileEpilogue(ArrayRef<Operation *> epilogue,
+                            Operation *container,
+                            ArrayRef<Operation *> kLoopOps) {
+  SmallVector<std::pair<Operation *, Value>> stores;
   for (Operation *top : epilogue) {
     Operation *culprit = nullptr;
     std::string why;
     std::optional<Decline> badStore;
     top->walk([&](Operation *op) {
-      if (auto store = dyn_cast<nvgpu::TmaAsyncStoreOp>(op))
-        if (DeclineOr<Value> target =
-                getTensorMapTarget(store, store.getTensorMapDescriptor());
-            failed(target)) {
+      if (auto store = dyn_cast<nvgpu::TmaAsyncStoreOp>(op)) {
+        DeclineOr<Value> target =
+            getTensorMapTarget(store, store.getTensorMapDescriptor());
+        if (failed(target)) {
           badStore = Decline(store, "tile epilogue: a TMA store: " +
                                         target.getDecline().getMessage());
           return WalkResult::interrupt();
         }
+        stores.emplace_back(op, *target);
+      }
+      if (auto store = dyn_cast<nvgpu::WarpgroupMmaStoreOp>(op))
+        stores.emplace_back(op, getRootMemRef(store.getDstMemref()));
       why = whyUnsupported(op, container);
       if (why.empty())
         return WalkResult::advance();
@@ -229,7 +235,7 @@ DeclineOr<void> mlir::pk::checkTileEpilogue(ArrayRef<Operation *> epilogue,
     return Decline(unnamed, "tile epilogue: this op reaches shared memory "
                             "that pk cannot trace to an allocation");
   if (own.empty())
-    return success();
+    return stores;
   if (Operation *unnamed =
           collectSharedAllocations(kLoopOps, kLoop, /*skipViews=*/true))
     return Decline(own.front().second,
@@ -245,5 +251,5 @@ DeclineOr<void> mlir::pk::checkTileEpilogue(ArrayRef<Operation *> epilogue,
           .attachNote(kLoop.lookup(root)->getLoc(), "the K-loop's use");
   LDBG() << "tile epilogue with " << own.size()
          << " shared allocation(s) of its own";
-  return success();
+  return stores;
 }

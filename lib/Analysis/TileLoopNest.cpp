@@ -16,9 +16,6 @@
 #include "pk/MemoryAccess.h"
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
-#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
-#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
-#include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "mlir/IR/Matchers.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
@@ -158,7 +155,11 @@ static DeclineOr<void> checkAfterKLoop(scf::ForOp tileLoop, scf::ForOp kLoop) {
   for (Operation *op = kLoop->getNextNode();
        op && op != tileLoop.getBody()->getTerminator(); op = op->getNextNode())
     epilogue.push_back(op);
-  return checkTileEpilogue(epilogue, tileLoop, {kLoop.getOperation()});
+  if (auto checked =
+          checkTileEpilogue(epilogue, tileLoop, {kLoop.getOperation()});
+      failed(checked))
+    return checked.takeDecline();
+  return success();
 }
 
 /// The K-loop writes no global memory: its final barrier orders such writes

@@ -481,35 +481,30 @@ static void fitWarpSpecializedBound(const DecisionContext &ctx,
 
 /// Rule `tma-fewer-blocks`: with min-blocks-per-sm=auto the rules budget the
 /// default blocks/SM, and TMA loads keep no variant but a ring of at least 2
-/// buffers. When that ring does not fit there (a kernel with shared memory
-/// of its own beside the tiles, e.g. a TMA-store epilogue, or stages= asking
-/// for more than 2 blocks/SM hold), the rules budget the most blocks/SM
-/// below it where it fits; the candidate search then ranks the occupancies
-/// as usual. `options` is the object ctx.options refers to.
-static void budgetTmaRingForAuto(const DecisionContext &ctx,
-                                 DecisionOptions &options,
-                                 KLoopDecision &decision) {
-  const KLoopBudget refused = decision.budget;
+/// buffers. When that ring (`refused`) does not fit there (a kernel with
+/// shared memory of its own beside the tiles, e.g. a TMA-store epilogue, or
+/// stages= asking for more than 2 blocks/SM hold), returns the most
+/// blocks/SM below it where it fits, with the reason; the candidate search
+/// then ranks the occupancies as usual.
+static std::optional<std::pair<int64_t, std::string>>
+getTmaRingBlocks(const DecisionContext &ctx, const KLoopBudget &refused) {
   if (!ctx.info.tma || refused.fits() || refused.stages < 2 ||
       (ctx.info.tripCount && *ctx.info.tripCount < 2))
-    return;
-  int64_t from = options.minBlocksPerSM;
-  for (int64_t blocks = from - 1; blocks >= 1; --blocks) {
-    if (!computeContextBudget(ctx, refused.stages, blocks).fits())
-      continue;
-    options.minBlocksPerSM = blocks;
-    decision.minBlocksPerSM = blocks;
-    decision.ruleReasons.clear();
-    decision.budget = decideStages(ctx, decision);
-    decision.ruleReasons.push_back(llvm::formatv(
-        "min-blocks-per-sm=auto: the TMA ring's {0} stages need {1} bytes of "
-        "shared memory, above the {2} cliff of {3} bytes for {4} blocks/SM, "
-        "and TMA loads keep no variant without the ring; the rules budget "
-        "{5} block(s)/SM (rule tma-fewer-blocks)",
-        refused.stages, refused.smemMultiBytes, ctx.target.arch,
-        refused.cliffBytes, from, blocks));
-    return;
-  }
+    return std::nullopt;
+  int64_t from = ctx.options.minBlocksPerSM;
+  for (int64_t blocks = from - 1; blocks >= 1; --blocks)
+    if (computeContextBudget(ctx, refused.stages, blocks).fits())
+      return std::make_pair(
+          blocks,
+          llvm::formatv(
+              "min-blocks-per-sm=auto: the TMA ring's {0} stages need {1} "
+              "bytes of shared memory, above the {2} cliff of {3} bytes for "
+              "{4} blocks/SM, and TMA loads keep no variant without the "
+              "ring; the rules budget {5} block(s)/SM (rule tma-fewer-blocks)",
+              refused.stages, refused.smemMultiBytes, ctx.target.arch,
+              refused.cliffBytes, from, blocks)
+              .str());
+  return std::nullopt;
 }
 
 /// Steps 3 and 4: the variant from the rules, what the copies allow and what
@@ -583,7 +578,13 @@ KLoopDecision mlir::pk::decide(const KLoopInfo &info, const TargetInfo &target,
       info.threadsPerBlock + (warpSpecialized ? kProducerThreads : 0), copies};
   decision.budget = decideStages(ctx, decision);
   if (blocks == kMinBlocksAuto)
-    budgetTmaRingForAuto(ctx, options, decision);
+    if (auto fewer = getTmaRingBlocks(ctx, decision.budget)) {
+      // ctx refers to `options`: the rules run again on the new target.
+      options.minBlocksPerSM = decision.minBlocksPerSM = fewer->first;
+      decision.ruleReasons.clear();
+      decision.budget = decideStages(ctx, decision);
+      decision.ruleReasons.push_back(std::move(fewer->second));
+    }
   decision.prediction = predictGain(info.ratio);
 
   Choice choice;
