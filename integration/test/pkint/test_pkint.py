@@ -149,6 +149,14 @@ class Manifest(unittest.TestCase):
                                     "--warmup", "3", "--iters", "20", "--seed", "7", "--label", "run:x",
                                     "--json", "o.json"])
 
+    def test_tma_spec(self):
+        # A, B, and C for the TMA-store epilogue (--epilogue tma-store).
+        self.assertEqual(pkint.tma_spec({"arg": "A", "box": [64, 128], "swizzle": 128}), "A:64x128:128")
+        self.assertEqual(pkint.tma_spec({"arg": "C", "box": [32, 64], "swizzle": 128}), "C:32x64:128")
+        for bad in ({"arg": "D", "box": [32, 64]}, {"arg": "C", "box": [32]}):
+            with self.assertRaises(pkint.BuildError):
+                pkint.tma_spec(bad)
+
 
 class RunSide(unittest.TestCase):
     def test_run_sanitize_cli(self):
