@@ -1266,36 +1266,44 @@ parity t % 2. pk-opt --pipeline-kernel flattens the nest into one loop over
 "Persistent kernels")."""
 
 
-def persistent_tile_loop(e, a, tiles_m, tiles_n, BM, BN, k_tiles):
+def persistent_tile_loop(e, a, tiles_m, tiles_n, BM, BN, k_tiles, rank=None):
     """Opens the tile loop of a persistent kernel (PERSISTENT_NOTES) and
     emits the grouped rasterization of its tile index; returns (bm, bn), the
-    tile's first row and column."""
+    tile's first row and column. With the cluster rank `rank` (--cluster),
+    the loop runs over tile pairs (gen_cluster.py)."""
     assert a.persistent >= 1, "--persistent: the grid size must be at least 1"
     assert k_tiles % 2 == 0, \
         "--persistent: K / BK must be even (the one mbarrier's parity t % 2 runs on across tiles)"
     group = min(8, tiles_m)
-    e.emit("// the tile loop: block b computes tiles b, b + G, ... in grouped order "
-           "({} tile rows per group)".format(group))
-    bid = e.op("bid", "gpu.block_id x")
-    nblk = e.op("nblk", "gpu.grid_dim x")
-    e.emit("scf.for %tile = {} to {} step {} {{".format(bid, e.c(tiles_m * tiles_n), nblk))
-    e.ind += 1
     width = group * tiles_n
-    grp = e.div("grp", "%tile", width)
+    if rank is None:
+        e.emit("// the tile loop: block b computes tiles b, b + G, ... in grouped order "
+               "({} tile rows per group)".format(group))
+        bid = e.op("bid", "gpu.block_id x")
+        nblk = e.op("nblk", "gpu.grid_dim x")
+        e.emit("scf.for %tile = {} to {} step {} {{".format(bid, e.c(tiles_m * tiles_n), nblk))
+        e.ind += 1
+        tile = "%tile"
+    else:
+        assert group % 2 == 0, "--cluster 2: the groups need an even number of tile rows"
+        from gen_cluster import cluster_tile_loop
+        tile = cluster_tile_loop(e, tiles_m * tiles_n, rank)
+    grp = e.div("grp", tile, width)
     first = e.mul("first_m", grp, group)
     left = e.op("left_m", "arith.subi {}, {} : index".format(e.c(tiles_m), first))
     size = e.op("gsize", "arith.minui {}, {} : index".format(left, e.c(group)))
-    inner = e.rem("in_grp", "%tile", width)
+    inner = e.rem("in_grp", tile, width)
     tm = e.op("tm", "arith.addi {}, {} : index".format(
         first, e.op("tm_in", "arith.remui {}, {} : index".format(inner, size))))
     tn = e.op("tn", "arith.divui {}, {} : index".format(inner, size))
     return e.mul("bm", tm, BM), e.mul("bn", tn, BN)
 
 
-def tma_mbarrier_init(e, tid, mbar):
+def tma_mbarrier_init(e, tid, mbar, cluster=False):
     """Thread 0 initialises the TMA kernels' one mbarrier (arrival count 1)
-    and fences it to the async proxy, then a gpu.barrier; returns the
-    `tid == 0` predicate."""
+    and fences it to the async proxy, then a gpu.barrier (with --cluster: a
+    fence to the cluster and a cluster barrier); returns the `tid == 0`
+    predicate."""
     t0 = e.op("t0", "arith.cmpi eq, {}, {} : index".format(tid, e.c(0)))
     e.op("mbar", "nvgpu.mbarrier.create -> " + mbar)
     e.emit("// one mbarrier, arrival count 1 (thread 0's arrive.expect_tx), initialised once")
@@ -1304,9 +1312,16 @@ def tma_mbarrier_init(e, tid, mbar):
     e.emit("nvgpu.mbarrier.init %mbar[{}], {} : {}".format(e.c(0), e.c(1), mbar))
     e.emit("// the initialised mbarrier -> the async proxy (TMA's complete_tx)")
     e.emit("nvvm.fence.proxy {kind = #nvvm.proxy_kind<async.shared>, space = #nvvm.shared_space<cta>}")
+    if cluster:
+        e.emit("// ... and to the other block of the cluster, whose multicast loads complete on it")
+        e.emit("nvvm.fence.mbarrier.init")
     e.ind -= 1
     e.emit("}")
-    e.emit("gpu.barrier")
+    if cluster:
+        from gen_cluster import cluster_mbarrier_sync
+        cluster_mbarrier_sync(e)
+    else:
+        e.emit("gpu.barrier")
     return t0
 
 
@@ -1341,6 +1356,11 @@ def gen_wgmma_tma(a):
     mbar = "!nvgpu.mbarrier.group<memorySpace = {}>".format(SMEM)
     slab_t = "memref<64x64xf16, strided<[64, 1], offset: {{}}>, {}>".format(SMEM)
     tx_bytes = (BM * 64 + slabs * 64 * 64) * 2
+    cluster = a.cluster > 1
+    if cluster:
+        import gen_cluster as gc
+        gc.check_cluster(a, M // BM, slabs)
+        name = a.name or name.replace("_persistent", "_persistent_cluster{}".format(a.cluster))
 
     e = Emitter()
     e.ind = 3
@@ -1355,15 +1375,22 @@ def gen_wgmma_tma(a):
     if WG == 2:
         e.op("tmAw", "builtin.unrealized_conversion_cast %tmaA : !llvm.ptr to " + tmAw)
     e.op("tmB", "builtin.unrealized_conversion_cast %tmaB : !llvm.ptr to " + tmB)
-    t0 = tma_mbarrier_init(e, tid, mbar)
+    t0 = tma_mbarrier_init(e, tid, mbar, cluster)
     if tma_store:
         lead = tma_store_setup(e, tid)
+    if cluster:
+        rank = gc.cluster_rank(e)
+        slabs_mine, slab_view_t = gc.cluster_b_slabs(e, rank, sB_t, slabs)
     slabs_v = [e.op("sB_{}".format(j), "memref.subview %sB[{}, 0, 0] [1, 64, 64] [1, 1, 1] : {} to {}".format(
-        j, sB_t, slab_t.format(j * 4096))) for j in range(slabs)]
+        j, sB_t, slab_t.format(j * 4096))) for j in range(0 if cluster else slabs)]
     if a.persistent:
         e.op("acc0", "nvgpu.warpgroup.mma.init.accumulator -> " + acc)
-        bm, bn = persistent_tile_loop(e, a, M // BM, N // BN, BM, BN, K // BK)
-    b_cols = [e.add("gb_col{}".format(j), bn, 64 * j) for j in range(slabs)]
+        bm, bn = persistent_tile_loop(e, a, M // BM, N // BN, BM, BN, K // BK,
+                                      rank if cluster else None)
+    if cluster:
+        b_cols = gc.cluster_b_cols(e, slabs_mine, bn)
+    else:
+        b_cols = [e.add("gb_col{}".format(j), bn, 64 * j) for j in range(slabs)]
     if not a.persistent:
         e.op("acc0", "nvgpu.warpgroup.mma.init.accumulator -> " + acc)
     e.emit("%res = scf.for %k = {} to {} step {} iter_args(%acc = %acc0) -> ({}) {{".format(
@@ -1375,7 +1402,9 @@ def gen_wgmma_tma(a):
         e.c(0), e.c(tx_bytes), t0, mbar))
     e.emit("nvgpu.tma.async.load %tmA[%k, {}], %mbar[{}] to %sA, predicate = {} : {}, {} -> {}".format(
         bm, e.c(0), t0, tmA, mbar, sA_t))
-    for j in range(slabs):
+    if cluster:
+        gc.cluster_b_loads(e, slabs_mine, b_cols, slab_view_t, t0, tmB, mbar)
+    for j in range(0 if cluster else slabs):
         e.emit("nvgpu.tma.async.load %tmB[{}, %k], %mbar[{}] to {}, predicate = {} : {}, {} -> {}".format(
             b_cols[j], e.c(0), slabs_v[j], t0, tmB, mbar, slab_t.format(j * 4096)))
     e.emit("// b. every thread waits for phase t = k / {} of the mbarrier (parity t % 2)".format(BK))
@@ -1391,7 +1420,10 @@ def gen_wgmma_tma(a):
     e.op("dB", "nvgpu.warpgroup.generate.descriptor %sB, %tmB : {}, {} -> {}".format(sB_t, tmB, dB))
     e.op("acc_next", "nvgpu.warpgroup.mma %dA, %dB, %acc {{transposeB, waitGroup = 0 : i64}} : "
          "{}, {}, {} -> {}".format(dA, dB, acc, acc))
-    e.emit("// d. every wgmma of this tile retired before the next TMA overwrites the tiles")
+    if cluster:
+        gc.cluster_release(e)
+    else:
+        e.emit("// d. every wgmma of this tile retired before the next TMA overwrites the tiles")
     e.emit("gpu.barrier")
     e.emit("scf.yield %acc_next : " + acc)
     e.ind -= 1
@@ -1414,6 +1446,8 @@ def gen_wgmma_tma(a):
     out += ["// " + l if l else "//" for l in WGMMA_TMA_NOTES.splitlines()]
     if a.persistent:
         out += ["// " + l if l else "//" for l in PERSISTENT_NOTES.splitlines()]
+    if cluster:
+        out += ["// " + l if l else "//" for l in gc.CLUSTER_NOTES.splitlines()]
     if tma_store:
         out += ["// " + l if l else "//" for l in TMA_STORE_NOTES.splitlines()]
     out.append("// HGEMM (wgmma, TMA): C(f32) = A(f16) * B (NN), M={} N={} K={}, tile {}x{}x{}, {} threads, "
@@ -1445,6 +1479,8 @@ def tma_kernel_module(out, a, e, name, globals3, extra_params, sA_t, sB_t, grid,
     out.append("        workgroup(%sA : {} {{llvm.align = 1024 : i64}}, "
                "%sB : {} {{llvm.align = 1024 : i64}}{})".format(sA_t, sB_t, extra_workgroup))
     minb = "nvvm.minctasm = {} : i32, ".format(a.min_blocks) if a.min_blocks else ""
+    if getattr(a, "cluster", 1) > 1:
+        minb += "nvvm.cluster_dim = array<i32: {}, 1, 1>, ".format(a.cluster)
     out.append("        kernel attributes {{{}known_block_size = array<i32: {}, 1, 1>, "
                "known_grid_size = array<i32: {}, {}, 1>}} {{".format(minb, a.threads, grid[0], grid[1]))
     for v in sorted(e.consts):
@@ -1613,6 +1649,9 @@ def main(argv=None):
     p.add_argument("--persistent", type=int, default=0, metavar="G",
                    help="--copy tma (f16, bf16, fp8): a persistent kernel of G blocks with a tile "
                         "loop around the K-loop (PERSISTENT_NOTES); 0: one block per tile")
+    p.add_argument("--cluster", type=int, default=1, metavar="N",
+                   help="--persistent two-warpgroup 128x256 f16 / bf16 kernels: thread-block clusters of N = 2 "
+                        "blocks that multicast their shared B tile (CLUSTER_NOTES, examples/gen_cluster.py)")
     p.add_argument("--epilogue", choices=["registers", "tma-store"], default="registers",
                    help="--copy tma with two warpgroups (f16, bf16, fp8): how C is stored. registers: each thread "
                         "stores its fragment; tma-store: through shared memory with TMA stores "

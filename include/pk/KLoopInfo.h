@@ -157,6 +157,18 @@ struct TmaLoadPhase {
   nvgpu::MBarrierTryWaitParityOp wait;
   /// Bytes the loads of one tile write (the expect_tx count).
   int64_t bytesPerTile = 0;
+  /// A cluster's loop (docs/hopper.md "Clusters"): the cluster barrier
+  /// (`nvvm.cluster.arrive[.relaxed]` directly followed by
+  /// `nvvm.cluster.wait`) after
+  /// the compute, before the compute barrier: every block of the cluster
+  /// retired its compute of the tiles before any block's next loads, which
+  /// may multicast into the others' tiles. Null without one.
+  Operation *clusterArrive = nullptr, *clusterWait = nullptr;
+  /// The kernel's blocks per cluster (`nvvm.cluster_dim`); 1 without.
+  int64_t clusterSize = 1;
+  /// Whether the loads multicast (`multicast_mask`) to every block of the
+  /// cluster.
+  bool multicast = false;
 };
 
 /// What a matched K-loop is and does, independent of the target.

@@ -60,6 +60,13 @@ namespace detail {
 DeclineOr<void> matchTmaLoadPhase(
     KLoopInfo &info,
     llvm::function_ref<DeclineOr<unsigned>(Operation *, Value)> findBuffer);
+
+/// Finds the cluster barrier of the TMA K-loop `info` (TmaLoadPhase::
+/// clusterArrive): none, or one `nvvm.cluster.arrive` directly followed by
+/// `nvvm.cluster.wait`, directly in the body after the mbarrier wait, with
+/// nothing but side-effect-free ops and the tile epilogue between it and
+/// the compute barrier; any other cluster barrier in the loop is declined.
+DeclineOr<void> findClusterBarrier(KLoopInfo &info);
 } // namespace detail
 
 } // namespace pk

@@ -111,6 +111,20 @@ PipelinedKLoop warpSpecialize(RewriterBase &rewriter, const KLoopInfo &info,
                               int64_t stages, Operation *waitStart,
                               bool mmaInFlight);
 
+/// The releases of a stage that the consumers of the other blocks of a
+/// cluster send (ClusterRelease.cpp): one per consumer warp of each other
+/// block when the loads of `info` multicast, else 0.
+int64_t getRemoteReleasesPerStage(const KLoopInfo &info, int64_t consumers);
+
+/// At the insertion point, lane 0 of the warp arrives on barrier `index` of
+/// `group` in every other block of the cluster (`mapa`, `mbarrier.arrive`).
+void createRemoteReleases(RewriterBase &rewriter, Location loc,
+                          const KLoopInfo &info, Value group, Value index);
+
+/// A cluster barrier (`nvvm.cluster.arrive`, `nvvm.cluster.wait`) at the
+/// insertion point, for every thread of the cluster.
+void createClusterBarrier(RewriterBase &rewriter, Location loc);
+
 /// Makes the wgmma ops of `forOp` that retire every group (waitGroup = 0)
 /// leave `groups` groups in flight instead; the others of a chain of
 /// k-steps (waitGroup above 0, retired by the chain's last op) keep theirs.

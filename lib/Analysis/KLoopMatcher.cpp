@@ -158,8 +158,12 @@ LogicalResult KLoopMatcher::splitAtTmaWait(ArrayRef<gpu::BarrierOp> barriers) {
                 "scf.yield");
   info.tma.emplace();
   info.tma->wait = waits.front();
+  if (DeclineOr<void> cluster = pk::detail::findClusterBarrier(info);
+      failed(cluster))
+    return fail(cluster.takeDecline());
   for (Operation &op : body->without_terminator()) {
-    if (&op == info.tma->wait || &op == info.computeBarrier)
+    if (&op == info.tma->wait || &op == info.computeBarrier ||
+        &op == info.tma->clusterArrive || &op == info.tma->clusterWait)
       continue;
     if (op.isBeforeInBlock(info.tma->wait))
       info.loadPhase.push_back(&op);

@@ -20,6 +20,7 @@
 #include "pk/MemoryAccess.h"
 #include "pk/Support.h"
 
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "llvm/Support/DebugLog.h"
 
@@ -37,6 +38,8 @@ public:
   DeclineOr<void> checkBarrierGroup();
   DeclineOr<void> checkGroupUses();
   DeclineOr<void> checkIssue();
+  DeclineOr<void> checkMulticast();
+  DeclineOr<void> checkClusterInit(Operation *at);
   DeclineOr<int64_t> getLoadBytes(nvgpu::TmaAsyncLoadOp load);
 
   Decline fail(Operation *op, const Twine &msg) {
@@ -117,18 +120,112 @@ DeclineOr<void> TmaLoadPhaseMatcher::checkGroupUses() {
   return success();
 }
 
-/// The loads are issued by the expect_tx's threads, without multicast.
+/// The loads are issued by the expect_tx's threads.
 DeclineOr<void> TmaLoadPhaseMatcher::checkIssue() {
   for (nvgpu::TmaAsyncLoadOp load : tma.loads) {
-    if (load.getMulticastMask())
-      return fail(load, "multicast TMA loads (cluster) are not "
-                        "supported");
     if (load.getPredicate() != tma.expectTx.getPredicate())
       return fail(load, "the load's predicate differs from the "
                         "expect_tx's; pk needs the threads that announce the "
                         "bytes to issue the loads");
   }
   return success();
+}
+
+/// Multicast loads (docs/hopper.md "Clusters") write every block of a
+/// cluster of 2 and complete on every block's barrier: the loop releases its
+/// tiles with a cluster barrier, and the barrier's init reaches the cluster
+/// before the loop.
+DeclineOr<void> TmaLoadPhaseMatcher::checkMulticast() {
+  if (auto dims = info.kernel->getAttrOfType<DenseI32ArrayAttr>(
+          NVVM::NVVMDialect::getClusterDimAttrName()))
+    for (int32_t dim : dims.asArrayRef()) {
+      if (dim < 1)
+        return fail(tma.wait, "the kernel's nvvm.cluster_dim has a "
+                              "dimension of " +
+                                  Twine(dim));
+      tma.clusterSize *= dim;
+    }
+  auto multicast = llvm::find_if(tma.loads, [](nvgpu::TmaAsyncLoadOp load) {
+    return static_cast<bool>(load.getMulticastMask());
+  });
+  if (multicast == tma.loads.end())
+    return success();
+  if (tma.clusterSize != 2)
+    return fail(*multicast, "multicast TMA loads need a cluster of 2 blocks "
+                            "(nvvm.cluster_dim); the kernel's has " +
+                                Twine(tma.clusterSize));
+  for (nvgpu::TmaAsyncLoadOp load : tma.loads) {
+    if (!load.getMulticastMask())
+      continue;
+    std::optional<int64_t> mask = getConstantIntValue(load.getMulticastMask());
+    if (!mask || *mask != (int64_t{1} << tma.clusterSize) - 1)
+      return fail(load, "pk pipelines multicast to every block of the "
+                        "cluster (multicast_mask = 3); this mask is not that "
+                        "constant");
+  }
+  if (!tma.clusterArrive)
+    return fail(*multicast,
+                "multicast TMA loads write the other block's tiles; the "
+                "K-loop needs a cluster barrier (nvvm.cluster.arrive, "
+                "nvvm.cluster.wait) after its compute, before its "
+                "gpu.barrier");
+  if (DeclineOr<void> init = checkClusterInit(*multicast); failed(init))
+    return init;
+  tma.multicast = true;
+  return success();
+}
+
+/// Whether a `nvvm.fence.mbarrier.init` follows `init` in `lastInit` (the
+/// op of the loop's block that holds it) or between it and `end`.
+static bool isFencedToCluster(nvgpu::MBarrierInitOp init, Operation *lastInit,
+                              Operation *end) {
+  bool fenced = false;
+  lastInit->walk([&](NVVM::FenceMbarrierInitOp fence) {
+    fenced |=
+        fence->getBlock() == init->getBlock() && init->isBeforeInBlock(fence);
+  });
+  for (Operation *op = lastInit->getNextNode(); op != end;
+       op = op->getNextNode())
+    fenced |= isa<NVVM::FenceMbarrierInitOp>(op);
+  return fenced;
+}
+
+/// A cluster barrier between the mbarrier's inits and the loop: no block's
+/// multicast completes on a barrier another block has not initialised. Its
+/// arrive and wait follow the inits directly in the loop's block; a relaxed
+/// arrive needs `nvvm.fence.mbarrier.init` after every init.
+DeclineOr<void> TmaLoadPhaseMatcher::checkClusterInit(Operation *at) {
+  Block *block = info.forOp->getBlock();
+  Operation *lastInit = nullptr;
+  for (nvgpu::MBarrierInitOp init : tma.inits) {
+    Operation *top = block->findAncestorOpInBlock(*init);
+    if (!lastInit || lastInit->isBeforeInBlock(top))
+      lastInit = top;
+  }
+  Operation *arrive = nullptr;
+  for (Operation *op = lastInit->getNextNode(); op && op != info.forOp;
+       op = op->getNextNode()) {
+    if (isa<NVVM::ClusterArriveOp, NVVM::ClusterArriveRelaxedOp>(op) && !arrive)
+      arrive = op;
+    if (!isa<NVVM::ClusterWaitOp>(op) || !arrive)
+      continue;
+    if (isa<NVVM::ClusterArriveOp>(arrive) ||
+        llvm::all_of(tma.inits, [&](nvgpu::MBarrierInitOp init) {
+          return isFencedToCluster(init, block->findAncestorOpInBlock(*init),
+                                   arrive);
+        }))
+      return success();
+    return fail(arrive, "multicast TMA loads complete on the other block's "
+                        "mbarrier; with a relaxed cluster arrive after its "
+                        "init, a nvvm.fence.mbarrier.init must follow every "
+                        "nvgpu.mbarrier.init of it")
+        .attachNote(lastInit->getLoc(), "the mbarrier is initialised here");
+  }
+  return fail(at, "multicast TMA loads complete on the other block's "
+                  "mbarrier; a cluster barrier (nvvm.cluster.arrive, "
+                  "nvvm.cluster.wait) must follow its nvgpu.mbarrier.init "
+                  "before the loop")
+      .attachNote(lastInit->getLoc(), "the mbarrier is initialised here");
 }
 
 /// The bytes one load writes: its box (the descriptor's tensor), which must
@@ -152,7 +249,8 @@ DeclineOr<void> mlir::pk::detail::matchTmaLoadPhase(
   TmaLoadPhaseMatcher matcher(info);
   for (auto check :
        {&TmaLoadPhaseMatcher::checkBarrierGroup,
-        &TmaLoadPhaseMatcher::checkGroupUses, &TmaLoadPhaseMatcher::checkIssue})
+        &TmaLoadPhaseMatcher::checkGroupUses, &TmaLoadPhaseMatcher::checkIssue,
+        &TmaLoadPhaseMatcher::checkMulticast})
     if (DeclineOr<void> checked = (matcher.*check)(); failed(checked))
       return checked;
   TmaLoadPhase &tma = *info.tma;
@@ -177,7 +275,10 @@ DeclineOr<void> mlir::pk::detail::matchTmaLoadPhase(
     copy.storeBuffers.push_back(*bufferIndex);
     buffer.copied = true;
     info.copies.push_back(copy);
-    total = saturatingAdd(total, *bytes);
+    // A multicast lands in every block of the cluster; each block's
+    // expect_tx announces the bytes all blocks' loads bring it.
+    total = saturatingAdd(
+        total, load.getMulticastMask() ? *bytes * tma.clusterSize : *bytes);
   }
   std::optional<int64_t> announced =
       getConstantIntValue(tma.expectTx.getTxcount());
@@ -189,5 +290,47 @@ DeclineOr<void> mlir::pk::detail::matchTmaLoadPhase(
                             " bytes, the loads write " + Twine(total));
   }
   tma.bytesPerTile = total;
+  return success();
+}
+
+DeclineOr<void> mlir::pk::detail::findClusterBarrier(KLoopInfo &info) {
+  TmaLoadPhase &tma = *info.tma;
+  Block *body = info.forOp.getBody();
+  SmallVector<Operation *> found;
+  info.forOp.getBody()->walk([&](Operation *op) {
+    if (isa<NVVM::ClusterArriveOp, NVVM::ClusterArriveRelaxedOp,
+            NVVM::ClusterWaitOp>(op))
+      found.push_back(op);
+  });
+  if (found.empty())
+    return success();
+  auto bad = [&](Operation *op) {
+    LDBG() << "cluster barrier at " << locationToString(op->getLoc())
+           << " is not the loop's release -> BAIL";
+    return Decline(op, "TMA K-loop: pk takes one cluster barrier in the "
+                       "loop, nvvm.cluster.arrive[.relaxed] directly "
+                       "followed by nvvm.cluster.wait, directly in the body "
+                       "after the compute and before the gpu.barrier");
+  };
+  Operation *arrive = found.front();
+  if (found.size() != 2 ||
+      !isa<NVVM::ClusterArriveOp, NVVM::ClusterArriveRelaxedOp>(arrive) ||
+      arrive->getBlock() != body || arrive->getNextNode() != found.back() ||
+      !arrive->isBeforeInBlock(info.computeBarrier) ||
+      arrive->isBeforeInBlock(tma.wait))
+    return bad(found.size() == 2 ? arrive : found.back());
+  // Between the cluster barrier and the CTA barrier the other block may
+  // already refill the tiles: nothing there may read them.
+  for (Operation *op = found.back()->getNextNode();
+       op != info.computeBarrier.getOperation(); op = op->getNextNode())
+    if (!isMemoryEffectFree(op) &&
+        !(isa<scf::IfOp>(op) && op->hasAttr(kTileEpilogueAttrName)))
+      return Decline(op, "TMA K-loop: after the cluster barrier the other "
+                         "block's loads may refill the tiles; this op, "
+                         "between it and the gpu.barrier, may access "
+                         "memory")
+          .attachNote(arrive->getLoc(), "the cluster barrier");
+  tma.clusterArrive = arrive;
+  tma.clusterWait = found.back();
   return success();
 }

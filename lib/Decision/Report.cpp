@@ -63,13 +63,28 @@ static PipelineVariant getRuleVariant(const KLoopInfo &info,
              : decision.ruleVariant;
 }
 
-/// ", TMA: 3 loads of 32768 B per tile on one mbarrier" for a TMA loop.
+/// The loads of a TMA loop that multicast to the cluster.
+static int64_t countMulticastLoads(const TmaLoadPhase &tma) {
+  return llvm::count_if(tma.loads, [](nvgpu::TmaAsyncLoadOp load) {
+    return static_cast<bool>(load.getMulticastMask());
+  });
+}
+
+/// ", TMA: 3 loads of 32768 B per tile on one mbarrier" for a TMA loop, and
+/// the multicast loads and cluster barrier of a cluster's.
 static std::string summarizeTmaLoads(const KLoopInfo &info) {
   if (!info.tma)
     return "";
-  return llvm::formatv(", TMA: {0} load(s) of {1} B per tile on one mbarrier",
-                       info.tma->loads.size(), info.tma->bytesPerTile)
-      .str();
+  std::string text =
+      llvm::formatv(", TMA: {0} load(s) of {1} B per tile on one mbarrier",
+                    info.tma->loads.size(), info.tma->bytesPerTile)
+          .str();
+  if (info.tma->clusterArrive)
+    text += llvm::formatv(" ({0} multicast to the cluster of {1}, released "
+                          "by a cluster barrier)",
+                          countMulticastLoads(*info.tma), info.tma->clusterSize)
+                .str();
+  return text;
 }
 
 std::string mlir::pk::summarizeKLoop(const KLoopInfo &info,
@@ -241,6 +256,9 @@ llvm::json::Object mlir::pk::toJSON(const KLoopInfo &info,
         {"loads", static_cast<int64_t>(info.tma->loads.size())},
         {"bytes_per_tile", info.tma->bytesPerTile},
         {"mbarriers", 1},
+        {"cluster_size", info.tma->clusterSize},
+        {"multicast_loads", countMulticastLoads(*info.tma)},
+        {"cluster_barrier", info.tma->clusterArrive != nullptr},
     };
   return report;
 }

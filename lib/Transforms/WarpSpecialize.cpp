@@ -95,10 +95,12 @@ static bool writesMemory(Operation *op) {
 /// threads might not take).
 static bool isSafeForProducer(Operation *op, bool conditional = false) {
   if (isa<nvgpu::MBarrierCreateOp, nvgpu::MBarrierInitOp, NVVM::FenceProxyOp,
-          nvgpu::TmaPrefetchOp, nvgpu::WarpgroupMmaInitAccumulatorOp,
-          NVVM::ElectSyncOp, scf::YieldOp>(op))
+          NVVM::FenceMbarrierInitOp, nvgpu::TmaPrefetchOp,
+          nvgpu::WarpgroupMmaInitAccumulatorOp, NVVM::ElectSyncOp,
+          scf::YieldOp>(op))
     return true;
-  if (isa<gpu::BarrierOp, NVVM::Barrier0Op>(op))
+  if (isa<gpu::BarrierOp, NVVM::Barrier0Op, NVVM::ClusterArriveOp,
+          NVVM::ClusterArriveRelaxedOp, NVVM::ClusterWaitOp>(op))
     return !conditional;
   if (isa<scf::IfOp>(op))
     return llvm::all_of(op->getRegions(), [](Region &region) {
@@ -363,7 +365,7 @@ class WarpSpecializer {
 public:
   WarpSpecializer(RewriterBase &rewriter, const KLoopInfo &info, int64_t stages,
                   Operation *waitStart, bool mmaInFlight)
-      : rewriter(rewriter), tma(*info.tma), forOp(info.forOp),
+      : rewriter(rewriter), info(info), tma(*info.tma), forOp(info.forOp),
         kernel(info.kernel), computeBarrier(info.computeBarrier),
         loc(forOp.getLoc()), stages(stages), waitStart(waitStart),
         mmaInFlight(mmaInFlight), consumers((*kernel.getKnownBlockSize())[0]) {}
@@ -383,6 +385,7 @@ private:
   }
 
   RewriterBase &rewriter;
+  const KLoopInfo &info;
   // The ops are handles; the analysis result stays const.
   TmaLoadPhase tma;
   scf::ForOp forOp;
@@ -399,7 +402,8 @@ private:
 } // namespace
 
 /// N "empty" barriers next to the full ones, each initialised wherever the
-/// full barrier was, with one arrival per consumer thread.
+/// full barrier was, with one arrival per consumer thread (and, in a
+/// cluster, one per consumer warp of each other block).
 void WarpSpecializer::createEmptyBarriers() {
   nvgpu::MBarrierCreateOp full = tma.create;
   rewriter.setInsertionPointAfter(full);
@@ -407,7 +411,8 @@ void WarpSpecializer::createEmptyBarriers() {
                                           full.getBarriers().getType());
   for (nvgpu::MBarrierInitOp init : tma.inits) {
     rewriter.setInsertionPoint(init);
-    Value count = createIndex(consumers);
+    Value count =
+        createIndex(consumers + getRemoteReleasesPerStage(info, consumers));
     for (int64_t i = 0; i < stages; ++i) {
       Value index = createIndex(i);
       auto clone = cast<nvgpu::MBarrierInitOp>(rewriter.clone(*init));
@@ -472,7 +477,8 @@ static bool computePhaseWrites(scf::ForOp forOp, Operation *waitStart,
     inCompute |= &op == waitStart;
     if (!inCompute || &op == barrier ||
         isa<nvgpu::MBarrierTryWaitParityOp, nvgpu::WarpgroupMmaOp,
-            nvgpu::WarpgroupGenerateDescriptorOp>(op))
+            nvgpu::WarpgroupGenerateDescriptorOp, NVVM::ClusterArriveOp,
+            NVVM::ClusterArriveRelaxedOp, NVVM::ClusterWaitOp>(op))
       continue;
     if (writesMemory(&op))
       return true;
@@ -504,8 +510,11 @@ void WarpSpecializer::releaseStagesInConsumer() {
     createConsumerBarrier(computeBarrier.getLoc());
   Value stage = tma.wait.getMbarId();
   auto tokenType = nvgpu::MBarrierTokenType::get(rewriter.getContext());
+  bool cluster = getRemoteReleasesPerStage(info, consumers) > 0;
   if (!mmaInFlight) {
     nvgpu::MBarrierArriveOp::create(rewriter, loc, tokenType, empty, stage);
+    if (cluster)
+      createRemoteReleases(rewriter, loc, info, empty, stage);
   } else {
     setMmaGroupsInFlight(rewriter, forOp, 1);
     Value notFirst =
@@ -519,11 +528,18 @@ void WarpSpecializer::releaseStagesInConsumer() {
         arith::AddIOp::create(rewriter, loc, stage, createIndex(stages - 1)),
         createIndex(stages));
     nvgpu::MBarrierArriveOp::create(rewriter, loc, tokenType, empty, previous);
+    if (cluster)
+      createRemoteReleases(rewriter, loc, info, empty, previous);
     rewriter.setInsertionPointAfter(forOp);
     result.epilogue.push_back(
         NVVM::WgmmaWaitGroupSyncOp::create(rewriter, loc, 0));
   }
   rewriter.eraseOp(computeBarrier);
+  // The empty barriers release the stages (across the cluster) now.
+  if (tma.clusterArrive) {
+    rewriter.eraseOp(tma.clusterWait);
+    rewriter.eraseOp(tma.clusterArrive);
+  }
 }
 
 /// Named barrier 1 of the C consumer threads at the insertion point.
@@ -575,6 +591,12 @@ void WarpSpecializer::splitRoles(scf::ForOp producer) {
                                   /*withElseRegion=*/false);
   rewriter.moveOpBefore(producer, leader.thenBlock()->getTerminator());
   result.prologue.push_back(producer);
+  // No block of the cluster leaves while another may still release a stage
+  // on its barriers.
+  if (getRemoteReleasesPerStage(info, consumers) > 0) {
+    rewriter.setInsertionPointAfter(roles);
+    createClusterBarrier(rewriter, loc);
+  }
 }
 
 /// `gpu.block_dim x` is the consumers' C; the kernel and its launches get

@@ -59,3 +59,12 @@ ps_bin=${4:-$root/.gpu/ps/persistent/bin}
 ts_bin=${5:-$root/.gpu/ts/persistent-tma-store/bin}
 "$cuobjdump" -sass "$ts_bin/hgemm_p132_ts_mif_s4_4096_sm_90a.cubin" | strip > "$out/persistent-tma-store-mif-s4-sm_90a.sass"
 "$cuobjdump" -sass "$ts_bin/hgemm_p132_ts_auto_4096_sm_90a.cubin" | strip > "$out/persistent-tma-store-ws-s4-sm_90a.sass"
+# Clusters with TMA multicast (specs/persistent-cluster.toml; a sixth
+# argument, default .gpu/cl/persistent-cluster/bin):
+# persistent-cluster-mif-s4-sm_90a.sass (the ring x4 mma-in-flight, the
+# cluster barrier per k-step), persistent-cluster-ws-s4-sm_90a.sass
+# (stages=auto: warp-specialized x4, the remote releases).
+#   python3 integration/pk-bundle.py build persistent-cluster -o .gpu/cl --only _4096_
+cl_bin=${6:-$root/.gpu/cl/persistent-cluster/bin}
+"$cuobjdump" -sass "$cl_bin/hgemm_p132_cl2_mif_s4_4096_sm_90a.cubin" | strip > "$out/persistent-cluster-mif-s4-sm_90a.sass"
+"$cuobjdump" -sass "$cl_bin/hgemm_p132_cl2_auto_4096_sm_90a.cubin" | strip > "$out/persistent-cluster-ws-s4-sm_90a.sass"
