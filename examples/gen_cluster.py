@@ -34,12 +34,12 @@ that the consumers of both blocks arrive on (docs/hopper.md "Clusters")."""
 
 def check_cluster(a, tiles_m, slabs):
     """The kernels --cluster generates: persistent, two warpgroups, 128x256
-    (4 B slabs, 2 per block), an even grid and tile pairs in one column."""
+    (4 B slabs, 2 per block), an even grid and tile pairs in one column;
+    either epilogue (each block stores its own tile)."""
     assert a.cluster == 2, "--cluster: clusters of 2 blocks only"
     assert a.persistent, "--cluster: the persistent kernels only (--persistent G)"
     assert a.persistent % 2 == 0, "--cluster 2: the grid G must be even"
     assert a.threads == 256 and slabs == 4, "--cluster: the two-warpgroup 128x256x64 kernel only"
-    assert a.epilogue == "registers", "--cluster: the register epilogue only"
     assert tiles_m % 2 == 0, "--cluster 2: M / BM must be even (tile pairs lie in one tile column)"
 
 
