@@ -91,6 +91,15 @@ LogicalResult KLoopMatcher::splitAtBarriers() {
         return isa<nvgpu::MBarrierTryWaitParityOp>(op);
       }))
     return splitAtTmaWait(barriers);
+  // A cluster barrier belongs to the TMA form only (its release).
+  for (Operation &op : body->getOperations())
+    if (isa<NVVM::ClusterArriveOp, NVVM::ClusterArriveRelaxedOp,
+            NVVM::ClusterWaitOp>(op))
+      return fail(&op, "a cluster barrier in a K-loop of "
+                       "thread copies or of more than one gpu.barrier; pk "
+                       "takes one only in a TMA K-loop, between its compute "
+                       "and its one gpu.barrier (docs/input-contract.md "
+                       "\"Clusters\")");
   if (barriers.size() < 2)
     return fail(forOp, "expected at least 2 gpu.barrier in the K-loop body "
                        "(after the load phase and after the compute phase), "
