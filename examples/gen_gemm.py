@@ -1479,7 +1479,7 @@ def tma_kernel_module(out, a, e, name, globals3, extra_params, sA_t, sB_t, grid,
     out.append("        workgroup(%sA : {} {{llvm.align = 1024 : i64}}, "
                "%sB : {} {{llvm.align = 1024 : i64}}{})".format(sA_t, sB_t, extra_workgroup))
     minb = "nvvm.minctasm = {} : i32, ".format(a.min_blocks) if a.min_blocks else ""
-    if getattr(a, "cluster", 1) > 1:
+    if a.cluster > 1:
         minb += "nvvm.cluster_dim = array<i32: {}, 1, 1>, ".format(a.cluster)
     out.append("        kernel attributes {{{}known_block_size = array<i32: {}, 1, 1>, "
                "known_grid_size = array<i32: {}, {}, 1>}} {{".format(minb, a.threads, grid[0], grid[1]))
@@ -1682,6 +1682,8 @@ def main(argv=None):
                                            or a.dynamic_k or a.filter != 3), \
             "--batch, --split-k, --b-int4, --dynamic-k, --filter: mma.sync kernels only"
         assert not a.persistent or a.copy == "tma", "--persistent: the --copy tma kernels only"
+        assert a.cluster == 1 or (a.copy == "tma" and a.kind in ("hgemm", "bgemm")), \
+            "--cluster: the f16 / bf16 --copy tma kernels only"
         assert a.epilogue == "registers" or (a.copy == "tma" and a.kind != "igemm" and a.kind != "sgemm"), \
             "--epilogue tma-store: the f16 / bf16 / fp8 --copy tma kernels only"
         if fp8:

@@ -166,10 +166,14 @@ struct TmaLoadPhase {
   Operation *clusterArrive = nullptr, *clusterWait = nullptr;
   /// The kernel's blocks per cluster (`nvvm.cluster_dim`); 1 without.
   int64_t clusterSize = 1;
-  /// Whether the loads multicast (`multicast_mask`) to every block of the
-  /// cluster.
-  bool multicast = false;
+  /// The loads that multicast (`multicast_mask`: to every block of the
+  /// cluster, once matched).
+  int64_t countMulticastLoads() const;
 };
+
+/// Whether `op` is half of a cluster barrier: `nvvm.cluster.arrive`,
+/// `nvvm.cluster.arrive.relaxed` or `nvvm.cluster.wait`.
+bool isClusterBarrierOp(Operation *op);
 
 /// What a matched K-loop is and does, independent of the target.
 struct KLoopInfo {

@@ -93,8 +93,7 @@ LogicalResult KLoopMatcher::splitAtBarriers() {
     return splitAtTmaWait(barriers);
   // A cluster barrier belongs to the TMA form only (its release).
   for (Operation &op : body->getOperations())
-    if (isa<NVVM::ClusterArriveOp, NVVM::ClusterArriveRelaxedOp,
-            NVVM::ClusterWaitOp>(op))
+    if (isClusterBarrierOp(&op))
       return fail(&op, "a cluster barrier in a K-loop of "
                        "thread copies or of more than one gpu.barrier; pk "
                        "takes one only in a TMA K-loop, between its compute "

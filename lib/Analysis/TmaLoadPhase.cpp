@@ -169,10 +169,7 @@ DeclineOr<void> TmaLoadPhaseMatcher::checkMulticast() {
                 "K-loop needs a cluster barrier (nvvm.cluster.arrive, "
                 "nvvm.cluster.wait) after its compute, before its "
                 "gpu.barrier");
-  if (DeclineOr<void> init = checkClusterInit(*multicast); failed(init))
-    return init;
-  tma.multicast = true;
-  return success();
+  return checkClusterInit(*multicast);
 }
 
 /// Whether a `nvvm.fence.mbarrier.init` follows `init` in `lastInit` (the
@@ -293,13 +290,23 @@ DeclineOr<void> mlir::pk::detail::matchTmaLoadPhase(
   return success();
 }
 
+int64_t TmaLoadPhase::countMulticastLoads() const {
+  return llvm::count_if(loads, [](nvgpu::TmaAsyncLoadOp load) {
+    return static_cast<bool>(load.getMulticastMask());
+  });
+}
+
+bool mlir::pk::isClusterBarrierOp(Operation *op) {
+  return isa<NVVM::ClusterArriveOp, NVVM::ClusterArriveRelaxedOp,
+             NVVM::ClusterWaitOp>(op);
+}
+
 DeclineOr<void> mlir::pk::detail::findClusterBarrier(KLoopInfo &info) {
   TmaLoadPhase &tma = *info.tma;
   Block *body = info.forOp.getBody();
   SmallVector<Operation *> found;
   info.forOp.getBody()->walk([&](Operation *op) {
-    if (isa<NVVM::ClusterArriveOp, NVVM::ClusterArriveRelaxedOp,
-            NVVM::ClusterWaitOp>(op))
+    if (isClusterBarrierOp(op))
       found.push_back(op);
   });
   if (found.empty())

@@ -63,13 +63,6 @@ static PipelineVariant getRuleVariant(const KLoopInfo &info,
              : decision.ruleVariant;
 }
 
-/// The loads of a TMA loop that multicast to the cluster.
-static int64_t countMulticastLoads(const TmaLoadPhase &tma) {
-  return llvm::count_if(tma.loads, [](nvgpu::TmaAsyncLoadOp load) {
-    return static_cast<bool>(load.getMulticastMask());
-  });
-}
-
 /// ", TMA: 3 loads of 32768 B per tile on one mbarrier" for a TMA loop, and
 /// the multicast loads and cluster barrier of a cluster's.
 static std::string summarizeTmaLoads(const KLoopInfo &info) {
@@ -80,10 +73,11 @@ static std::string summarizeTmaLoads(const KLoopInfo &info) {
                     info.tma->loads.size(), info.tma->bytesPerTile)
           .str();
   if (info.tma->clusterArrive)
-    text += llvm::formatv(" ({0} multicast to the cluster of {1}, released "
-                          "by a cluster barrier)",
-                          countMulticastLoads(*info.tma), info.tma->clusterSize)
-                .str();
+    text +=
+        llvm::formatv(" ({0} multicast to the cluster of {1}, released "
+                      "by a cluster barrier)",
+                      info.tma->countMulticastLoads(), info.tma->clusterSize)
+            .str();
   return text;
 }
 
@@ -257,7 +251,7 @@ llvm::json::Object mlir::pk::toJSON(const KLoopInfo &info,
         {"bytes_per_tile", info.tma->bytesPerTile},
         {"mbarriers", 1},
         {"cluster_size", info.tma->clusterSize},
-        {"multicast_loads", countMulticastLoads(*info.tma)},
+        {"multicast_loads", info.tma->countMulticastLoads()},
         {"cluster_barrier", info.tma->clusterArrive != nullptr},
     };
   return report;

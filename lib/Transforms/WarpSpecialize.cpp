@@ -99,8 +99,7 @@ static bool isSafeForProducer(Operation *op, bool conditional = false) {
           nvgpu::WarpgroupMmaInitAccumulatorOp, NVVM::ElectSyncOp,
           scf::YieldOp>(op))
     return true;
-  if (isa<gpu::BarrierOp, NVVM::Barrier0Op, NVVM::ClusterArriveOp,
-          NVVM::ClusterArriveRelaxedOp, NVVM::ClusterWaitOp>(op))
+  if (isa<gpu::BarrierOp, NVVM::Barrier0Op>(op) || isClusterBarrierOp(op))
     return !conditional;
   if (isa<scf::IfOp>(op))
     return llvm::all_of(op->getRegions(), [](Region &region) {
@@ -477,8 +476,7 @@ static bool computePhaseWrites(scf::ForOp forOp, Operation *waitStart,
     inCompute |= &op == waitStart;
     if (!inCompute || &op == barrier ||
         isa<nvgpu::MBarrierTryWaitParityOp, nvgpu::WarpgroupMmaOp,
-            nvgpu::WarpgroupGenerateDescriptorOp, NVVM::ClusterArriveOp,
-            NVVM::ClusterArriveRelaxedOp, NVVM::ClusterWaitOp>(op))
+            nvgpu::WarpgroupGenerateDescriptorOp>(op))
       continue;
     if (writesMemory(&op))
       return true;
@@ -491,6 +489,12 @@ static bool computePhaseWrites(scf::ForOp forOp, Operation *waitStart,
 /// tile t's (every group retired), or with one group in flight tile t-1's
 /// (from the second tile on, and every group retires after the loop).
 void WarpSpecializer::releaseStagesInConsumer() {
+  // The empty barriers release the stages (across the cluster) instead of
+  // the loop's cluster barrier.
+  if (tma.clusterArrive) {
+    rewriter.eraseOp(tma.clusterWait);
+    rewriter.eraseOp(tma.clusterArrive);
+  }
   rewriter.eraseOp(tma.expectTx);
   for (nvgpu::TmaAsyncLoadOp load : tma.loads)
     rewriter.eraseOp(load);
@@ -535,11 +539,6 @@ void WarpSpecializer::releaseStagesInConsumer() {
         NVVM::WgmmaWaitGroupSyncOp::create(rewriter, loc, 0));
   }
   rewriter.eraseOp(computeBarrier);
-  // The empty barriers release the stages (across the cluster) now.
-  if (tma.clusterArrive) {
-    rewriter.eraseOp(tma.clusterWait);
-    rewriter.eraseOp(tma.clusterArrive);
-  }
 }
 
 /// Named barrier 1 of the C consumer threads at the insertion point.
