@@ -22,6 +22,7 @@
 
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
+#include "mlir/Interfaces/LoopLikeInterface.h"
 #include "llvm/Support/DebugLog.h"
 
 #define DEBUG_TYPE "pk-kloop-matcher"
@@ -94,6 +95,15 @@ DeclineOr<void> TmaLoadPhaseMatcher::checkBarrierGroup() {
   return success();
 }
 
+/// The innermost loop around `forOp` that does not contain `op`, or null.
+static Operation *findLoopAround(scf::ForOp forOp, Operation *op) {
+  for (Operation *parent = forOp->getParentOp();
+       parent && !parent->isAncestor(op); parent = parent->getParentOp())
+    if (isa<LoopLikeOpInterface>(parent))
+      return parent;
+  return nullptr;
+}
+
 /// The group's other uses are its `nvgpu.mbarrier.init`s before the loop.
 DeclineOr<void> TmaLoadPhaseMatcher::checkGroupUses() {
   Block *loopBlock = info.forOp->getBlock();
@@ -107,6 +117,16 @@ DeclineOr<void> TmaLoadPhaseMatcher::checkGroupUses() {
     }
     auto init = dyn_cast<nvgpu::MBarrierInitOp>(user);
     Operation *top = loopBlock->findAncestorOpInBlock(*user);
+    // An init outside a loop around the K-loop (a tile loop the flattener
+    // refused): the barrier's phases run on across that loop's iterations.
+    if (Operation *around =
+            init && !top ? findLoopAround(info.forOp, init) : nullptr)
+      return fail(init, "the loop's mbarrier is initialised outside the '" +
+                            around->getName().getStringRef() +
+                            "' around the loop, whose iterations share its "
+                            "phases (a tile loop pk did not flatten); pk "
+                            "rebuilds a barrier initialised before the loop "
+                            "and used only in it");
     if (!init || !top || !top->isBeforeInBlock(info.forOp))
       return fail(user, "the loop's mbarrier is used by '" +
                             user->getName().getStringRef() +
