@@ -367,7 +367,8 @@ public:
       : rewriter(rewriter), info(info), tma(*info.tma), forOp(info.forOp),
         kernel(info.kernel), computeBarrier(info.computeBarrier),
         loc(forOp.getLoc()), stages(stages), waitStart(waitStart),
-        mmaInFlight(mmaInFlight), consumers((*kernel.getKnownBlockSize())[0]) {}
+        mmaInFlight(mmaInFlight), consumers((*kernel.getKnownBlockSize())[0]),
+        remoteReleases(getRemoteReleasesPerStage(info, consumers)) {}
 
   PipelinedKLoop run();
 
@@ -395,6 +396,9 @@ private:
   Operation *waitStart;
   bool mmaInFlight;
   int64_t consumers;
+  /// Releases of each stage by the other blocks of the cluster, counted
+  /// before the transform erases the loads it counts them from.
+  int64_t remoteReleases;
   Value empty;
   PipelinedKLoop result;
 };
@@ -410,8 +414,7 @@ void WarpSpecializer::createEmptyBarriers() {
                                           full.getBarriers().getType());
   for (nvgpu::MBarrierInitOp init : tma.inits) {
     rewriter.setInsertionPoint(init);
-    Value count =
-        createIndex(consumers + getRemoteReleasesPerStage(info, consumers));
+    Value count = createIndex(consumers + remoteReleases);
     for (int64_t i = 0; i < stages; ++i) {
       Value index = createIndex(i);
       auto clone = cast<nvgpu::MBarrierInitOp>(rewriter.clone(*init));
@@ -514,7 +517,7 @@ void WarpSpecializer::releaseStagesInConsumer() {
     createConsumerBarrier(computeBarrier.getLoc());
   Value stage = tma.wait.getMbarId();
   auto tokenType = nvgpu::MBarrierTokenType::get(rewriter.getContext());
-  bool cluster = getRemoteReleasesPerStage(info, consumers) > 0;
+  bool cluster = remoteReleases > 0;
   if (!mmaInFlight) {
     nvgpu::MBarrierArriveOp::create(rewriter, loc, tokenType, empty, stage);
     if (cluster)
@@ -592,7 +595,7 @@ void WarpSpecializer::splitRoles(scf::ForOp producer) {
   result.prologue.push_back(producer);
   // No block of the cluster leaves while another may still release a stage
   // on its barriers.
-  if (getRemoteReleasesPerStage(info, consumers) > 0) {
+  if (remoteReleases > 0) {
     rewriter.setInsertionPointAfter(roles);
     createClusterBarrier(rewriter, loc);
   }
