@@ -166,9 +166,9 @@ struct TmaLoadPhase {
   Operation *clusterArrive = nullptr, *clusterWait = nullptr;
   /// The kernel's blocks per cluster (`nvvm.cluster_dim`); 1 without.
   int64_t clusterSize = 1;
-  /// The loads that multicast (`multicast_mask`: to every block of the
-  /// cluster, once matched).
-  int64_t countMulticastLoads() const;
+  /// How many of the loads multicast (`multicast_mask`: to every block of
+  /// the cluster). Counted by the matcher: the transforms erase the loads.
+  int64_t multicastLoads = 0;
 };
 
 /// Whether `op` is half of a cluster barrier: `nvvm.cluster.arrive`,

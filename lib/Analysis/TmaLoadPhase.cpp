@@ -165,9 +165,10 @@ DeclineOr<void> TmaLoadPhaseMatcher::checkMulticast() {
                                   Twine(dim));
       tma.clusterSize *= dim;
     }
-  auto multicast = llvm::find_if(tma.loads, [](nvgpu::TmaAsyncLoadOp load) {
+  auto isMulticast = [](nvgpu::TmaAsyncLoadOp load) {
     return static_cast<bool>(load.getMulticastMask());
-  });
+  };
+  auto multicast = llvm::find_if(tma.loads, isMulticast);
   if (multicast == tma.loads.end())
     return success();
   if (tma.clusterSize != 2)
@@ -189,7 +190,10 @@ DeclineOr<void> TmaLoadPhaseMatcher::checkMulticast() {
                 "K-loop needs a cluster barrier (nvvm.cluster.arrive, "
                 "nvvm.cluster.wait) after its compute, before its "
                 "gpu.barrier");
-  return checkClusterInit(*multicast);
+  if (DeclineOr<void> init = checkClusterInit(*multicast); failed(init))
+    return init;
+  tma.multicastLoads = llvm::count_if(tma.loads, isMulticast);
+  return success();
 }
 
 /// Whether a `nvvm.fence.mbarrier.init` follows `init` in `lastInit` (the
@@ -308,12 +312,6 @@ DeclineOr<void> mlir::pk::detail::matchTmaLoadPhase(
   }
   tma.bytesPerTile = total;
   return success();
-}
-
-int64_t TmaLoadPhase::countMulticastLoads() const {
-  return llvm::count_if(loads, [](nvgpu::TmaAsyncLoadOp load) {
-    return static_cast<bool>(load.getMulticastMask());
-  });
 }
 
 bool mlir::pk::isClusterBarrierOp(Operation *op) {

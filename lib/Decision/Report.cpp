@@ -73,11 +73,10 @@ static std::string summarizeTmaLoads(const KLoopInfo &info) {
                     info.tma->loads.size(), info.tma->bytesPerTile)
           .str();
   if (info.tma->clusterArrive)
-    text +=
-        llvm::formatv(" ({0} multicast to the cluster of {1}, released "
-                      "by a cluster barrier)",
-                      info.tma->countMulticastLoads(), info.tma->clusterSize)
-            .str();
+    text += llvm::formatv(" ({0} multicast to the cluster of {1}, released "
+                          "by a cluster barrier)",
+                          info.tma->multicastLoads, info.tma->clusterSize)
+                .str();
   return text;
 }
 
@@ -251,7 +250,7 @@ llvm::json::Object mlir::pk::toJSON(const KLoopInfo &info,
         {"bytes_per_tile", info.tma->bytesPerTile},
         {"mbarriers", 1},
         {"cluster_size", info.tma->clusterSize},
-        {"multicast_loads", info.tma->countMulticastLoads()},
+        {"multicast_loads", info.tma->multicastLoads},
         {"cluster_barrier", info.tma->clusterArrive != nullptr},
     };
   return report;

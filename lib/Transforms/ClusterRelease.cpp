@@ -43,7 +43,7 @@ int64_t mlir::pk::detail::getRemoteReleasesPerStage(const KLoopInfo &info,
                                                     int64_t consumers) {
   // Without multicast no block writes another's tiles: each block's own
   // releases suffice.
-  if (!info.tma || info.tma->countMulticastLoads() == 0)
+  if (!info.tma || info.tma->multicastLoads == 0)
     return 0;
   return (info.tma->clusterSize - 1) * (consumers / kWarpThreads);
 }

@@ -396,8 +396,7 @@ private:
   Operation *waitStart;
   bool mmaInFlight;
   int64_t consumers;
-  /// Releases of each stage by the other blocks of the cluster, counted
-  /// before the transform erases the loads it counts them from.
+  /// Releases of each stage by the other blocks of the cluster.
   int64_t remoteReleases;
   Value empty;
   PipelinedKLoop result;
