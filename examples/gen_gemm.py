@@ -1011,13 +1011,14 @@ def wgmma_manual_descriptors(e, mode, BM, sA_t, sB_t, dA, dB):
         e.op(name, "builtin.unrealized_conversion_cast {} : i64 to {}".format(d, dty))
 
 
-def wgmma_fragment_epilogue(e, BN, tid, bm, bn, wg_row, gC, acc, scale=None):
+def wgmma_fragment_epilogue(e, BN, tid, bm, bn, wg_row, gC, acc, scale=None, ct="f32"):
     """Two warpgroups: each thread stores its m64nBN accumulator fragment
     itself (WGMMA_NOTES, Epilogue): the PTX ISA's wgmma D layout, registers
     d[4j + 2i], d[4j + 2i + 1] at row 16 (warp % 4) + lane / 4 + 8i of the
     warpgroup's 64 rows, columns 8j + 2 (lane % 4) + {0, 1}; one 8-byte
     vector.store per pair, every index inside C. `scale` (an f32 value):
-    each pair is multiplied by it first (the fp8 kernels' scales)."""
+    each pair is multiplied by it first (the fp8 kernels' scales). `ct`:
+    C's element type (f32, or f16: each pair converted, 4-byte stores)."""
     regs = BN // 2
     st = "!frag"  # type alias, defined before the module (gen_wgmma)
     e.emit("// epilogue: the m64n{} fragment of this thread, {} f32 registers (struct of "
@@ -1030,7 +1031,7 @@ def wgmma_fragment_epilogue(e, BN, tid, bm, bn, wg_row, gC, acc, scale=None):
                                                                  e.div("r_l", lane, 4)))))
     row0 = e.op("c_row", "arith.addi {}, {} : index".format(bm, r0))
     col0 = e.op("c_col", "arith.addi {}, {} : index".format(bn, e.mul("c_l2", e.rem("c_l4", lane, 4), 2)))
-    vt = "vector<2xf32>"
+    vt, ot = "vector<2xf32>", "vector<2x{}>".format(ct)
     if scale:
         scale = e.op("sv", "vector.broadcast {} : f32 to {}".format(scale, vt))
     for i in range(2):
@@ -1042,19 +1043,22 @@ def wgmma_fragment_epilogue(e, BN, tid, bm, bn, wg_row, gC, acc, scale=None):
             v = e.op("dv", "vector.from_elements {}, {} : {}".format(x0, x1, vt))
             if scale:
                 v = e.op("dw", "arith.mulf {}, {} : {}".format(v, scale, vt))
-            e.emit("vector.store {}, %C[{}, {}] {{alignment = 8 : i64}} : {}, {}".format(v, row, col, gC, vt))
+            if ct != "f32":
+                v = e.op("dh", "arith.truncf {} : {} to {}".format(v, vt, ot))
+            e.emit("vector.store {}, %C[{}, {}] {{alignment = {} : i64}} : {}, {}".format(
+                v, row, col, 8 if ct == "f32" else 4, gC, ot))
 
 
-def wgmma_epilogue(e, BM, BN, N, tid, bm, bn, wg_row, gC, acc):
+def wgmma_epilogue(e, BM, BN, N, tid, bm, bn, wg_row, gC, acc, ct="f32"):
     """The store of the accumulators: nvgpu.warpgroup.mma.store of the one
     warpgroup's BM x BN block, or (wg_row given: two warpgroups) each
-    thread's fragment (wgmma_fragment_epilogue)."""
+    thread's fragment (wgmma_fragment_epilogue) of C's type `ct`."""
     if wg_row is None:
         cs_t = "memref<{}x{}xf32, strided<[{}, 1], offset: ?>>".format(BM, BN, N)
         e.op("C_blk", "memref.subview %C[{}, {}] [{}, {}] [1, 1] : {} to {}".format(bm, bn, BM, BN, gC, cs_t))
         e.emit("nvgpu.warpgroup.mma.store %res, %C_blk : {} to {}".format(acc, cs_t))
     else:
-        wgmma_fragment_epilogue(e, BN, tid, bm, bn, wg_row, gC, acc)
+        wgmma_fragment_epilogue(e, BN, tid, bm, bn, wg_row, gC, acc, ct=ct)
 
 
 def wgmma_types(rows, BN):
@@ -1342,12 +1346,16 @@ def gen_wgmma_tma(a):
             "shared memory exceeds the 48 KB static limit: only pk's pipelined form runs)"
         from gen_tma_store import (TMA_STORE_NOTES, c_tile_type, tma_store_drain, tma_store_epilogue,
                                    tma_store_setup)
-    name = a.name or "hgemm_wgmma_tma_f16_{}x{}x{}{}{}".format(
-        BM, BN, BK, "_persistent" if a.persistent else "", "_tma_store" if tma_store else "")
+    # C of the inputs' 16-bit type: written f16 here, bf16 after as_bf16_wgmma
+    ct = "f32" if a.c_type == "f32" else "f16"
+    assert ct == "f32" or WG == 2, "--c-type f16 / bf16: the two-warpgroup kernels (--threads 256)"
+    name = a.name or "hgemm_wgmma_tma_f16_{}x{}x{}{}{}{}".format(
+        BM, BN, BK, "_persistent" if a.persistent else "", "_tma_store" if tma_store else "",
+        "_c16" if ct != "f32" else "")
     slabs = BN // 64
     sA_t = memref([BM, 64], "f16", SMEM)
     sB_t = memref([slabs, 64, 64], "f16", SMEM)
-    gA, gB, gC = memref([M, K], "f16"), memref([K, N], "f16"), memref([M, N], "f32")
+    gA, gB, gC = memref([M, K], "f16"), memref([K, N], "f16"), memref([M, N], ct)
     # TMA loads the whole A tile (box 64 x BM); each warpgroup's wgmma reads
     # its 64 rows, described with a 64-row tensor-map type.
     tmA = wgmma_types(BM, BN)[0]
@@ -1377,7 +1385,7 @@ def gen_wgmma_tma(a):
     e.op("tmB", "builtin.unrealized_conversion_cast %tmaB : !llvm.ptr to " + tmB)
     t0 = tma_mbarrier_init(e, tid, mbar, cluster)
     if tma_store:
-        lead = tma_store_setup(e, tid)
+        lead = tma_store_setup(e, tid, ct)
     if cluster:
         rank = gc.cluster_rank(e)
         slabs_mine, slab_view_t = gc.cluster_b_slabs(e, rank, sB_t, slabs)
@@ -1429,9 +1437,9 @@ def gen_wgmma_tma(a):
     e.ind -= 1
     e.emit("}" + outer_attr(a))
     if tma_store:
-        tma_store_epilogue(e, BN, tid, bm, bn, "%wg", wg_row, acc, lead)
+        tma_store_epilogue(e, BN, tid, bm, bn, "%wg", wg_row, acc, lead, ct=ct)
     else:
-        wgmma_epilogue(e, BM, BN, N, tid, bm, bn, wg_row if WG == 2 else None, gC, acc)
+        wgmma_epilogue(e, BM, BN, N, tid, bm, bn, wg_row if WG == 2 else None, gC, acc, ct=ct)
     grid = (N // BN, M // BM)
     if a.persistent:
         e.ind -= 1
@@ -1450,8 +1458,11 @@ def gen_wgmma_tma(a):
         out += ["// " + l if l else "//" for l in gc.CLUSTER_NOTES.splitlines()]
     if tma_store:
         out += ["// " + l if l else "//" for l in TMA_STORE_NOTES.splitlines()]
-    out.append("// HGEMM (wgmma, TMA): C(f32) = A(f16) * B (NN), M={} N={} K={}, tile {}x{}x{}, {} threads, "
-               "grid ({}, {}, 1).".format(M, N, K, BM, BN, BK, T, grid[0], grid[1]))
+    out.append("// HGEMM (wgmma, TMA): C({}) = A(f16) * B (NN), M={} N={} K={}, tile {}x{}x{}, {} threads, "
+               "grid ({}, {}, 1).".format(ct, M, N, K, BM, BN, BK, T, grid[0], grid[1]))
+    if ct != "f32":
+        out.append("// --c-type: C has the inputs' type (as torch.matmul returns it); the f32 accumulators "
+                   "are rounded to it (arith.truncf) in the epilogue.")
     if WG == 2:
         out.append("// Two warpgroups: the A descriptor of warpgroup w starts at row 64w; " + (
             "each warpgroup stores its fragment through shared memory with TMA (--epilogue tma-store)."
@@ -1461,7 +1472,7 @@ def gen_wgmma_tma(a):
     if tma_store:
         return tma_kernel_module(out, a, e, name, (gA, gB, gC),
                                  ", %tmaC: !llvm.ptr {pk.tensor_map_of = 2 : i64}", sA_t, sB_t, grid,
-                                 extra_workgroup=", %sC : {} {{llvm.align = 1024 : i64}}".format(c_tile_type()))
+                                 extra_workgroup=", %sC : {} {{llvm.align = 1024 : i64}}".format(c_tile_type(ct)))
     return tma_kernel_module(out, a, e, name, (gA, gB, gC), "", sA_t, sB_t, grid)
 
 
@@ -1656,6 +1667,10 @@ def main(argv=None):
                    help="--copy tma with two warpgroups (f16, bf16, fp8): how C is stored. registers: each thread "
                         "stores its fragment; tma-store: through shared memory with TMA stores "
                         "(TMA_STORE_NOTES, examples/gen_tma_store.py; a third tensor-map pointer)")
+    p.add_argument("--c-type", choices=["f32", "f16", "bf16"], default="f32",
+                   help="--copy tma two-warpgroup f16 / bf16 kernels: C's element type; f16 (--kind hgemm) or "
+                        "bf16 (--kind bgemm) rounds the f32 accumulators to the inputs' type in the epilogue, "
+                        "as torch.matmul returns it (kernel name suffix _c16)")
     p.add_argument("--name", default=None, help="kernel / gpu.module symbol name")
     p.add_argument("-o", "--output", default="-", help="output path ('-' = stdout)")
     a = p.parse_args(argv)
@@ -1686,6 +1701,9 @@ def main(argv=None):
             "--cluster: the f16 / bf16 --copy tma kernels only"
         assert a.epilogue == "registers" or (a.copy == "tma" and a.kind != "igemm" and a.kind != "sgemm"), \
             "--epilogue tma-store: the f16 / bf16 / fp8 --copy tma kernels only"
+        assert a.c_type == "f32" or (a.copy == "tma" and (a.kind, a.c_type) in (("hgemm", "f16"),
+                                                                                ("bgemm", "bf16"))), \
+            "--c-type: f16 with --kind hgemm or bf16 with --kind bgemm, --copy tma only"
         if fp8:
             from gen_wgmma_fp8 import gen_wgmma_tma_fp8
             text = gen_wgmma_tma_fp8(a)

@@ -47,6 +47,8 @@ Artefact directory (FORMAT "pk-artifacts/1"):
                       outer], "swizzle": 128}: pk-runner --tma, one tensor
                       map per item passed after C in list order), optional
                       "grid" (pk-runner --grid: a persistent kernel's blocks),
+                      optional "c_type" (pk-runner --c-type: f16 / bf16 for
+                      gen_gemm.py --c-type kernels),
                       plus the
                       producer's own fields. A key
                       missing from an entry is taken from the manifest's top
@@ -542,6 +544,8 @@ def runner_argv(runner, art_dir, e, check, warmup, iters, seed, json_out=None, l
         argv += ["--grid", str(e["grid"])]
     if e.get("b_int8"):
         argv += ["--b-int8"]
+    if e.get("c_type"):
+        argv += ["--c-type", e["c_type"]]
     for t in e.get("tma") or []:
         argv += ["--tma", tma_spec(t)]
     if label:

@@ -23,6 +23,10 @@
 //   pointer as an extra kernel parameter after C, in the order of the --tma
 //   options (the TMA kernels of gen_gemm.py --copy tma; C, M x N of the
 //   output type, for the TMA-store epilogue of --epilogue tma-store).
+//   --c-type f32|f16|bf16: C's element type, f32 by default (i32 for
+//   igemm); f16 with hgemm and bf16 with bgemm: C has the inputs' type, as
+//   torch.matmul returns it (gen_gemm.py --c-type), and the check adds half
+//   an ulp of that type to the tolerance.
 //   --scale SA,SB (fp8 kinds only, default 0.5,0.25): the runner copies the
 //   two floats {SA, SB} to a device buffer and passes its pointer as the last
 //   kernel parameter, after the tensor maps.
@@ -34,7 +38,7 @@
 //             [--smem BYTES] [--check full|rows:N|none] [--warmup 3]
 //             [--iters 10] [--seed S] [--json OUT] [--label TEXT]
 //             [--b-layout nk|kn] [--b-int8] [--tma ARG:BOX0xBOX1[:SWIZZLE] ...]
-//             [--scale SA,SB] [--dump FILE]
+//             [--scale SA,SB] [--c-type f32|f16|bf16] [--dump FILE]
 //
 // The output buffer is poisoned (NaN / 0x7F7F7F7F) before the first launch, so
 // elements the kernel never writes fail the check. All launches (warmup +
@@ -65,6 +69,8 @@ namespace {
 
 struct Options {
   std::string kind, module, kernel, check = "full", json, label, bLayout = "nk", dump;
+  /// --c-type: C's element type (f32; f16 / bf16: the inputs' type).
+  std::string cType = "f32";
   /// --b-int8: B is int8 (weight-only quantization; hgemm / bgemm kernels
   /// that convert it in their load phase, gen_gemm.py --b-int8).
   bool bInt8 = false;
@@ -95,6 +101,9 @@ struct Options {
       "ARG:BOX0xBOX1[:SWIZZLE] "
       "...]\n"
       "                 [--scale SA,SB]  (fp8 kinds; default 0.5,0.25)\n"
+      "                 [--c-type f32|f16|bf16]  (C's type; f16 with hgemm, "
+      "bf16 "
+      "with bgemm)\n"
       "                 [--grid G]  (persistent kernels: G x 1 x 1 blocks)\n"
       "                 [--dump FILE]  (C after the last launch, raw bytes)\n");
   std::exit(2);
@@ -267,6 +276,8 @@ void writeJson(const Options &o, const Result &r, const std::string &cmdline) {
     for (size_t i = 0; i < o.tma.size(); ++i) j << (i ? ", " : "") << "\"" << jsonEscape(o.tma[i]) << "\"";
     j << "],\n";
   }
+  if (o.cType != "f32")
+    j << "  \"c_type\": \"" << o.cType << "\",\n";
   if (!o.scale.empty())
     j << "  \"scale\": [" << jnum(o.scaleAB[0]) << ", " << jnum(o.scaleAB[1])
       << "],\n";
@@ -426,6 +437,8 @@ int main(int argc, char **argv) {
     else if (a == "--tma") o.tma.push_back(val());
     else if (a == "--scale")
       o.scale = val();
+    else if (a == "--c-type")
+      o.cType = val();
     else if (a == "-h" || a == "--help") usage(nullptr);
     else usage(("unknown argument " + a).c_str());
   }
@@ -450,6 +463,10 @@ int main(int argc, char **argv) {
         !std::isfinite(o.scaleAB[0]) || !std::isfinite(o.scaleAB[1]))
       usage(("bad --scale " + o.scale + " (SA,SB: two finite floats)").c_str());
   }
+  if (o.cType != "f32" && !(o.kind == "hgemm" && o.cType == "f16") &&
+      !(o.kind == "bgemm" && o.cType == "bf16"))
+    usage("--c-type must be f32, f16 with --kind hgemm or bf16 with --kind "
+          "bgemm");
   if (o.bInt8 && ((o.kind != "hgemm" && o.kind != "bgemm") || !o.tma.empty()))
     usage("--b-int8 goes with --kind hgemm or bgemm, without --tma");
   if (o.m <= 0 || o.n <= 0 || o.k <= 0) usage("--m, --n, --k must be positive");
@@ -470,6 +487,7 @@ int main(int argc, char **argv) {
                 .c_str());
 
   Result r;
+  const bool c16 = o.cType != "f32";
   const bool isH = o.kind == "hgemm", isB = o.kind == "bgemm",
              isI = o.kind == "igemm";
   r.tolAbs = isI ? 0.5 : isH || isB || isF8 ? 1e-2 : 1e-3;
@@ -593,14 +611,19 @@ int main(int argc, char **argv) {
       break;
 
     // ------------------------------------------------------------ buffers
-    const size_t cBytes = M * N * 4;
+    // C: 4-byte elements, or 2-byte ones with --c-type f16 / bf16
+    const size_t cElt = c16 ? 2 : 4, cBytes = M * N * cElt;
     if (!ok(cuMemAlloc(&dA, Ah.size()), "cuMemAlloc(A)")) break;
     if (!ok(cuMemAlloc(&dB, Bh.size()), "cuMemAlloc(B)")) break;
     if (!ok(cuMemAlloc(&dC, cBytes), "cuMemAlloc(C)")) break;
     if (!ok(cuMemcpyHtoD(dA, Ah.data(), Ah.size()), "cuMemcpyHtoD(A)")) break;
     if (!ok(cuMemcpyHtoD(dB, Bh.data(), Bh.size()), "cuMemcpyHtoD(B)")) break;
-    const uint32_t poison = isI ? 0x7F7F7F7Fu : 0x7FC0DEADu;  // huge int / NaN
-    if (!ok(cuMemsetD32(dC, poison, M * N), "cuMemsetD32(C)")) break;
+    // huge int / NaN (f32, or a NaN of f16 and of bf16 in each half)
+    const uint32_t poison = isI ? 0x7F7F7F7Fu : c16 ? 0x7FC17FC1u : 0x7FC0DEADu;
+    if (!ok(c16 ? cuMemsetD16(dC, static_cast<unsigned short>(poison), M * N)
+                : cuMemsetD32(dC, poison, M * N),
+            "cuMemset(C)"))
+      break;
     if (isF8 &&
         (!ok(cuMemAlloc(&dScale, sizeof o.scaleAB), "cuMemAlloc(scale)") ||
          !ok(cuMemcpyHtoD(dScale, o.scaleAB, sizeof o.scaleAB),
@@ -618,11 +641,14 @@ int main(int argc, char **argv) {
     bool mapsOk = true;
     // C is M x N of the output type (f32, or i32 for igemm).
     const CUtensorMapDataType outType =
-        isI ? CU_TENSOR_MAP_DATA_TYPE_INT32 : CU_TENSOR_MAP_DATA_TYPE_FLOAT32;
+        isI                 ? CU_TENSOR_MAP_DATA_TYPE_INT32
+        : o.cType == "f16"  ? CU_TENSOR_MAP_DATA_TYPE_FLOAT16
+        : o.cType == "bf16" ? CU_TENSOR_MAP_DATA_TYPE_BFLOAT16
+                            : CU_TENSOR_MAP_DATA_TYPE_FLOAT32;
     for (size_t i = 0; i < tmas.size() && mapsOk; ++i) {
       const bool isA = tmas[i].arg == 'A', kn = o.bLayout == "kn";
       if (tmas[i].arg == 'C')
-        mapsOk = encodeTma(tmas[i], dC, M, N, 4, outType, &dMaps[i]);
+        mapsOk = encodeTma(tmas[i], dC, M, N, cElt, outType, &dMaps[i]);
       else
         mapsOk = encodeTma(tmas[i], isA ? dA : dB,
                            isA  ? M
@@ -689,6 +715,24 @@ int main(int argc, char **argv) {
       d.write(reinterpret_cast<const char *>(C.data()), static_cast<std::streamsize>(cBytes));
       if (!d) std::fprintf(stderr, "pk-runner: cannot write %s\n", o.dump.c_str());
     }
+    if (c16) {
+      // widen in place, from the back: element i's 2 bytes -> C[i] (f32 bits)
+      const char *raw = reinterpret_cast<const char *>(C.data());
+      for (size_t i = M * N; i-- > 0;) {
+        uint16_t v;
+        std::memcpy(&v, raw + 2 * i, 2);
+        float f;
+        if (o.cType == "f16") {
+          f = halfToFloat(v);
+        } else {
+          const uint32_t bits = static_cast<uint32_t>(v) << 16;
+          std::memcpy(&f, &bits, 4);
+        }
+        std::memcpy(&C[i], &f, 4);
+        if (v == static_cast<uint16_t>(poison))
+          C[i] = poison; // still the poison: counted as unwritten
+      }
+    }
     rc = 0;
     r.status = "pass";
     if (checkRows > 0) {
@@ -745,7 +789,9 @@ int main(int argc, char **argv) {
           }
           if (bits == poison) ++st.unwritten;
           double err = std::fabs(got - ref);
-          double tol = r.tolAbs + r.tolRel * std::fabs(ref);
+          // + half an ulp of a 16-bit C's rounding (f16: 2^-11, bf16: 2^-8)
+          const double cUlp = !c16 ? 0 : o.cType == "f16" ? 0x1p-11 : 0x1p-8;
+          double tol = r.tolAbs + (r.tolRel + cUlp) * std::fabs(ref);
           if (!(err <= tol)) {  // NaN fails
             ++st.bad;
             if (st.first.size() < 4) {

@@ -148,6 +148,10 @@ class Manifest(unittest.TestCase):
                                     "--bn", "128", "--threads", "256", "--smem", "65536", "--check", "rows:64",
                                     "--warmup", "3", "--iters", "20", "--seed", "7", "--label", "run:x",
                                     "--json", "o.json"])
+            # a persistent TMA-store kernel with a 16-bit C (gen_gemm.py --c-type)
+            e = dict(e, grid=132, c_type="f16", tma=[{"arg": "C", "box": [64, 64]}])
+            argv = pkint.runner_argv("R", t, e, "rows:64", 3, 20, 7)
+            self.assertEqual(argv[argv.index("--grid"):], ["--grid", "132", "--c-type", "f16", "--tma", "C:64x64:128"])
 
     def test_tma_spec(self):
         # A, B, and C for the TMA-store epilogue (--epilogue tma-store).
