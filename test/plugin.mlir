@@ -2,6 +2,7 @@
 // passes only inside --pass-pipeline (plain --pk-... flags are not parsed).
 //
 // REQUIRES: pk-plugin
+// UNSUPPORTED: asan
 // RUN: mlir-opt --load-pass-plugin=%pk_plugin --pass-pipeline='builtin.module(pk-analyze-kloops{report=-})' %s -o /dev/null 2>&1 | grep '^{' | FileCheck %s
 // RUN: mlir-opt --load-pass-plugin=%pk_plugin --pass-pipeline='builtin.module(pk-analyze-kloops{report=- arch=sm_90 stages=3})' %s -o /dev/null 2>&1 | grep '^{' | FileCheck %s --check-prefix=SM90
 // RUN: mlir-opt --load-pass-plugin=%pk_plugin --pass-pipeline='builtin.module(pk-analyze-kloops)' %s -o /dev/null 2>&1 | FileCheck %s --check-prefix=REMARK

@@ -3,6 +3,7 @@
 // mlir-opt's registry. One library can be loaded both ways at once.
 //
 // REQUIRES: pk-plugin
+// UNSUPPORTED: asan
 // RUN: mlir-opt --load-dialect-plugin=%pk_plugin %s -transform-interpreter | FileCheck %s
 // RUN: mlir-opt --load-dialect-plugin=%pk_plugin --load-pass-plugin=%pk_plugin %s --pass-pipeline='builtin.module(transform-interpreter, gpu.module(pk-analyze-kloops{arch=sm_90}))' -o /dev/null 2>&1 | FileCheck %s --check-prefix=BOTH
 
