@@ -90,17 +90,14 @@ def tma_store_epilogue(e, BN, tid, bm, bn, wg, wg_row, acc, lead, scale=None, ct
     # the pair of 8-column group n of a chunk sits at column 8n + 2 (lane % 4):
     # 16-byte granule (8n + 2 (lane % 4)) / per_granule, XOR row % 8 (= lane / 4),
     # at (2 (lane % 4)) % per_granule in it
-    l4 = e.rem("c_l4", lane, 4)
-    if per_granule == 4:  # f32: two granules per group
-        half = e.div("c_hi", l4, 2)
-        lo2 = e.mul("c_lo2", e.rem("c_l2", l4, 2), 2)
-    else:  # 2-byte C: one granule per group
-        half, lo2 = None, e.mul("c_lo2", l4, 2)
+    col_in = e.mul("c_l2", e.rem("c_l4", lane, 4), 2)
+    half = e.div("c_hi", col_in, per_granule)
+    lo2 = e.rem("c_lo2", col_in, per_granule)
     g_row = e.op("g_row", "arith.addi {}, {} : index".format(bm, wg_row))
     groups = W // 8
     cols = []
     for n in range(groups):
-        g = e.add("c_n", half, 2 * n) if half else e.c(n)
+        g = e.add("c_n", half, 8 * n // per_granule)
         granule = e.op("c_g", "arith.xori {}, {} : index".format(g, r_l))
         cols.append(e.op("c_s", "arith.addi {}, {} : index".format(
             e.mul("c_g4", granule, per_granule), lo2)))
