@@ -261,8 +261,9 @@ module attributes {gpu.container_module} {
 // The stage stride is the whole buffer (5 rows of 24 bytes = 120 bytes),
 // not the 16-byte subview the copy writes: stage 1 starts 8 bytes off a
 // 16-byte boundary, so the shared side is proven 8-byte aligned and the
-// copies are 8 bytes wide (cp.async all the same: rule narrow-cp-async
-// takes only 4-byte copies to ldg-register).
+// copies are 8 bytes wide. The compute phase is FMAs only (vector.fma, no
+// mma), so auto takes ldg-register (rule narrow-cp-async: such loops take
+// cp.async from 16 bytes); variant=cp-async copies 8 bytes.
 module attributes {gpu.container_module} {
   gpu.module @m {
     gpu.func @stage_stride_not_subview(%A: memref<64x256xf16>, %out: memref<64xf32>)
@@ -295,8 +296,8 @@ module attributes {gpu.container_module} {
   }
 }
 
-// REMARK: remark: pipelined: variant cp-async, 2 shared buffer(s)
-// REMARK-NOT: cp.async would copy only
+// REMARK: remark: pipelined: variant ldg-register, 2 shared buffer(s)
+// REMARK-SAME: cp.async would copy only 8 bytes per instruction and the compute phase is FMAs only: below 16 bytes {{.*}} (rule narrow-cp-async; variant=cp-async forces it)
 
 // CHECK-LABEL: gpu.func @stage_stride_not_subview
 // CHECK-COUNT-2: nvgpu.device_async_copy {{.*}}, 4 : memref<64x256xf16> to memref<1x8xf16, strided<[12, 1], offset: ?>, #gpu.address_space<workgroup>>

@@ -210,9 +210,10 @@ SmallVector<PipelineVariant> CandidateSearch::getVariants() const {
   if (info.tma)
     return {PipelineVariant::Tma};
   SmallVector<PipelineVariant> variants;
-  bool cpAsync = target.hasCpAsync && succeeded(ctx.copies) &&
-                 (getNarrowestWidth(*ctx.copies) >= kMinAutoCpAsyncWidth ||
-                  info.hasAsyncCopies());
+  bool cpAsync =
+      target.hasCpAsync && succeeded(ctx.copies) &&
+      (getNarrowestWidth(*ctx.copies) >= getMinAutoCpAsyncWidth(info) ||
+       info.hasAsyncCopies());
   if (cpAsync)
     variants.push_back(PipelineVariant::CpAsync);
   if (!info.hasAsyncCopies()) {

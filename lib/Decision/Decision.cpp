@@ -227,8 +227,18 @@ applyRatioAndBudgetRules(const KLoopInfo &info, const KLoopBudget &budget,
                         info.tma ? "TMA" : "cp.async", reasons);
 }
 
+bool pk::detail::hasFmaComputeOnly(const KLoopInfo &info) {
+  return info.fmaFlopsPerTile != 0 && info.mmaFlopsPerTile == 0 &&
+         info.warpgroupMmas.empty();
+}
+
+int64_t pk::detail::getMinAutoCpAsyncWidth(const KLoopInfo &info) {
+  return hasFmaComputeOnly(info) ? kMinAutoCpAsyncWidthFma
+                                 : kMinAutoCpAsyncWidth;
+}
+
 /// Step 4 for variant=auto: cp.async only where the copies allow it at
-/// kMinAutoCpAsyncWidth bytes or more (rule narrow-cp-async).
+/// getMinAutoCpAsyncWidth bytes or more (rule narrow-cp-async).
 static PipelineVariant refineForCopies(PipelineVariant variant,
                                        const DecisionContext &ctx,
                                        SmallVectorImpl<std::string> &reasons) {
@@ -242,12 +252,22 @@ static PipelineVariant refineForCopies(PipelineVariant variant,
     return PipelineVariant::LdgRegister;
   }
   int64_t width = getNarrowestWidth(*ctx.copies);
-  if (width < kMinAutoCpAsyncWidth) {
-    reasons.push_back(llvm::formatv(
-        "cp.async would copy only {0} bytes per instruction (8- and 16-byte "
-        "copies need contiguous tiles aligned to that width): ldg-register "
-        "(rule narrow-cp-async; variant=cp-async forces it)",
-        width));
+  int64_t minWidth = getMinAutoCpAsyncWidth(ctx.info);
+  if (width < minWidth) {
+    LDBG() << "narrow-cp-async: " << width << " < " << minWidth << " bytes";
+    if (minWidth == kMinAutoCpAsyncWidth)
+      reasons.push_back(llvm::formatv(
+          "cp.async would copy only {0} bytes per instruction (8- and "
+          "16-byte copies need contiguous tiles aligned to that width): "
+          "ldg-register (rule narrow-cp-async; variant=cp-async forces it)",
+          width));
+    else
+      reasons.push_back(llvm::formatv(
+          "cp.async would copy only {0} bytes per instruction and the "
+          "compute phase is FMAs only: below {1} bytes such loops measured "
+          "no faster with cp.async than unpipelined, ldg-register a little "
+          "faster (rule narrow-cp-async; variant=cp-async forces it)",
+          width, minWidth));
     return PipelineVariant::LdgRegister;
   }
   return variant;
