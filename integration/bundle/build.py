@@ -3,7 +3,7 @@ mlir-opt lowering; no GPU): specs -> one self-contained bundle folder.
 
     OUT/run.sh              the one device command (bash OUT/run.sh)
     OUT/bundle.json         format pk-bundle/1: the specs, their run plans, how it was built
-    OUT/tools/              what the run side needs: pk-bundle.py, bundle/, pkint.py,
+    OUT/tools/              what the run side needs: pk-bundle.py, bundle/, pkint*.py,
                             collect_results.py, vendor_bench.py, runner/pk-runner.cpp
     OUT/pk-runner           prebuilt when this machine can link one (else run builds it)
     OUT/NAME/spec.toml      the spec as it was built
@@ -36,7 +36,8 @@ FORMAT = "pk-bundle/1"
 RACE_WARNING = "warning: the kernel races"
 # what the run side needs, relative to integration/
 TOOLS = ["pk-bundle.py", "bundle/__init__.py", "bundle/spec.py", "bundle/run.py", "bundle/collect.py",
-         "pkint.py", "collect_results.py", "vendor_bench.py", "runner/pk-runner.cpp",
+         "pkint.py", "pkint_tools.py", "pkint_lower.py", "pkint_run.py", "collect_results.py",
+         "vendor_bench.py", "runner/pk-runner.cpp",
          "autotune/autotune.py", "autotune/collect_stages.py"]
 RUN_SH = """#!/usr/bin/env bash
 # pk bundle %(names)s: run on the GPU machine (python3, the CUDA driver; nvcc or g++ to

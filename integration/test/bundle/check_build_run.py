@@ -12,7 +12,8 @@ import pkint  # noqa: E402
 info = pkint.load_json(os.path.join(b, "bundle.json"))
 assert info["format"] == "pk-bundle/1" and info["specs"] == ["small"], info
 assert "pk-bundle.py build" in info["command"], info
-for f in ("run.sh", "tools/pk-bundle.py", "tools/pkint.py", "tools/bundle/run.py", "tools/bundle/collect.py",
+for f in ("run.sh", "tools/pk-bundle.py", "tools/pkint.py", "tools/pkint_tools.py",
+          "tools/pkint_lower.py", "tools/pkint_run.py", "tools/bundle/run.py", "tools/bundle/collect.py",
           "tools/collect_results.py", "tools/vendor_bench.py", "tools/runner/pk-runner.cpp",
           "small/spec.toml", "small/plan.json"):
     assert os.path.exists(os.path.join(b, f)), f
