@@ -110,13 +110,7 @@ def tma_store_epilogue(e, BN, tid, bm, bn, wg, wg_row, acc, lead, scale=None, ct
         for n in range(groups):
             J = groups * j + n
             for i in range(2):
-                x0 = e.op("d", "llvm.extractvalue {}[0, {}] : {}".format(frag, 4 * J + 2 * i, st))
-                x1 = e.op("d", "llvm.extractvalue {}[0, {}] : {}".format(frag, 4 * J + 2 * i + 1, st))
-                v = e.op("dv", "vector.from_elements {}, {} : {}".format(x0, x1, vt))
-                if scale:
-                    v = e.op("dw", "arith.mulf {}, {} : {}".format(v, scale, vt))
-                if ct != "f32":
-                    v = e.op("dh", "arith.truncf {} : {} to {}".format(v, vt, ot))
+                v = e.fragment_pair(frag, 4 * J + 2 * i, st, scale, ct)
                 e.emit("vector.store {}, %sC[{}, {}, {}, {}] : {}, {}".format(
                     v, wg, buf, rows[i], cols[n], sC_t, ot))
         e.emit("nvvm.fence.proxy {kind = #nvvm.proxy_kind<async.shared>, space = #nvvm.shared_space<cta>}")

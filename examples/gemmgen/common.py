@@ -54,6 +54,20 @@ class Emitter:
         self.emit("{} = {}".format(n, rhs))
         return n
 
+    def fragment_pair(self, frag, index, st, scale=None, ct="f32"):
+        """Registers `index` and `index + 1` of the wgmma fragment struct
+        `frag` (type `st`) as a vector<2xf32>, times `scale` (a
+        vector<2xf32> value) when given, converted to C's type `ct`."""
+        vt = "vector<2xf32>"
+        x0 = self.op("d", "llvm.extractvalue {}[0, {}] : {}".format(frag, index, st))
+        x1 = self.op("d", "llvm.extractvalue {}[0, {}] : {}".format(frag, index + 1, st))
+        v = self.op("dv", "vector.from_elements {}, {} : {}".format(x0, x1, vt))
+        if scale:
+            v = self.op("dw", "arith.mulf {}, {} : {}".format(v, scale, vt))
+        if ct != "f32":
+            v = self.op("dh", "arith.truncf {} : {} to vector<2x{}>".format(v, vt, ct))
+        return v
+
     # index arithmetic helpers (constant folded in python where possible)
     def add(self, base, a, b):
         if b == 0 or b is None:

@@ -117,13 +117,7 @@ def wgmma_fragment_epilogue(e, BN, tid, bm, bn, wg_row, gC, acc, scale=None, ct=
         row = e.add("c_row", row0, 8 * i)
         for j in range(BN // 8):
             col = e.add("c_col", col0, 8 * j)
-            x0 = e.op("d", "llvm.extractvalue {}[0, {}] : {}".format(frag, 4 * j + 2 * i, st))
-            x1 = e.op("d", "llvm.extractvalue {}[0, {}] : {}".format(frag, 4 * j + 2 * i + 1, st))
-            v = e.op("dv", "vector.from_elements {}, {} : {}".format(x0, x1, vt))
-            if scale:
-                v = e.op("dw", "arith.mulf {}, {} : {}".format(v, scale, vt))
-            if ct != "f32":
-                v = e.op("dh", "arith.truncf {} : {} to {}".format(v, vt, ot))
+            v = e.fragment_pair(frag, 4 * j + 2 * i, st, scale, ct)
             e.emit("vector.store {}, %C[{}, {}] {{alignment = {} : i64}} : {}, {}".format(
                 v, row, col, 8 if ct == "f32" else 4, gC, ot))
 
