@@ -57,7 +57,7 @@ constexpr int64_t kMinAutoCpAsyncWidth = 8;
 /// The same width for a compute phase of FMAs only (no mma.sync, no
 /// wgmma; rule `narrow-cp-async`): measured on an H100, IREE's promoted-f32
 /// matmul (8-byte copies) ran 0.98-1.00x IREE alone with 8-byte cp.async in
-/// three runs and 1.01-1.02x with ldg-register; upstream's SGEMMs copy 16
+/// three runs and 1.01-1.03x with ldg-register; upstream's SGEMMs copy 16
 /// bytes with cp.async and gained 1.15-2.92x; docs/decisions.md.
 constexpr int64_t kMinAutoCpAsyncWidthFma = 16;
 

@@ -227,7 +227,8 @@ applyRatioAndBudgetRules(const KLoopInfo &info, const KLoopBudget &budget,
                         info.tma ? "TMA" : "cp.async", reasons);
 }
 
-bool pk::detail::hasFmaComputeOnly(const KLoopInfo &info) {
+/// Whether the loop computes with FMAs only (no mma.sync, no wgmma).
+static bool hasFmaComputeOnly(const KLoopInfo &info) {
   return info.fmaFlopsPerTile != 0 && info.mmaFlopsPerTile == 0 &&
          info.warpgroupMmas.empty();
 }
@@ -255,7 +256,7 @@ static PipelineVariant refineForCopies(PipelineVariant variant,
   int64_t minWidth = getMinAutoCpAsyncWidth(ctx.info);
   if (width < minWidth) {
     LDBG() << "narrow-cp-async: " << width << " < " << minWidth << " bytes";
-    if (minWidth == kMinAutoCpAsyncWidth)
+    if (!hasFmaComputeOnly(ctx.info))
       reasons.push_back(llvm::formatv(
           "cp.async would copy only {0} bytes per instruction (8- and "
           "16-byte copies need contiguous tiles aligned to that width): "

@@ -92,9 +92,6 @@ double modelCycles(const KLoopInfo &info, const TargetInfo &target,
 /// The candidate table as one reason.
 std::string describeCandidateTable(const CandidateTable &table);
 
-/// Whether the loop computes with FMAs only (no mma.sync, no wgmma).
-bool hasFmaComputeOnly(const KLoopInfo &info);
-
 /// The narrowest cp.async copy variant=auto takes for `info` (rule
 /// `narrow-cp-async`): kMinAutoCpAsyncWidthFma for FMA compute, else
 /// kMinAutoCpAsyncWidth.
